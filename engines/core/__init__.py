@@ -1,0 +1,43 @@
+"""The protocol every game follows, and what all games share."""
+
+from .chance import Chance, seed_state
+from .errors import (
+    GameOver,
+    IllegalMove,
+    InvalidMove,
+    InvalidOptions,
+    InvalidState,
+    NotYourTurn,
+    RulesError,
+    UnknownGame,
+)
+from .events import Event, event, redact, redact_all, secret_event
+from .game import Game
+from .options import Option
+from .result import Result, ranks_from_keys
+from .state import Move, State, move_key
+
+__all__ = [
+    "Chance",
+    "Event",
+    "Game",
+    "GameOver",
+    "IllegalMove",
+    "InvalidMove",
+    "InvalidOptions",
+    "InvalidState",
+    "Move",
+    "NotYourTurn",
+    "Option",
+    "Result",
+    "RulesError",
+    "State",
+    "UnknownGame",
+    "event",
+    "move_key",
+    "ranks_from_keys",
+    "redact",
+    "redact_all",
+    "secret_event",
+    "seed_state",
+]

@@ -1,0 +1,274 @@
+"""Checks every game must pass, run over random playouts (the conformance suite).
+
+Written as plain functions over the protocol so the test suite, a new engine's author
+and a benchmark can all use them. Failures raise ``ConformanceError`` naming the seed,
+the step and what broke, which is enough to replay the position.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import GameOver, RulesError
+from .events import redact
+from .game import Game
+from .state import Move, State, move_key
+
+MAX_LISTED_MOVES = 1000
+
+Validator = Callable[[Any], None]
+
+
+class ConformanceError(AssertionError):
+    pass
+
+
+@dataclass
+class Playout:
+    game: Game
+    seats: int
+    options: dict[str, Any]
+    seed: int
+    moves: list[tuple[int, Move]] = field(default_factory=list)
+    final: State | None = None
+    saw_hidden: bool = False
+
+
+def _json_roundtrip(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def _fail(p: Playout, step: int, what: str) -> ConformanceError:
+    return ConformanceError(
+        f"{p.game.id} seats={p.seats} options={p.options} seed={p.seed} step={step}: {what}"
+    )
+
+
+def illegal_candidates(state: State, seat: int, rng: random.Random, limit: int = 10) -> list[Any]:
+    """Moves that ``seat`` may not play now: junk, and mutations of its legal moves."""
+    legal = state.legal_moves(seat)
+    legal_keys = {move_key(m) for m in legal}
+    candidates: list[Any] = ["not a move", [], {"type": 7}, {"type": "no_such_move"}, {}]
+    for move in rng.sample(legal, min(3, len(legal))):
+        candidates.append({**move, "unexpected": 1})
+        for key, value in move.items():
+            if key == "type":
+                continue
+            without = dict(move)
+            del without[key]
+            candidates.append(without)
+            for other in _mutations(value):
+                candidates.append({**move, key: other})
+    candidates = [c for c in candidates if not isinstance(c, dict) or move_key(c) not in legal_keys]
+    rng.shuffle(candidates)
+    return candidates[:limit]
+
+
+def _mutations(value: Any) -> list[Any]:
+    if isinstance(value, bool):
+        return [not value, int(value)]
+    if isinstance(value, int):
+        return [value + 1, value - 1, -1, 10**6, float(value), str(value)]
+    if isinstance(value, float):
+        return [value + 1.0, -1.0]
+    if isinstance(value, str):
+        return [value + "?", "", 0]
+    if isinstance(value, list):
+        return [[], value + value[:1] if value else [0], None]
+    if isinstance(value, dict):
+        return [{}, None]
+    return [0, "x"]
+
+
+def check_refusals(p: Playout, step: int, state: State, rng: random.Random) -> None:
+    """Unlisted moves are refused with a code and a sentence, leaving the state unchanged."""
+    before = state.to_dict()
+    acting = state.to_act()
+    for seat in acting:
+        for bad in illegal_candidates(state, seat, rng):
+            try:
+                state.apply(seat, bad)
+            except RulesError as error:
+                if not error.code or not isinstance(error.code, str) or not error.message:
+                    raise _fail(p, step, f"refusal of {bad!r} has no code or sentence") from None
+            else:
+                raise _fail(p, step, f"unlisted move {bad!r} of seat {seat} was accepted")
+            if state.to_dict() != before:
+                raise _fail(p, step, f"refusing {bad!r} changed the state")
+    idle = [s for s in range(state.seats) if s not in acting]
+    if idle and acting:
+        moves = state.legal_moves(acting[0])
+        seat = rng.choice(idle)
+        try:
+            state.apply(seat, rng.choice(moves))
+        except RulesError as error:
+            if error.code != "not_your_turn":
+                raise _fail(p, step, f"a move of idle seat {seat} gave {error.code}") from None
+        else:
+            raise _fail(p, step, f"seat {seat}, not to act, had a move accepted")
+        if state.to_dict() != before:
+            raise _fail(p, step, "refusing a move of an idle seat changed the state")
+
+
+def check_listing(
+    p: Playout, step: int, state: State, validate_move: Validator | None
+) -> dict[int, list[Move]]:
+    acting = state.to_act()
+    if acting != sorted(set(acting)) or any(not 0 <= s < state.seats for s in acting):
+        raise _fail(p, step, f"to_act {acting!r} is not a sorted list of seats")
+    listings = {}
+    for seat in range(state.seats):
+        moves = state.legal_moves(seat)
+        if seat not in acting:
+            if moves:
+                raise _fail(p, step, f"seat {seat} is not to act but has moves")
+            continue
+        if not moves:
+            raise _fail(p, step, f"seat {seat} is to act but has no legal move")
+        if len(moves) > MAX_LISTED_MOVES:
+            raise _fail(p, step, f"seat {seat} has {len(moves)} moves listed (> 1000)")
+        keys = [move_key(m) for m in moves]
+        if len(set(keys)) != len(keys):
+            raise _fail(p, step, f"seat {seat} has duplicate moves listed")
+        for move in moves:
+            if _json_roundtrip(move) != move or move.get("type") not in state.move_types:
+                raise _fail(p, step, f"listed move {move!r} is not a JSON move of a known type")
+            label = state.label(move)
+            if not isinstance(label, str) or not label.strip():
+                raise _fail(p, step, f"listed move {move!r} has no label")
+            if validate_move is not None:
+                validate_move(move)
+        listings[seat] = moves
+    return listings
+
+
+def check_views(
+    p: Playout, step: int, state: State, rng: random.Random, validate_view: Validator | None
+) -> None:
+    """Views are JSON, and a seat's view does not change when its hidden facts are re-dealt."""
+    before = state.to_dict()
+    for viewer in [None, *range(state.seats)]:
+        view = state.view(viewer)
+        if _json_roundtrip(view) != view:
+            raise _fail(p, step, f"view of {viewer} is not plain JSON")
+        if validate_view is not None:
+            validate_view(view)
+    for seat in range(state.seats):
+        other = state.determinize(seat, random.Random(rng.random()))
+        if other.view(seat) != state.view(seat):
+            raise _fail(p, step, f"view of seat {seat} depends on facts hidden from it")
+        if other.to_act() != state.to_act() or other.legal_moves(seat) != state.legal_moves(seat):
+            raise _fail(p, step, f"determinize changed what seat {seat} may do")
+        if {**other.__dict__, "rng": 0} != {**state.__dict__, "rng": 0}:
+            p.saw_hidden = True
+    if state.to_dict() != before:
+        raise _fail(p, step, "determinize or view changed the state")
+
+
+def check_copies(p: Playout, step: int, state: State, rng: random.Random) -> None:
+    data = state.to_dict()
+    restored = p.game.restore(_json_roundtrip(data))
+    if restored != state:
+        raise _fail(p, step, "from_dict(to_dict()) is not the same state")
+    copy = state.clone()
+    acting = copy.to_act()
+    if acting:
+        seat = rng.choice(acting)
+        copy.apply(seat, rng.choice(copy.legal_moves(seat)))
+        if state.to_dict() != data:
+            raise _fail(p, step, "a move on a clone changed the original")
+
+
+def check_events(p: Playout, step: int, events: Any) -> None:
+    if not isinstance(events, list) or _json_roundtrip(events) != events:
+        raise _fail(p, step, "apply did not return a JSON list of events")
+    for e in events:
+        if not isinstance(e, dict) or not isinstance(e.get("type"), str):
+            raise _fail(p, step, f"event {e!r} has no type")
+        secret = e.get("secret")
+        if secret is not None:
+            public = redact(e, None)
+            if "secret" in public or any(k in public for k in secret.get("fields", {})):
+                raise _fail(p, step, f"event {e!r} shows its secret to a spectator")
+
+
+def check_result(p: Playout, state: State) -> None:
+    result = state.result()
+    if result is None:
+        raise _fail(p, -1, "the game is over but has no result")
+    data = result.to_dict()
+    if _json_roundtrip(data) != data:
+        raise _fail(p, -1, "the result is not plain JSON")
+    n = state.seats
+    if len(result.scores) != n or len(result.ranks) != n or len(result.breakdown) != n:
+        raise _fail(p, -1, "the result does not give one score, rank and breakdown per seat")
+    if 1 not in result.ranks or any(not 1 <= r <= n for r in result.ranks):
+        raise _fail(p, -1, f"ranks {result.ranks} are not 1..{n} with a winner")
+    for seat in range(n):
+        if state.legal_moves(seat):
+            raise _fail(p, -1, f"seat {seat} has moves after the end")
+    try:
+        state.apply(0, {"type": state.move_types[0]})
+    except GameOver:
+        pass
+    else:
+        raise _fail(p, -1, "a move was accepted after the end")
+
+
+def replay(
+    game: Game, seats: int, options: dict[str, Any], seed: int, moves: list[tuple[int, Move]]
+) -> State:
+    """Return the state reached by replaying ``moves`` from a new game with that seed."""
+    state = game.setup(seats, options, seed)
+    for seat, move in moves:
+        state.apply(seat, move)
+    return state
+
+
+def random_playout(
+    game: Game,
+    seats: int,
+    options: dict[str, Any],
+    seed: int,
+    *,
+    probe_rate: float = 0.15,
+    validate_move: Validator | None = None,
+    validate_view: Validator | None = None,
+    check: bool = True,
+) -> Playout:
+    """Play a whole game with random legal moves, checking the protocol along the way."""
+    p = Playout(game, seats, options, seed)
+    rng = random.Random(f"{game.id}/{seats}/{seed}")
+    state = game.setup(seats, options, seed)
+    step = 0
+    while True:
+        listings = check_listing(p, step, state, validate_move) if check else None
+        acting = state.to_act()
+        if not acting:
+            break
+        if check and (step == 0 or rng.random() < probe_rate):
+            check_views(p, step, state, rng, validate_view)
+            check_refusals(p, step, state, rng)
+            check_copies(p, step, state, rng)
+        seat = rng.choice(acting)
+        moves = listings[seat] if listings else state.legal_moves(seat)
+        move = rng.choice(moves)
+        events = state.apply(seat, move)
+        if check:
+            check_events(p, step, events)
+        p.moves.append((seat, move))
+        step += 1
+        if step > game.max_moves:
+            raise _fail(p, step, f"the game did not end within {game.max_moves} moves")
+    p.final = state
+    if check:
+        check_views(p, step, state, rng, validate_view)
+        check_result(p, state)
+        again = replay(game, seats, options, seed, _json_roundtrip(p.moves))
+        if again != state:
+            raise _fail(p, step, "replaying (seed, options, moves) gave a different state")
+    return p

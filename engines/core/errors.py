@@ -1,0 +1,64 @@
+"""The error family every engine raises.
+
+Each error carries a stable machine ``code`` (clients branch on it) and an English
+sentence saying which rule forbids the request. The service maps the classes to HTTP
+statuses in one table; engines never think about HTTP.
+"""
+
+from __future__ import annotations
+
+
+class RulesError(ValueError):
+    """Base of every error an engine raises on purpose."""
+
+    default_code = "rules_error"
+
+    def __init__(self, code: str | None = None, message: str = "") -> None:
+        self.code = code or self.default_code
+        self.message = message or self.code.replace("_", " ")
+        super().__init__(self.message)
+
+    def to_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+class InvalidMove(RulesError):
+    """The move is not shaped like any move of this game (unknown type, bad fields)."""
+
+    default_code = "invalid_move"
+
+
+class IllegalMove(RulesError):
+    """The move is well formed but the rules forbid it now."""
+
+    default_code = "illegal_move"
+
+
+class NotYourTurn(IllegalMove):
+    """The seat is not among those the game waits for."""
+
+    default_code = "not_your_turn"
+
+
+class GameOver(IllegalMove):
+    """The game has ended; no move is accepted."""
+
+    default_code = "game_over"
+
+
+class InvalidOptions(RulesError):
+    """Setup was asked with options or a seat count the game does not accept."""
+
+    default_code = "invalid_options"
+
+
+class InvalidState(RulesError):
+    """A stored state cannot be restored (wrong game, unknown rules version, corrupt)."""
+
+    default_code = "invalid_state"
+
+
+class UnknownGame(RulesError):
+    """No game is registered under that id."""
+
+    default_code = "unknown_game"

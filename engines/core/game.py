@@ -1,0 +1,110 @@
+"""A game: its identity, seat counts, options and schemas, and how to start one."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from . import options as opts
+from .chance import seed_state
+from .errors import InvalidOptions
+from .state import State
+
+Evaluator = Callable[[State, int], float]
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """Everything the service, bots and tests need to know about one game.
+
+    ``folder`` holds ``moves.schema.json`` and ``view.schema.json``, the JSON Schemas of
+    the game's moves and views that the catalog publishes.
+    """
+
+    id: str
+    title: str
+    min_seats: int
+    max_seats: int
+    state_class: type[State]
+    folder: Path
+    rules_version: int = 1
+    options: tuple[opts.Option, ...] = ()
+    summary: str = ""
+    # Upper bound on the number of moves of any game, so tests can prove games end.
+    max_moves: int = 10_000
+    # Score plus what the position promises, from ``seat``'s point of view (greedy bots).
+    evaluate: Evaluator | None = None
+    # Extra setup checks over the whole option dict (raise InvalidOptions).
+    check_setup: Callable[[int, dict[str, Any]], None] | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        self.state_class.game = self
+
+    def normalize_options(self, seats: Any, given: Any) -> dict[str, Any]:
+        """Return the full options for a game of ``seats`` seats, or raise InvalidOptions."""
+        if not isinstance(seats, int) or isinstance(seats, bool):
+            raise InvalidOptions("invalid_seat_count", "The number of seats must be an integer.")
+        if not self.min_seats <= seats <= self.max_seats:
+            raise InvalidOptions(
+                "invalid_seat_count",
+                f"{self.title} is played by {self.min_seats} to {self.max_seats} seats, not {seats}.",
+            )
+        options = opts.normalize(self.options, given, seats)
+        if self.check_setup is not None:
+            self.check_setup(seats, options)
+        return options
+
+    def setup(self, seats: int, options: dict[str, Any] | None = None, seed: int | str = 0) -> State:
+        """Return the initial state of a new game; the same arguments give the same state."""
+        normalized = self.normalize_options(seats, options)
+        state = object.__new__(self.state_class)
+        state.seats = seats
+        state.options = normalized
+        state.rng = seed_state(seed)
+        state.setup()
+        return state
+
+    def restore(self, data: dict[str, Any]) -> State:
+        return self.state_class.from_dict(data)
+
+    def seat_counts(self) -> range:
+        return range(self.min_seats, self.max_seats + 1)
+
+    def option_combinations(self, seats: int) -> list[dict[str, Any]]:
+        """Option dicts that together play every value of every option (for tests)."""
+        combos = opts.combinations(self.options, seats)
+        valid = []
+        for combo in combos:
+            try:
+                valid.append(self.normalize_options(seats, combo))
+            except InvalidOptions:
+                continue
+        return valid
+
+    @cached_property
+    def options_schema(self) -> dict[str, Any]:
+        return opts.options_schema(self.options)
+
+    @cached_property
+    def move_schema(self) -> dict[str, Any]:
+        return json.loads((self.folder / "moves.schema.json").read_text(encoding="utf-8"))
+
+    @cached_property
+    def view_schema(self) -> dict[str, Any]:
+        return json.loads((self.folder / "view.schema.json").read_text(encoding="utf-8"))
+
+    def catalog_entry(self) -> dict[str, Any]:
+        return {
+            "title": self.id,
+            "name": self.title,
+            "summary": self.summary,
+            "rules_version": self.rules_version,
+            "seats": {"min": self.min_seats, "max": self.max_seats},
+            "options": self.options_schema,
+            "moves": self.move_schema,
+            "view": self.view_schema,
+        }

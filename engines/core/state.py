@@ -1,0 +1,191 @@
+"""The state protocol every game implements.
+
+A game's state is an object whose attributes are plain JSON values (dicts with string
+keys, lists, strings, ints, floats, booleans, None) — nothing else. That single rule
+makes ``to_dict``/``from_dict``/``clone`` generic and exact, lets replays be compared
+with ``==``, and lets the store save a state without a mapping layer. Constant data
+(boards, card lists) lives in the game's modules, never in the state.
+
+A subclass implements:
+
+- ``setup()``: fill in the attributes from ``self.seats``, ``self.options`` and chance;
+- ``to_act()``; ``_legal_moves(seat)``; ``label(move)``; ``_apply(seat, move)``;
+- ``view(seat)``; ``result()``;
+- ``redeal_hidden(seat, rng)`` when the game hides anything (see ``determinize``);
+- optionally ``explain_illegal(seat, move)`` to say which rule refuses a move.
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+import random
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .chance import Chance
+from .errors import GameOver, IllegalMove, InvalidMove, InvalidState, NotYourTurn
+from .events import Event
+from .result import Result
+
+if TYPE_CHECKING:
+    from .game import Game
+
+Move = dict[str, Any]
+
+# Attributes every state carries, set by Game.setup before State.setup runs.
+BASE_ATTRIBUTES = ("seats", "options", "rng")
+
+
+def move_key(move: Any) -> str:
+    """Return a canonical text for a move, strict about types (``1`` is not ``true``)."""
+    return json.dumps(move, sort_keys=True, separators=(",", ":"))
+
+
+class State:
+    """Base class of every game's state. See the module docstring for the contract."""
+
+    game: ClassVar[Game]
+    move_types: ClassVar[tuple[str, ...]] = ()
+    # False for games where every seat sees everything (determinize is then a clone).
+    hidden_information: ClassVar[bool] = True
+
+    seats: int
+    options: dict[str, Any]
+    rng: int
+
+    # ---- to implement -------------------------------------------------------------
+    def setup(self) -> None:
+        raise NotImplementedError
+
+    def to_act(self) -> list[int]:
+        """Return the seats the game waits for, ascending; empty once the game is over."""
+        raise NotImplementedError
+
+    def _legal_moves(self, seat: int) -> list[Move]:
+        raise NotImplementedError
+
+    def label(self, move: Move) -> str:
+        """Return a short English description of a move, for display."""
+        raise NotImplementedError
+
+    def _apply(self, seat: int, move: Move) -> list[Event]:
+        raise NotImplementedError
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Return everything ``seat`` may see (``None``: a spectator), as JSON values."""
+        raise NotImplementedError
+
+    def result(self) -> Result | None:
+        raise NotImplementedError
+
+    def redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        """Re-deal at random, in place, everything ``seat`` cannot see."""
+        if self.hidden_information:
+            raise NotImplementedError
+
+    def explain_illegal(self, seat: int, move: Move) -> IllegalMove:
+        """Return the error naming the rule that refuses ``move`` (it is not listed)."""
+        return IllegalMove("illegal_move", f"The move {move_key(move)} is not legal for seat {seat} now.")
+
+    # ---- provided ---------------------------------------------------------------
+    def legal_moves(self, seat: int) -> list[Move]:
+        """Return every legal move of ``seat`` in a fixed order; empty if it is not to act."""
+        if seat not in self.to_act():
+            return []
+        return self._legal_moves(seat)
+
+    def is_over(self) -> bool:
+        return not self.to_act()
+
+    def apply(self, seat: int, move: Any) -> list[Event]:
+        """Apply a move of ``seat`` and return the events; raise and change nothing if illegal."""
+        acting = self.to_act()
+        if not acting:
+            raise GameOver("game_over", "The game is over; no more moves are accepted.")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.seats:
+            raise NotYourTurn("unknown_seat", f"There is no seat {seat!r} in this game.")
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            raise InvalidMove("malformed_move", 'A move is a JSON object with a string "type" field.')
+        if move["type"] not in self.move_types:
+            known = ", ".join(self.move_types)
+            raise InvalidMove(
+                "unknown_move_type",
+                f"This game has no move of type {move['type']!r}; its move types are {known}.",
+            )
+        if seat not in acting:
+            waiting = ", ".join(str(s) for s in acting)
+            raise NotYourTurn(
+                "not_your_turn", f"Seat {seat} is not to act; the game waits for seat {waiting}."
+            )
+        for candidate in self._legal_moves(seat):
+            # == is fast but lenient (1 == 1.0 == True); the key check makes it strict.
+            if candidate == move and move_key(candidate) == move_key(move):
+                return self._apply(seat, candidate)
+        raise self.explain_illegal(seat, move)
+
+    def apply_listed(self, seat: int, move: Move) -> list[Event]:
+        """Apply a move taken from ``legal_moves(seat)`` without checking it again (bots)."""
+        return self._apply(seat, move)
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """Return a copy where all that ``seat`` cannot see is re-dealt at random.
+
+        The copy's own chance is reseeded from ``rng`` too, so future draws and dice
+        cannot be predicted from the true state's generator.
+        """
+        copy = self.clone()
+        copy.rng = rng.getrandbits(64)
+        copy.redeal_hidden(seat, rng)
+        return copy
+
+    # ---- chance -----------------------------------------------------------------
+    def random_below(self, n: int) -> int:
+        chance = Chance(self.rng)
+        value = chance.below(n)
+        self.rng = chance.state
+        return value
+
+    def roll(self, sides: int) -> int:
+        return self.random_below(sides) + 1
+
+    def shuffle(self, items: list[Any]) -> None:
+        chance = Chance(self.rng)
+        chance.shuffle(items)
+        self.rng = chance.state
+
+    # ---- serialization ------------------------------------------------------------
+    def clone(self) -> State:
+        """Return an independent copy (marshal is the fastest exact copy of JSON values)."""
+        copy = object.__new__(type(self))
+        copy.__dict__ = marshal.loads(marshal.dumps(self.__dict__))
+        return copy
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game.id,
+            "rules_version": self.game.rules_version,
+            "state": marshal.loads(marshal.dumps(self.__dict__)),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> State:
+        if not isinstance(data, dict) or data.get("game") != cls.game.id:
+            raise InvalidState("wrong_game", f"This is not a saved {cls.game.id} state.")
+        if data.get("rules_version") != cls.game.rules_version:
+            raise InvalidState(
+                "unsupported_rules_version",
+                f"The state was saved under {cls.game.id} rules version "
+                f"{data.get('rules_version')!r}; this server plays version "
+                f"{cls.game.rules_version}.",
+            )
+        attributes = data.get("state")
+        if not isinstance(attributes, dict) or any(a not in attributes for a in BASE_ATTRIBUTES):
+            raise InvalidState("corrupt_state", "The saved state is incomplete.")
+        state = object.__new__(cls)
+        state.__dict__ = marshal.loads(marshal.dumps(attributes))
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.__dict__ == self.__dict__
+
+    __hash__ = None  # type: ignore[assignment]

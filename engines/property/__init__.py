@@ -1,0 +1,48 @@
+"""Property (Sid Sackson, A Gamut of Games, 1969), 2 to 6 players."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..core import Game, InvalidOptions, Option
+from .evaluate import evaluate
+from .rules import PropertyState
+
+
+def _check_setup(seats: int, options: dict[str, Any]) -> None:
+    if options["bankruptcies_to_end"] >= seats:
+        raise InvalidOptions(
+            "option_needs_more_seats",
+            f"With {seats} players the game can run to at most {seats - 1} bankruptcies.",
+        )
+
+
+GAME = Game(
+    id="property",
+    title="Property",
+    min_seats=2,
+    max_seats=6,
+    state_class=PropertyState,
+    folder=Path(__file__).parent,
+    rules_version=1,
+    summary="Sid Sackson's card-driven land grab on an 8x8 grid: rent, purchase, mortgage, bankruptcy.",
+    options=(
+        Option(
+            "bankruptcies_to_end",
+            "The game ends at this many bankruptcies (the rulebook's longer game: 2 or 3); "
+            "a bankrupt player's squares become vacant.",
+            default=1,
+            minimum=1,
+            maximum=3,
+        ),
+        Option(
+            "property_value",
+            "Each square owned counts $5 in the final fortunes (never for paying rent).",
+            default=False,
+        ),
+    ),
+    max_moves=20_000,
+    evaluate=evaluate,
+    check_setup=_check_setup,
+)

@@ -1,0 +1,502 @@
+"""Property (Sid Sackson, 1969): claim squares of an 8×8 grid with a red and a black card.
+
+Rulebook: seeds/new-york-and-property.fr.txt, "PROPERTY"; rule ids in docs/rules/property.md.
+
+A turn: play one red card (column) and one black card (row) — 9s and 10s are wild within
+their colour. An empty square is claimed; an opponent's square costs rent ($1 per square
+of the owner's connected group, doubled by a ♥ or a ♠, quadrupled by both), after which
+the square may be bought for one purchasing unit per square of the group; one's own
+square is mortgaged, and lost if already mortgaged. Then the hand is refilled until it
+holds both colours. The first bankruptcy ends the game (or the second or third, as an
+option); the richest player wins.
+
+Hidden: each hand, and the order of the stock. Everything else is on the table: money,
+purchasing units (face up), the grid, the discard pile. Chance: the cut for first player
+and every shuffle, drawn from the state's generator.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..core import IllegalMove, Move, Result, State, event, ranks_from_keys, secret_event
+from ..core.cards import draw, refill_from_discard
+from . import material as m
+
+PLAY, BUY = "play", "buy"
+_STOCK = -1  # the stock, as an owner of cards in redeal_hidden
+
+
+class PropertyState(State):
+    move_types = ("play", "buy", "decline", "pass")
+
+    # attributes (all plain JSON):
+    #   grid: 8 rows (row 1 first) of 8 squares, each None or {"owner", "mortgaged"}
+    #   players: per seat {"hand", "hand_epochs", "money", "units", "bankrupt"}
+    #   stock, discard: card lists (top = end); stock_epoch counts reshuffles
+    #   current, phase, pending (the purchase on offer), bankrupt_order, turn, cut
+
+    def setup(self) -> None:
+        seats = self.seats
+        unit_hands = [dict(h) for h in m.UNIT_HANDS[seats]]
+        self.shuffle(unit_hands)
+        money = m.starting_money(seats)
+        self.players = [
+            {
+                "hand": [],
+                "hand_epochs": [],
+                "money": money,
+                "units": {kind: unit_hands[s].get(kind, 0) for kind in m.UNIT_KINDS},
+                "bankrupt": False,
+            }
+            for s in range(seats)
+        ]
+        self.grid = [[None] * m.GRID_SIZE for _ in range(m.GRID_SIZE)]
+        self.discard = []
+        self.stock_epoch = 0
+        self.bankrupt_order = []
+        self.turn = 0
+        self.phase = PLAY
+        self.pending = None
+        self.current = self._cut_for_first_player()
+        self.stock = list(m.DECK)
+        self.shuffle(self.stock)
+        for offset in range(seats):
+            seat = (self.current + offset) % seats
+            self._refill_hand(seat)
+
+    def _cut_for_first_player(self) -> int:
+        """Rule P-FIRST: each cuts a card; the highest (ace = 1) starts; ties cut again."""
+        deck = list(m.DECK)
+        self.shuffle(deck)
+        contenders = list(range(self.seats))
+        self.cut = []
+        while True:
+            cards = {seat: deck.pop() for seat in contenders}
+            self.cut.append({str(seat): card for seat, card in cards.items()})
+            best = max(m.card_rank(c) for c in cards.values())
+            contenders = [s for s in contenders if m.card_rank(cards[s]) == best]
+            if len(contenders) == 1:
+                return contenders[0]
+            if len(deck) < len(contenders):
+                deck = list(m.DECK)
+                self.shuffle(deck)
+
+    # ---- the protocol -----------------------------------------------------------
+    def to_act(self) -> list[int]:
+        return [] if self._finished() else [self.current]
+
+    def _finished(self) -> bool:
+        solvent = self.seats - len(self.bankrupt_order)
+        return len(self.bankrupt_order) >= self.options["bankruptcies_to_end"] or solvent < 2
+
+    def _legal_moves(self, seat: int) -> list[Move]:
+        if self.phase == BUY:
+            return self._purchase_moves(seat)
+        moves = self._play_moves(seat)
+        return moves or [{"type": "pass"}]
+
+    def _play_moves(self, seat: int) -> list[Move]:
+        hand = self.players[seat]["hand"]
+        reds = _distinct_plays([c for c in hand if m.is_red(c)])
+        blacks = _distinct_plays([c for c in hand if not m.is_red(c)])
+        moves = []
+        for red in reds:
+            for black in blacks:
+                for column in _numbers(red):
+                    for row in _numbers(black):
+                        moves.append(
+                            {"type": "play", "red": red, "black": black, "column": column, "row": row}
+                        )
+        return moves
+
+    def _purchase_moves(self, seat: int) -> list[Move]:
+        price = self.pending["price"]
+        units = self.players[seat]["units"]
+        moves: list[Move] = [{"type": "buy", "pay": pay} for pay in minimal_payments(units, price)]
+        moves.append({"type": "decline"})
+        return moves
+
+    def label(self, move: Move) -> str:
+        kind = move["type"]
+        if kind == "play":
+            target = self._square(move["column"], move["row"])
+            where = f"column {move['column']}, row {move['row']}"
+            cards = f"{m.card_text(move['red'])} and {m.card_text(move['black'])}"
+            if target is None:
+                return f"Play {cards}: claim {where}"
+            if target["owner"] == self.current:
+                what = "lose" if target["mortgaged"] else "mortgage"
+                return f"Play {cards}: {what} your square at {where}"
+            rent = self.rent(move["column"], move["row"], move["red"], move["black"])
+            return f"Play {cards}: pay ${rent} rent to seat {target['owner']} for {where}"
+        if kind == "buy":
+            paid = ", ".join(f"{n} {k}{'s' if n > 1 else ''}" for k, n in move["pay"].items() if n)
+            return f"Buy the square for {paid}"
+        if kind == "decline":
+            return "Do not buy the square"
+        return "Pass: your hand lacks a card of each colour"
+
+    def _apply(self, seat: int, move: Move) -> list[Any]:
+        events: list[Any] = []
+        kind = move["type"]
+        if kind == "play":
+            events.extend(self._play(seat, move))
+        elif kind == "buy":
+            events.extend(self._buy(seat, move["pay"]))
+        elif kind == "decline":
+            self.phase, self.pending = PLAY, None
+            events.append(event("purchase_declined", seat=seat))
+        if self.phase == PLAY and not self._finished():
+            events.extend(self._end_turn(seat))
+        elif self._finished():
+            events.append(event("game_over", result=self.result().to_dict()))
+        return events
+
+    # ---- a turn -------------------------------------------------------------------
+    def _play(self, seat: int, move: Move) -> list[Any]:
+        player = self.players[seat]
+        for card in (move["red"], move["black"]):
+            index = player["hand"].index(card)
+            del player["hand"][index]
+            del player["hand_epochs"][index]
+            self.discard.append(card)
+        column, row = move["column"], move["row"]
+        events = [
+            event("cards_played", seat=seat, red=move["red"], black=move["black"], column=column, row=row)
+        ]
+        square = self._square(column, row)
+        if square is None:
+            self.grid[row - 1][column - 1] = {"owner": seat, "mortgaged": False}
+            events.append(event("square_claimed", seat=seat, column=column, row=row))
+        elif square["owner"] == seat:
+            if square["mortgaged"]:
+                self.grid[row - 1][column - 1] = None
+                events.append(event("square_lost", seat=seat, column=column, row=row))
+            else:
+                square["mortgaged"] = True
+                events.append(event("square_mortgaged", seat=seat, column=column, row=row))
+        else:
+            events.extend(self._pay_rent(seat, square["owner"], move))
+        return events
+
+    def _pay_rent(self, seat: int, owner: int, move: Move) -> list[Any]:
+        column, row = move["column"], move["row"]
+        group = len(self.group(column, row))
+        rent = self.rent(column, row, move["red"], move["black"])
+        payer = self.players[seat]
+        if rent > payer["money"]:
+            paid = payer["money"]
+            payer["money"] = 0
+            self.players[owner]["money"] += paid
+            return [
+                event("rent_paid", seat=seat, owner=owner, amount=paid, rent=rent, group=group),
+                *self._go_bankrupt(seat),
+            ]
+        payer["money"] -= rent
+        self.players[owner]["money"] += rent
+        events = [event("rent_paid", seat=seat, owner=owner, amount=rent, rent=rent, group=group)]
+        if m.unit_total(payer["units"]) >= group:
+            self.phase = BUY
+            self.pending = {"column": column, "row": row, "owner": owner, "price": group}
+            events.append(event("purchase_offered", seat=seat, column=column, row=row, price=group))
+        return events
+
+    def _go_bankrupt(self, seat: int) -> list[Any]:
+        """Rule P-BANKRUPT (and P-OPT-LONGER: a bankrupt player's squares become vacant)."""
+        player = self.players[seat]
+        player["bankrupt"] = True
+        self.bankrupt_order.append(seat)
+        events = [event("bankrupt", seat=seat)]
+        if not self._finished():
+            for row in self.grid:
+                for column, square in enumerate(row):
+                    if square is not None and square["owner"] == seat:
+                        row[column] = None
+            self.discard.extend(player["hand"])
+            events.append(event("hand_discarded", seat=seat, cards=list(player["hand"])))
+            player["hand"] = []
+            player["hand_epochs"] = []
+        return events
+
+    def _buy(self, seat: int, pay: dict[str, int]) -> list[Any]:
+        pending = self.pending
+        owner = pending["owner"]
+        for kind, count in pay.items():
+            self.players[seat]["units"][kind] -= count
+            self.players[owner]["units"][kind] += count
+        square = self.grid[pending["row"] - 1][pending["column"] - 1]
+        square["owner"] = seat
+        self.phase, self.pending = PLAY, None
+        return [
+            event(
+                "square_bought",
+                seat=seat,
+                owner=owner,
+                column=pending["column"],
+                row=pending["row"],
+                paid=dict(pay),
+                mortgaged=square["mortgaged"],
+            )
+        ]
+
+    def _end_turn(self, seat: int) -> list[Any]:
+        events = [] if self.players[seat]["bankrupt"] else self._refill_hand(seat)
+        self.turn += 1
+        self.current = self._next_seat(seat)
+        return events
+
+    def _next_seat(self, seat: int) -> int:
+        for offset in range(1, self.seats + 1):
+            candidate = (seat + offset) % self.seats
+            if not self.players[candidate]["bankrupt"]:
+                return candidate
+        return seat
+
+    def _refill_hand(self, seat: int) -> list[Any]:
+        """Rules P-HAND and P-DRAW: draw until the hand holds a red and a black card."""
+        player = self.players[seat]
+        drawn: list[str] = []
+        events = []
+        while not _has_both_colours(player["hand"]):
+            if refill_from_discard(self.stock, self.discard, self.shuffle):
+                self.stock_epoch += 1
+                events.append(event("stock_reshuffled", size=len(self.stock)))
+            if not self.stock:
+                break
+            card = draw(self.stock)[0]
+            player["hand"].append(card)
+            player["hand_epochs"].append(self.stock_epoch)
+            drawn.append(card)
+        if drawn:
+            events.append(secret_event("cards_drawn", [seat], {"cards": drawn}, seat=seat, count=len(drawn)))
+        return events
+
+    # ---- rent ---------------------------------------------------------------------
+    def _square(self, column: int, row: int) -> dict[str, Any] | None:
+        return self.grid[row - 1][column - 1]
+
+    def group(self, column: int, row: int) -> list[tuple[int, int]]:
+        """Rule P-GROUP: the owner's squares joined to this one by sides, itself included."""
+        owner = self._square(column, row)["owner"]
+        seen = {(column, row)}
+        frontier = [(column, row)]
+        while frontier:
+            c, r = frontier.pop()
+            for nc, nr in ((c + 1, r), (c - 1, r), (c, r + 1), (c, r - 1)):
+                if 1 <= nc <= m.GRID_SIZE and 1 <= nr <= m.GRID_SIZE and (nc, nr) not in seen:
+                    square = self._square(nc, nr)
+                    if square is not None and square["owner"] == owner:
+                        seen.add((nc, nr))
+                        frontier.append((nc, nr))
+        return sorted(seen)
+
+    def rent(self, column: int, row: int, red: str, black: str) -> int:
+        """Rules P-RENT and P-RENT-SUIT: $1 per square of the group, times the suit factors."""
+        factor = m.SUIT_FACTOR[m.card_suit(red)] * m.SUIT_FACTOR[m.card_suit(black)]
+        return len(self.group(column, row)) * factor
+
+    # ---- what seats see -------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        players = []
+        for s, player in enumerate(self.players):
+            shown = {
+                "seat": s,
+                "money": player["money"],
+                "units": dict(player["units"]),
+                "unit_total": m.unit_total(player["units"]),
+                "hand_size": len(player["hand"]),
+                "bankrupt": player["bankrupt"],
+            }
+            if s == seat:
+                shown["hand"] = sorted(player["hand"], key=_card_order)
+            players.append(shown)
+        return {
+            "grid": [[None if sq is None else dict(sq) for sq in row] for row in self.grid],
+            "players": players,
+            "current": self.current,
+            "phase": self.phase,
+            "pending_purchase": None if self.pending is None else dict(self.pending),
+            "stock_size": len(self.stock),
+            "discard": list(self.discard),
+            "turn": self.turn,
+            "first_player_cut": [dict(c) for c in self.cut],
+            "bankrupt_order": list(self.bankrupt_order),
+            "options": dict(self.options),
+        }
+
+    def result(self) -> Result | None:
+        if not self._finished():
+            return None
+        counts = self.property_counts()
+        with_property = self.options["property_value"]
+        scores, breakdown, keys = [], [], []
+        for s, player in enumerate(self.players):
+            value = counts[s] * m.PROPERTY_END_VALUE if with_property else 0
+            scores.append(player["money"] + value)
+            breakdown.append({"money": player["money"], "property": value, "squares": counts[s]})
+            # Rule P-WINNER: solvent players by fortune; the bankrupt behind, last out first.
+            solvent = 0 if player["bankrupt"] else 1
+            out = self.bankrupt_order.index(s) if player["bankrupt"] else 0
+            keys.append((solvent, scores[-1] if solvent else out))
+        return Result(scores, ranks_from_keys(keys), breakdown, "bankruptcy")
+
+    def property_counts(self) -> list[int]:
+        counts = [0] * self.seats
+        for row in self.grid:
+            for square in row:
+                if square is not None:
+                    counts[square["owner"]] += 1
+        return counts
+
+    def redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        """Re-deal other hands and the stock, keeping what ``seat`` knows.
+
+        ``seat`` knows each hand's size, the stock epoch each of those cards was drawn
+        from (cards drawn after a reshuffle come from the discards it saw), and each hand's
+        colour shape: one card of one colour and the rest of the other (a hand is refilled
+        only until the missing colour comes); which colour is the lone one it does not know.
+        Cards are re-dealt within their epoch until every shape holds; after a few misses
+        each card keeps its colour as well, which always holds.
+        """
+        others = [s for s in range(self.seats) if s != seat]
+        # A place is (seat, index) in a hand, or (STOCK, index) in the stock.
+        places: dict[int, list[tuple[int, int]]] = {self.stock_epoch: []}
+        for s in others:
+            for i, epoch in enumerate(self.players[s]["hand_epochs"]):
+                places.setdefault(epoch, []).append((s, i))
+        places[self.stock_epoch] += [(_STOCK, i) for i in range(len(self.stock))]
+        truth = {s: self.players[s]["hand"] for s in others} | {_STOCK: self.stock}
+        shapes = {s: _colour_shape(truth[s]) for s in others}
+        for attempt in range(12):
+            keep_colour = attempt == 11
+            dealt = {owner: list(cards) for owner, cards in truth.items()}
+            for group in places.values():
+                parts = [group]
+                if keep_colour:
+                    parts = [
+                        [p for p in group if m.is_red(truth[p[0]][p[1]]) is red] for red in (True, False)
+                    ]
+                for part in parts:
+                    pool = [truth[owner][i] for owner, i in part]
+                    rng.shuffle(pool)
+                    for (owner, i), card in zip(part, pool, strict=True):
+                        dealt[owner][i] = card
+            if all(_colour_shape(dealt[s]) == shapes[s] for s in others):
+                for s in others:
+                    self.players[s]["hand"] = dealt[s]
+                self.stock = dealt[_STOCK]
+                return
+
+    def explain_illegal(self, seat: int, move: Move) -> IllegalMove:
+        return explain(self, seat, move)
+
+
+def _has_both_colours(hand: list[str]) -> bool:
+    reds = sum(1 for card in hand if m.is_red(card))
+    return 0 < reds < len(hand)
+
+
+def _colour_shape(hand: list[str]) -> tuple[int, int]:
+    reds = sum(1 for card in hand if m.is_red(card))
+    return (min(reds, len(hand) - reds), len(hand))
+
+
+def _numbers(card: str) -> range:
+    """Rule P-WILD: the numbers a card can stand for."""
+    rank = m.card_rank(card)
+    return range(1, m.GRID_SIZE + 1) if rank in m.WILD_RANKS else range(rank, rank + 1)
+
+
+def _card_order(card: str) -> tuple[str, int]:
+    return (m.card_suit(card), m.card_rank(card))
+
+
+def _distinct_plays(cards: list[str]) -> list[str]:
+    """Cards worth listing: a 9 and a 10 of one suit do the same, so list only the lower."""
+    chosen: dict[tuple[str, int], str] = {}
+    for card in sorted(cards, key=_card_order):
+        rank = m.card_rank(card)
+        key = (m.card_suit(card), 9 if rank in m.WILD_RANKS else rank)
+        chosen.setdefault(key, card)
+    return list(chosen.values())
+
+
+def minimal_payments(units: dict[str, int], price: int) -> list[dict[str, int]]:
+    """Rule P-BUY-PAY: every way to pay at least ``price`` units with no card to spare.
+
+    No change is given, so a payment where some card could be left out is never wise;
+    listing only minimal ones keeps the choice short.
+    """
+    kinds = m.UNIT_KINDS
+    out = []
+
+    def walk(i: int, chosen: dict[str, int]) -> None:
+        if i == len(kinds):
+            total = m.unit_total(chosen)
+            if total >= price and all(total - m.UNIT_VALUES[k] < price for k, n in chosen.items() if n):
+                out.append({k: n for k, n in chosen.items()})
+            return
+        kind = kinds[i]
+        for n in range(units.get(kind, 0) + 1):
+            chosen[kind] = n
+            walk(i + 1, chosen)
+        chosen[kind] = 0
+
+    walk(0, {k: 0 for k in kinds})
+    return out
+
+
+def explain(state: PropertyState, seat: int, move: Move) -> IllegalMove:
+    """Name the rule that refuses a move that is not listed."""
+    kind = move["type"]
+    player = state.players[seat]
+    if state.phase == BUY and kind in ("play", "pass"):
+        return IllegalMove("purchase_pending", "Decide first whether to buy the square (buy or decline).")
+    if state.phase == PLAY and kind in ("buy", "decline"):
+        return IllegalMove("no_purchase_offered", "No square is offered for purchase now.")
+    if kind == "pass":
+        return IllegalMove("must_play", "You hold a red and a black card, so you must play them.")
+    if kind == "play":
+        expected = {"type", "red", "black", "column", "row"}
+        if set(move) != expected:
+            return IllegalMove("malformed_play", "A play names exactly red, black, column and row.")
+        red, black, column, row = move["red"], move["black"], move["column"], move["row"]
+        for field, card, want_red in (("red", red, True), ("black", black, False)):
+            if not isinstance(card, str) or card not in m.DECK:
+                return IllegalMove("no_such_card", f"{card!r} is not a card of this game.")
+            if m.is_red(card) != want_red:
+                return IllegalMove("wrong_colour", f"The {field} card must be a {field} suit.")
+            if card not in player["hand"]:
+                return IllegalMove("card_not_in_hand", f"{m.card_text(card)} is not in your hand.")
+        for name, value, card in (("column", column, red), ("row", row, black)):
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 8:
+                return IllegalMove("no_such_square", f"The {name} must be a whole number from 1 to 8.")
+            if value not in _numbers(card):
+                return IllegalMove(
+                    "card_does_not_designate",
+                    f"{m.card_text(card)} designates {name} {m.card_rank(card)}, not {value}; "
+                    "only 9s and 10s are wild.",
+                )
+        return IllegalMove(
+            "equivalent_card", "Play the 9 rather than the 10 of that suit: both are wild the same way."
+        )
+    if kind == "buy":
+        pay = move.get("pay")
+        if set(move) != {"type", "pay"} or not isinstance(pay, dict) or set(pay) != set(m.UNIT_KINDS):
+            return IllegalMove("malformed_payment", f"A payment counts each kind: {', '.join(m.UNIT_KINDS)}.")
+        for kind_name, count in pay.items():
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                return IllegalMove("malformed_payment", "Each count of cards is a whole number, 0 or more.")
+            if count > player["units"][kind_name]:
+                return IllegalMove("units_not_held", f"You do not hold {count} {kind_name} card(s).")
+        price = state.pending["price"]
+        if m.unit_total(pay) < price:
+            return IllegalMove(
+                "not_enough_units", f"The square costs {price} units, one per square of its group."
+            )
+        return IllegalMove(
+            "payment_not_minimal", "No change is given: pay only with cards that are all needed."
+        )
+    return IllegalMove("illegal_move", "That move is not legal now.")

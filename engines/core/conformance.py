@@ -206,8 +206,11 @@ def check_result(p: Playout, state: State) -> None:
     n = state.seats
     if len(result.scores) != n or len(result.ranks) != n or len(result.breakdown) != n:
         raise _fail(p, -1, "the result does not give one score, rank and breakdown per seat")
-    if 1 not in result.ranks or any(not 1 <= r <= n for r in result.ranks):
-        raise _fail(p, -1, f"ranks {result.ranks} are not 1..{n} with a winner")
+    # Automata (Gédéon, Tom) are ranked beside the seats in result.extra["automata"].
+    automata = data.get("automata", [])
+    everyone = list(result.ranks) + [a.get("rank") for a in automata]
+    if 1 not in everyone or any(not isinstance(r, int) or not 1 <= r <= len(everyone) for r in everyone):
+        raise _fail(p, -1, f"ranks {everyone} are not 1..{len(everyone)} with a winner")
     for seat in range(n):
         if state.legal_moves(seat):
             raise _fail(p, -1, f"seat {seat} has moves after the end")

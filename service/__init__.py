@@ -1,0 +1,118 @@
+"""Skyline's HTTP service: a Flask app factory over the engines and a Redis store."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+from flask import Flask
+from flask_smorest import Api
+
+from . import errors
+from .botqueue import BotQueue
+from .config import Settings
+from .games import Games
+from .problems import Problem
+from .schemas import ProblemSchema
+from .store import GameStore
+
+API_TITLE = "Skyline"
+API_VERSION = "1.0.0"
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+# Reusable error responses of the contract, by status.
+ERROR_RESPONSES = {
+    400: ("BadRequest", "The body is not valid JSON or the request cannot be read."),
+    401: ("Unauthorized", "The seat token is missing, malformed or unknown."),
+    403: ("Forbidden", "The seat is not allowed to act now."),
+    404: ("NotFound", "No such game (or it expired)."),
+    405: ("MethodNotAllowed", "The address does not accept that method."),
+    409: ("Conflict", "Stale version, game over, or the record of a running game."),
+    413: ("PayloadTooLarge", "The body is larger than allowed."),
+    422: ("UnprocessableContent", "Invalid fields, or a move the rules refuse (see code)."),
+    503: ("ServiceUnavailable", "Redis cannot be reached."),
+}
+
+
+class SkylineApi(Api):
+    """flask-smorest's Api, documenting every error as RFC 9457 problem details."""
+
+    ERROR_SCHEMA = ProblemSchema
+    DEFAULT_ERROR_RESPONSE_NAME = "DEFAULT_ERROR"
+
+    def _register_responses(self) -> None:
+        for name, description in ERROR_RESPONSES.values():
+            self.spec.components.response(
+                name,
+                {"description": description, "content": {PROBLEM_CONTENT_TYPE: {"schema": "ProblemSchema"}}},
+                lazy=True,
+            )
+        self.spec.components.response(
+            "DEFAULT_ERROR",
+            {"description": "An error.", "content": {PROBLEM_CONTENT_TYPE: {"schema": "ProblemSchema"}}},
+            lazy=True,
+        )
+
+
+def api_config() -> dict[str, Any]:
+    return {
+        "API_TITLE": API_TITLE,
+        "API_VERSION": API_VERSION,
+        "OPENAPI_VERSION": "3.1.0",
+        "OPENAPI_URL_PREFIX": "/",
+        "OPENAPI_JSON_PATH": "openapi.json",
+        "API_SPEC_OPTIONS": {
+            "info": {
+                "description": (
+                    "Skyline is a headless rules service for city-building board games. Create a game, "
+                    "list the legal moves of your seat, apply one. Errors are application/problem+json "
+                    "with a stable `code`."
+                ),
+            },
+        },
+    }
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    redis_client: redis.Redis | None = None,
+    enqueue_bots: bool = True,
+) -> Flask:
+    """Build the app. Tests pass their own settings or client; production reads the environment."""
+    settings = settings or Settings.from_env()
+    app = Flask(__name__)
+    app.config.update(api_config())
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+
+    if redis_client is None:
+        if not settings.redis_url:
+            raise RuntimeError("REDIS_URL is not set; `skyline serve` starts an embedded Redis for you.")
+        redis_client = redis.Redis.from_url(settings.redis_url)
+    store = GameStore(
+        redis_client,
+        ttl_seconds=settings.game_ttl_seconds,
+        finished_ttl_seconds=settings.finished_game_ttl_seconds,
+    )
+    enqueue = (
+        BotQueue(redis_client, job_timeout=settings.bot_job_timeout).enqueue_turn if enqueue_bots else None
+    )
+    games = Games(store, enqueue)
+    app.extensions["skyline.settings"] = settings
+    app.extensions["skyline.games"] = games
+    app.extensions["skyline.catalog"] = games.catalog()
+
+    api = SkylineApi(app)
+    from .api import CREATED_LINKS, blp, ops
+    from .contract import add_game_schemas, add_links
+
+    api.register_blueprint(ops)
+    api.register_blueprint(blp)
+    add_game_schemas(api.spec)
+    add_links(api.spec, "/games", "post", "201", CREATED_LINKS)
+    errors.register(app)
+    app.extensions["skyline.api"] = api
+    return app
+
+
+__all__ = ["Problem", "create_app"]

@@ -1,0 +1,202 @@
+"""The HTTP routes. Each view parses (schemas), calls one use-case of ``Games``, and answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from flask import Response, current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from . import auth, sse
+from .games import Games
+from .problems import Problem
+from .schemas import (
+    ActionQuerySchema,
+    ActionResultSchema,
+    ActionSchema,
+    CatalogSchema,
+    CreateGameSchema,
+    EventsQuerySchema,
+    EventsSchema,
+    GameCreatedSchema,
+    GameSchema,
+    HealthSchema,
+    MovesSchema,
+    RecordSchema,
+)
+
+blp = Blueprint("games", __name__, description="Create games, read them, list and play moves.")
+ops = Blueprint("operations", __name__, description="Health and readiness.")
+
+AUTH_HEADER = {
+    "in": "header",
+    "name": "Authorization",
+    "required": False,
+    "schema": {"type": "string", "pattern": "^Bearer [A-Za-z0-9_-]{1,256}$"},
+    "description": "`Bearer <seat token>` from POST /games; without it you are a spectator.",
+}
+ACT_AUTH_HEADER = {**AUTH_HEADER, "description": "`Bearer <seat token>` of the seat that moves."}
+IDEMPOTENCY_HEADER = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 128},
+    "description": "A retried request with the same key is answered once, with the first reply.",
+}
+GAME_ID = {"in": "path", "name": "game_id", "required": True, "schema": {"type": "string", "maxLength": 64}}
+ETAG_HEADERS = {"ETag": {"description": "The game's version.", "schema": {"type": "string"}}}
+_GAME_LINK = {"game_id": "$response.body#/id"}
+_TOKEN = "Bearer {$response.body#/seats/0/token}"
+CREATED_LINKS = {
+    "GetGame": {"operationId": "getGame", "parameters": {**_GAME_LINK, "header.Authorization": _TOKEN}},
+    "GetMoves": {"operationId": "getMoves", "parameters": {**_GAME_LINK, "header.Authorization": _TOKEN}},
+    "PostAction": {"operationId": "postAction", "parameters": {**_GAME_LINK, "header.Authorization": _TOKEN}},
+    "GetEvents": {"operationId": "getEvents", "parameters": _GAME_LINK},
+    "GetRecord": {"operationId": "getRecord", "parameters": _GAME_LINK},
+}
+
+
+def games() -> Games:
+    return current_app.extensions["skyline.games"]
+
+
+def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(orjson.dumps(body), status=status, mimetype="application/json", headers=headers)
+
+
+def caller_token() -> str | None:
+    return auth.bearer_token(request.headers.get("Authorization"))
+
+
+@blp.route("/catalog")
+class Catalog(MethodView):
+    @blp.response(200, CatalogSchema)
+    @blp.doc(operationId="getCatalog")
+    def get(self):
+        """List the games: titles, seat counts, options, move and view schemas, bots."""
+        return json_response(current_app.extensions["skyline.catalog"])
+
+
+@blp.route("/games")
+class GameList(MethodView):
+    @blp.arguments(CreateGameSchema)
+    @blp.response(201, GameCreatedSchema, headers={"Location": {"schema": {"type": "string"}}})
+    @blp.alt_response(422, response="UnprocessableContent")
+    @blp.doc(operationId="createGame")
+    def post(self, body):
+        """Create a game; the reply holds one secret token per human seat."""
+        created = games().create(body)
+        return json_response(created, 201, {"Location": f"/games/{created['id']}"})
+
+
+@blp.route("/games/<game_id>")
+class GameResource(MethodView):
+    @blp.response(200, GameSchema, headers=ETAG_HEADERS)
+    @blp.alt_response(304, description="Not modified (If-None-Match matched the version).")
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="NotFound")
+    @blp.doc(operationId="getGame", parameters=[GAME_ID, AUTH_HEADER])
+    def get(self, game_id):
+        """Show the game as the caller's seat (or a spectator) may see it."""
+        shown = games().show(game_id, caller_token())
+        etag = f'"{shown["version"]}"'
+        if etag in request.headers.get("If-None-Match", ""):
+            return Response(status=304, headers={"ETag": etag})
+        return json_response(shown, headers={"ETag": etag})
+
+
+@blp.route("/games/<game_id>/moves")
+class Moves(MethodView):
+    @blp.response(200, MovesSchema)
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="NotFound")
+    @blp.doc(operationId="getMoves", parameters=[GAME_ID, AUTH_HEADER])
+    def get(self, game_id):
+        """List the legal moves of the caller's seat, with labels, and who is to act."""
+        return json_response(games().moves(game_id, caller_token()))
+
+
+@blp.route("/games/<game_id>/actions")
+class Actions(MethodView):
+    @blp.arguments(ActionSchema)
+    @blp.arguments(ActionQuerySchema, location="query")
+    @blp.response(200, ActionResultSchema)
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(403, response="Forbidden")
+    @blp.alt_response(404, response="NotFound")
+    @blp.alt_response(409, response="Conflict")
+    @blp.alt_response(422, response="UnprocessableContent")
+    @blp.doc(operationId="postAction", parameters=[GAME_ID, ACT_AUTH_HEADER, IDEMPOTENCY_HEADER])
+    def post(self, body, query, game_id):
+        """Play one move of the caller's seat (or only check it, with dry_run=true)."""
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not 1 <= len(key) <= 128:
+            raise Problem(422, "invalid_idempotency_key", "An Idempotency-Key has 1 to 128 characters.")
+        reply = games().act(
+            game_id,
+            caller_token(),
+            body["move"],
+            body.get("version"),
+            idempotency_key=key,
+            dry_run=query["dry_run"],
+        )
+        return json_response(reply)
+
+
+@blp.route("/games/<game_id>/events")
+class Events(MethodView):
+    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.response(200, EventsSchema)
+    @blp.alt_response(
+        200,
+        success=True,
+        content_type="text/event-stream",
+        description="With Accept: text/event-stream, a live stream: a snapshot, then one event per version.",
+        schema={"type": "string"},
+    )
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="NotFound")
+    @blp.doc(operationId="getEvents", parameters=[GAME_ID, AUTH_HEADER])
+    def get(self, query, game_id):
+        """The game's log, redacted for the caller; as text/event-stream, live updates."""
+        token = caller_token()
+        best = request.accept_mimetypes.best_match(["application/json", "text/event-stream"])
+        if best == "text/event-stream":
+            return sse.stream(games(), game_id, token, request.headers.get("Last-Event-ID"))
+        return json_response(games().events(game_id, token, query["since"]))
+
+
+@blp.route("/games/<game_id>/record")
+class Record(MethodView):
+    @blp.response(200, RecordSchema)
+    @blp.alt_response(404, response="NotFound")
+    @blp.alt_response(409, response="Conflict")
+    @blp.doc(operationId="getRecord", parameters=[GAME_ID])
+    def get(self, game_id):
+        """Seed, options and every move, once the game is over (it reveals all)."""
+        return json_response(games().record(game_id))
+
+
+@ops.route("/healthz")
+class Health(MethodView):
+    @ops.response(200, HealthSchema)
+    @ops.doc(operationId="getHealth")
+    def get(self):
+        """The process is up."""
+        return json_response({"status": "ok"})
+
+
+@ops.route("/readyz")
+class Ready(MethodView):
+    @ops.response(200, HealthSchema)
+    @ops.alt_response(503, response="ServiceUnavailable")
+    @ops.doc(operationId="getReady")
+    def get(self):
+        """The process can reach Redis."""
+        try:
+            games().store.ping()
+        except Exception:
+            raise Problem(503, "redis_unreachable", "Redis cannot be reached.") from None
+        return json_response({"status": "ready"})

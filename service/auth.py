@@ -1,0 +1,48 @@
+"""Seat tokens: random secrets handed out once, stored only as hashes, compared in constant time."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from typing import Any
+
+from .problems import Problem
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    # Tokens carry 256 random bits, so a fast hash is enough: no dictionary to defend against.
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def bearer_token(header: str | None) -> str | None:
+    """Return the token of an ``Authorization: Bearer`` header, None when absent."""
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > 256:
+        raise Problem(
+            401, "malformed_authorization", "Send the seat token as 'Authorization: Bearer <token>'."
+        )
+    return token
+
+
+def seat_of(seats: list[dict[str, Any]], token: str | None) -> int | None:
+    """Return the seat the token belongs to; None for no token (a spectator)."""
+    if token is None:
+        return None
+    wanted = token_hash(token)
+    found = None
+    for seat in seats:
+        stored = seat.get("token_hash")
+        # Compare against every seat so the time taken does not tell which one matched.
+        if stored is not None and hmac.compare_digest(stored, wanted):
+            found = seat["seat"]
+    if found is None:
+        raise Problem(401, "invalid_token", "That token belongs to no seat of this game.")
+    return found

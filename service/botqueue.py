@@ -1,0 +1,65 @@
+"""Enqueue bot turns on RQ, as JSON jobs named after the game and version they answer."""
+
+from __future__ import annotations
+
+import logging
+
+import redis
+from rq import Queue, Retry
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job, JobStatus
+from rq.serializers import JSONSerializer
+
+QUEUE_NAME = "skyline-bots"
+JOB_FUNCTION = "worker.jobs.play_bot_turn"
+_DONE = {JobStatus.FINISHED, JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED}
+
+log = logging.getLogger(__name__)
+
+
+def job_id(game_id: str, version: int) -> str:
+    return f"bot-{game_id}-{version}"
+
+
+class BotQueue:
+    """One job per (game, version): enqueueing the same turn twice is harmless."""
+
+    def __init__(
+        self, connection: redis.Redis, *, job_timeout: int = 30, retries: int = 2, name: str = QUEUE_NAME
+    ) -> None:
+        # RQ stores compressed bytes: its connection must not decode responses.
+        self.queue = Queue(name, connection=connection, serializer=JSONSerializer)
+        self.job_timeout = job_timeout
+        self.retries = retries
+
+    def enqueue_turn(self, game_id: str, version: int) -> None:
+        jid = job_id(game_id, version)
+        try:
+            self._enqueue(game_id, version, jid)
+        except DuplicateJobError:
+            # A job for this turn exists. If it already ended while the game still waits
+            # at this version (it failed for good, or was lost), start it afresh.
+            try:
+                job = Job.fetch(jid, connection=self.queue.connection, serializer=JSONSerializer)
+            except NoSuchJobError:
+                job = None
+            if job is not None and job.get_status() not in _DONE:
+                return
+            if job is not None:
+                job.delete()
+            try:
+                self._enqueue(game_id, version, jid)
+            except DuplicateJobError:
+                pass
+
+    def _enqueue(self, game_id: str, version: int, jid: str) -> None:
+        self.queue.enqueue_call(
+            JOB_FUNCTION,
+            args=(game_id, version),
+            job_id=jid,
+            unique=True,
+            timeout=self.job_timeout,
+            result_ttl=600,
+            failure_ttl=24 * 3600,
+            retry=Retry(max=self.retries) if self.retries else None,
+        )

@@ -1,0 +1,80 @@
+"""Every error leaves as application/problem+json (RFC 9457) with a stable ``code``."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import orjson
+from flask import Flask, Response
+from werkzeug.exceptions import HTTPException
+
+from engines.core import RulesError
+
+from .problems import Problem, from_rules_error
+
+log = logging.getLogger(__name__)
+
+PROBLEM_TYPE = "https://skyline.invalid/problems/"
+
+# Codes for errors raised by Flask, werkzeug and webargs rather than by our code.
+_HTTP_CODES = {
+    400: ("malformed_request", "The request could not be read (is the body valid JSON?)."),
+    404: ("not_found", "There is nothing at this address."),
+    405: ("method_not_allowed", "This address does not accept that method."),
+    406: ("not_acceptable", "This address cannot answer in the requested media type."),
+    413: ("body_too_large", "The request body is too large."),
+    415: ("unsupported_media_type", "Send the body as application/json."),
+    422: ("invalid_request", "The request is well formed but its fields are not valid."),
+}
+
+
+def problem_response(status: int, code: str, detail: str, **extra: Any) -> Response:
+    body = {
+        "type": PROBLEM_TYPE + code,
+        "title": code.replace("_", " ").capitalize(),
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **{k: v for k, v in extra.items() if v is not None},
+    }
+    return Response(orjson.dumps(body), status=status, mimetype="application/problem+json")
+
+
+def _from_problem(problem: Problem) -> Response:
+    return problem_response(problem.status, problem.code, problem.message, **problem.extra)
+
+
+def _from_rules(error: RulesError) -> Response:
+    return _from_problem(from_rules_error(error))
+
+
+def _from_http(error: HTTPException) -> Response:
+    status = error.code or 500
+    code, detail = _HTTP_CODES.get(status, ("http_error", error.description or "HTTP error."))
+    errors = None
+    data = getattr(error, "data", None)
+    if isinstance(data, dict) and "messages" in data:
+        errors = data["messages"]
+        # webargs reports unreadable JSON as a 400 with a message under "json".
+        if status == 400:
+            code, detail = "malformed_json", "The body is not valid JSON."
+    if status == 422 and errors:
+        detail = "Some fields are not valid: see errors."
+    response = problem_response(status, code, detail, errors=errors)
+    valid_methods = getattr(error, "valid_methods", None)
+    if status == 405 and valid_methods:
+        response.headers["Allow"] = ", ".join(valid_methods)
+    return response
+
+
+def _from_anything(error: Exception) -> Response:
+    log.exception("unhandled error", exc_info=error)
+    return problem_response(500, "internal_error", "Something went wrong on our side; it has been logged.")
+
+
+def register(app: Flask) -> None:
+    app.register_error_handler(Problem, _from_problem)
+    app.register_error_handler(RulesError, _from_rules)
+    app.register_error_handler(HTTPException, _from_http)
+    app.register_error_handler(Exception, _from_anything)

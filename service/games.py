@@ -1,0 +1,306 @@
+"""What the API does, without Flask: create games, show them, list and apply moves.
+
+Every route is a few lines around one of these methods; the worker calls ``act`` for bot
+seats exactly as a client would, so both paths share one set of rules and one commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from engines import registry
+from engines.bots import STRATEGIES
+from engines.core import RulesError, State, redact_all
+
+from . import auth
+from .problems import Problem, from_rules_error, not_found
+from .store import DuplicateRequest, GameMissing, GameStore, StaleVersion, StoredGame, new_game_id
+
+# Moves submitted without a version are judged against the current state; when another
+# move lands in between, the move is judged again on the new state, a few times at most.
+_UNVERSIONED_ATTEMPTS = 8
+
+BotEnqueuer = Callable[[str, int], None]
+
+
+def _status(state: State) -> str:
+    return "finished" if state.is_over() else "active"
+
+
+def _public_seats(meta: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in seat.items() if k != "token_hash"} for seat in meta["seats"]]
+
+
+def bot_seats_to_act(meta: dict[str, Any], state: State) -> list[int]:
+    kinds = {seat["seat"]: seat["kind"] for seat in meta["seats"]}
+    return [seat for seat in state.to_act() if kinds.get(seat) == "bot"]
+
+
+class Games:
+    """The use-cases of the HTTP API over a GameStore."""
+
+    def __init__(self, store: GameStore, enqueue_bot_turn: BotEnqueuer | None = None) -> None:
+        self.store = store
+        self.enqueue_bot_turn = enqueue_bot_turn
+
+    # ---- catalog and creation -------------------------------------------------------
+    def catalog(self) -> dict[str, Any]:
+        return {
+            "titles": [
+                {**game.catalog_entry(), "bots": sorted(STRATEGIES)} for game in registry.GAMES.values()
+            ]
+        }
+
+    def create(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            game = registry.get(request["title"])
+            seats_in = request["seats"]
+            options = game.normalize_options(len(seats_in), request.get("options") or {})
+        except RulesError as error:
+            raise from_rules_error(error) from None
+        seed = request.get("seed")
+        if seed is None:
+            seed = secrets.randbits(63)
+        seats, tokens = [], {}
+        for index, seat in enumerate(seats_in):
+            entry: dict[str, Any] = {"seat": index, "kind": seat["kind"]}
+            if seat.get("name"):
+                entry["name"] = seat["name"]
+            if seat["kind"] == "bot":
+                entry["bot"] = seat.get("bot") or "random"
+                if entry["bot"] not in STRATEGIES:
+                    raise Problem(
+                        422, "unknown_bot", f"No bot is called {entry['bot']!r}; try {sorted(STRATEGIES)}."
+                    )
+            else:
+                tokens[index] = auth.new_token()
+                entry["token_hash"] = auth.token_hash(tokens[index])
+            seats.append(entry)
+        try:
+            state = game.setup(len(seats), options, seed)
+        except RulesError as error:
+            raise from_rules_error(error) from None
+        game_id = new_game_id()
+        meta = {
+            "title": game.id,
+            "rules_version": game.rules_version,
+            "seats": seats,
+            "options": options,
+            "seed": seed,
+            "created": time.time(),
+        }
+        status = _status(state)
+        self.store.create(game_id, meta, state.to_dict(), status)
+        self._wake_bots(game_id, 0, meta, state)
+        public = _public_seats(meta)
+        for seat in public:
+            if seat["seat"] in tokens:
+                seat["token"] = tokens[seat["seat"]]
+        return {
+            "id": game_id,
+            "title": game.id,
+            "version": 0,
+            "status": status,
+            "to_act": state.to_act(),
+            "options": options,
+            "seats": public,
+        }
+
+    # ---- reading ---------------------------------------------------------------------
+    def _load(self, game_id: str) -> tuple[StoredGame, State]:
+        try:
+            stored = self.store.load(game_id)
+        except GameMissing:
+            raise not_found(game_id) from None
+        try:
+            game = registry.get(stored.meta["title"])
+            state = game.restore(stored.state)
+        except RulesError as error:
+            raise from_rules_error(error) from None
+        return stored, state
+
+    def show(self, game_id: str, token: str | None) -> dict[str, Any]:
+        stored, state = self._load(game_id)
+        seat = auth.seat_of(stored.meta["seats"], token)
+        self._heal_stalled_bots(stored, state)
+        result = state.result()
+        return {
+            "id": game_id,
+            "title": stored.meta["title"],
+            "rules_version": stored.meta["rules_version"],
+            "version": stored.version,
+            "status": stored.status,
+            "to_act": state.to_act(),
+            "you": seat,
+            "options": stored.meta["options"],
+            "seats": _public_seats(stored.meta),
+            "view": state.view(seat),
+            "result": None if result is None else result.to_dict(),
+        }
+
+    def moves(self, game_id: str, token: str | None) -> dict[str, Any]:
+        stored, state = self._load(game_id)
+        seat = auth.seat_of(stored.meta["seats"], token)
+        listed = [] if seat is None else state.legal_moves(seat)
+        return {
+            "version": stored.version,
+            "seat": seat,
+            "to_act": state.to_act(),
+            "moves": [{"move": move, "label": state.label(move)} for move in listed],
+        }
+
+    def events(self, game_id: str, token: str | None, since: int = 0) -> dict[str, Any]:
+        stored, _ = self._load(game_id)
+        seat = auth.seat_of(stored.meta["seats"], token)
+        entries = self.store.log(game_id, since)
+        return {
+            "version": stored.version,
+            "status": stored.status,
+            "events": [self.redact_entry(e, seat, stored.status) for e in entries],
+        }
+
+    @staticmethod
+    def redact_entry(entry: dict[str, Any], seat: int | None, status: str) -> dict[str, Any]:
+        """A log entry as ``seat`` may see it: its own moves, everyone's redacted events."""
+        over = status == "finished"
+        shown = {
+            "version": entry["version"],
+            "seat": entry["seat"],
+            "events": redact_all(entry["events"], seat, reveal_all=over),
+        }
+        if over or entry["seat"] == seat:
+            shown["move"] = entry["move"]
+        return shown
+
+    def record(self, game_id: str) -> dict[str, Any]:
+        stored, state = self._load(game_id)
+        if stored.status != "finished":
+            raise Problem(
+                409,
+                "game_not_over",
+                "The record reveals every hidden card; it is given once the game is over.",
+            )
+        return {
+            "id": game_id,
+            "title": stored.meta["title"],
+            "rules_version": stored.meta["rules_version"],
+            "seats": _public_seats(stored.meta),
+            "options": stored.meta["options"],
+            "seed": stored.meta["seed"],
+            "moves": [{"seat": e["seat"], "move": e["move"]} for e in self.store.log(game_id)],
+            "result": state.result().to_dict(),
+        }
+
+    # ---- acting ------------------------------------------------------------------------
+    def act(
+        self,
+        game_id: str,
+        token: str | None,
+        move: Any,
+        version: int | None = None,
+        *,
+        idempotency_key: str | None = None,
+        dry_run: bool = False,
+        bot_seat: int | None = None,
+    ) -> dict[str, Any]:
+        """Apply one move of the caller's seat and return the events and the new view."""
+        fingerprint = hashlib.sha256(
+            orjson.dumps({"move": move, "version": version}, option=orjson.OPT_SORT_KEYS)
+        )
+        for _ in range(_UNVERSIONED_ATTEMPTS):
+            stored, state = self._load(game_id)
+            if bot_seat is None:
+                seat = auth.seat_of(stored.meta["seats"], token)
+                if seat is None:
+                    raise Problem(
+                        401, "missing_token", "Moves need a seat token: 'Authorization: Bearer <token>'."
+                    )
+            else:
+                seat = bot_seat
+            idem = None
+            if idempotency_key is not None and not dry_run:
+                idem = hashlib.sha256(f"{seat}:{idempotency_key}".encode()).hexdigest()
+                earlier = self.store.idempotent_reply(game_id, idem)
+                if earlier is not None:
+                    if earlier["fingerprint"] != fingerprint.hexdigest():
+                        raise Problem(
+                            422,
+                            "idempotency_key_reused",
+                            "This Idempotency-Key was used for a different request.",
+                        )
+                    return {**earlier["reply"], "replayed": True}
+            if version is not None and version != stored.version:
+                raise Problem(
+                    409,
+                    "stale_version",
+                    f"The game is at version {stored.version}, not {version}; fetch it and choose again.",
+                    current_version=stored.version,
+                )
+            try:
+                events = state.apply(seat, move)
+            except RulesError as error:
+                raise from_rules_error(error) from None
+            if dry_run:
+                return {"valid": True, "version": stored.version, "seat": seat}
+            status = _status(state)
+            applied = move
+            entry = {
+                "version": stored.version + 1,
+                "seat": seat,
+                "move": applied,
+                "events": events,
+                "at": time.time(),
+            }
+            result = state.result()
+            reply = {
+                "version": stored.version + 1,
+                "seat": seat,
+                "status": status,
+                "to_act": state.to_act(),
+                "events": redact_all(events, seat, reveal_all=status == "finished"),
+                "view": state.view(seat),
+                "result": None if result is None else result.to_dict(),
+            }
+            try:
+                new_version = self.store.commit(
+                    game_id,
+                    stored.version,
+                    state.to_dict(),
+                    status,
+                    entry,
+                    idempotency=None
+                    if idem is None
+                    else (idem, {"fingerprint": fingerprint.hexdigest(), "reply": reply}),
+                )
+            except StaleVersion as stale:
+                if version is not None:
+                    raise Problem(
+                        409,
+                        "stale_version",
+                        "Another move landed first; fetch the game and choose again.",
+                        current_version=stale.current,
+                    ) from None
+                continue
+            except DuplicateRequest:
+                continue
+            except GameMissing:
+                raise not_found(game_id) from None
+            self._wake_bots(game_id, new_version, stored.meta, state)
+            return reply
+        raise Problem(409, "too_much_contention", "The game changed too often to apply this move; try again.")
+
+    # ---- bots ----------------------------------------------------------------------------
+    def _wake_bots(self, game_id: str, version: int, meta: dict[str, Any], state: State) -> None:
+        if self.enqueue_bot_turn is not None and bot_seats_to_act(meta, state):
+            self.enqueue_bot_turn(game_id, version)
+
+    def _heal_stalled_bots(self, stored: StoredGame, state: State, after_seconds: float = 30.0) -> None:
+        """A bot seat that has waited too long gets its job enqueued again (duplicates are ignored)."""
+        if stored.status == "active" and time.time() - stored.updated > after_seconds:
+            self._wake_bots(stored.id, stored.version, stored.meta, state)

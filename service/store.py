@@ -1,0 +1,184 @@
+"""Games in Redis: one hash per game, its move log, and idempotent replies.
+
+Keys share a hash tag (``sk:{<id>}:...``) so one game's keys live in one Redis Cluster
+slot and a Lua script may touch them together. Every write is a compare-and-set on the
+version, done in one Lua script: two racing moves can never both land, and no update is
+lost. Values are JSON (orjson), never pickle.
+
+This module knows nothing of Flask; the worker uses it as the API does.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+import redis
+
+# Result codes of the commit script.
+_MISSING, _STALE, _DUPLICATE = -1, -2, -3
+
+_COMMIT = """
+-- KEYS: game hash, move log, idempotency key (or the game hash again when none)
+-- ARGV: expected version, state, status, log entry, ttl, channel, idempotent reply, idem ttl, now
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current then return -1 end
+if current ~= ARGV[1] then return -2 end
+if KEYS[3] ~= KEYS[1] and redis.call('EXISTS', KEYS[3]) == 1 then return -3 end
+local version = tonumber(ARGV[1]) + 1
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', version, 'status', ARGV[3], 'updated', ARGV[9])
+redis.call('RPUSH', KEYS[2], ARGV[4])
+local ttl = tonumber(ARGV[5])
+redis.call('EXPIRE', KEYS[1], ttl)
+redis.call('EXPIRE', KEYS[2], ttl)
+if KEYS[3] ~= KEYS[1] then
+  redis.call('SET', KEYS[3], ARGV[7], 'EX', tonumber(ARGV[8]))
+end
+redis.call('PUBLISH', ARGV[6], version)
+return version
+"""
+
+
+class StaleVersion(Exception):
+    """The game moved on since it was read."""
+
+    def __init__(self, current: int | None = None) -> None:
+        super().__init__("stale version")
+        self.current = current
+
+
+class DuplicateRequest(Exception):
+    """An idempotent reply for this key was stored meanwhile."""
+
+
+class GameMissing(Exception):
+    """No game under that id (never created, or expired)."""
+
+
+@dataclass
+class StoredGame:
+    id: str
+    version: int
+    status: str
+    meta: dict[str, Any]
+    state: dict[str, Any]
+    updated: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def _key(game_id: str, part: str) -> str:
+    return f"sk:{{{game_id}}}:{part}"
+
+
+def channel(game_id: str) -> str:
+    return _key(game_id, "events")
+
+
+class GameStore:
+    """Load, create and commit games; read their logs; keep idempotent replies."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        *,
+        ttl_seconds: int,
+        finished_ttl_seconds: int,
+        idempotency_ttl_seconds: int = 24 * 3600,
+    ) -> None:
+        self.redis = client
+        self.ttl = ttl_seconds
+        self.finished_ttl = finished_ttl_seconds
+        self.idempotency_ttl = idempotency_ttl_seconds
+        self._commit = client.register_script(_COMMIT)
+
+    def _ttl_for(self, status: str) -> int:
+        return self.finished_ttl if status == "finished" else self.ttl
+
+    def create(self, game_id: str, meta: dict[str, Any], state: dict[str, Any], status: str) -> None:
+        key = _key(game_id, "game")
+        fields = {
+            "meta": orjson.dumps(meta),
+            "state": orjson.dumps(state),
+            "version": 0,
+            "status": status,
+            "updated": repr(time.time()),
+        }
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(key, mapping=fields)
+        pipe.expire(key, self._ttl_for(status))
+        pipe.execute()
+
+    def load(self, game_id: str) -> StoredGame:
+        values = self.redis.hmget(_key(game_id, "game"), ["version", "status", "meta", "state", "updated"])
+        if values[0] is None:
+            raise GameMissing(game_id)
+        version, status, meta, state, updated = values
+        return StoredGame(
+            id=game_id,
+            version=int(version),
+            status=status.decode() if isinstance(status, bytes) else status,
+            meta=orjson.loads(meta),
+            state=orjson.loads(state),
+            updated=float(updated or 0),
+        )
+
+    def version(self, game_id: str) -> int | None:
+        value = self.redis.hget(_key(game_id, "game"), "version")
+        return None if value is None else int(value)
+
+    def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        state: dict[str, Any],
+        status: str,
+        log_entry: dict[str, Any],
+        idempotency: tuple[str, dict[str, Any]] | None = None,
+    ) -> int:
+        """Store the new state if the game is still at ``expected_version``; return the new version."""
+        game_key = _key(game_id, "game")
+        idem_key = game_key
+        idem_reply = b""
+        if idempotency is not None:
+            idem_key = _key(game_id, f"idem:{idempotency[0]}")
+            idem_reply = orjson.dumps(idempotency[1])
+        ttl = self._ttl_for(status)
+        result = self._commit(
+            keys=[game_key, _key(game_id, "log"), idem_key],
+            args=[
+                expected_version,
+                orjson.dumps(state),
+                status,
+                orjson.dumps(log_entry),
+                ttl,
+                channel(game_id),
+                idem_reply,
+                self.idempotency_ttl,
+                repr(time.time()),
+            ],
+        )
+        if result == _MISSING:
+            raise GameMissing(game_id)
+        if result == _STALE:
+            raise StaleVersion(self.version(game_id))
+        if result == _DUPLICATE:
+            raise DuplicateRequest()
+        return int(result)
+
+    def log(self, game_id: str, start: int = 0, end: int = -1) -> list[dict[str, Any]]:
+        """Log entries from index ``start`` (entry i is the move that made version i + 1)."""
+        return [orjson.loads(raw) for raw in self.redis.lrange(_key(game_id, "log"), start, end)]
+
+    def idempotent_reply(self, game_id: str, key: str) -> dict[str, Any] | None:
+        raw = self.redis.get(_key(game_id, f"idem:{key}"))
+        return None if raw is None else orjson.loads(raw)
+
+    def ping(self) -> bool:
+        return bool(self.redis.ping())

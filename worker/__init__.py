@@ -1,0 +1,1 @@
+"""RQ job functions: plain importable functions the RQ worker runs."""

@@ -38,7 +38,9 @@ def problem_response(status: int, code: str, detail: str, **extra: Any) -> Respo
         "code": code,
         **{k: v for k, v in extra.items() if v is not None},
     }
-    return Response(orjson.dumps(body), status=status, mimetype="application/problem+json")
+    # Field errors may be keyed by list index (ints): allow non-string keys.
+    payload = orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)
+    return Response(payload, status=status, mimetype="application/problem+json")
 
 
 def _from_problem(problem: Problem) -> Response:

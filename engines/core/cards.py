@@ -33,7 +33,9 @@ def redeal(rng: random.Random, places: Sequence[list[Any]]) -> None:
     This is the core of ``determinize``: every card a seat cannot locate (other hands,
     the face-down stock) is re-dealt consistently with what it knows (the counts).
     """
-    pool = [card for place in places for card in place]
+    # Sorted first, so the deal depends on what the seat knows (the cards in the pool), never
+    # on where they truly are: a bot's sample must not carry a trace of the hidden truth.
+    pool = sorted(card for place in places for card in place)
     rng.shuffle(pool)
     start = 0
     for place in places:

@@ -161,6 +161,11 @@ def check_views(
         other = state.determinize(seat, random.Random(rng.random()))
         if other.view(seat) != state.view(seat):
             raise _fail(p, step, f"view of seat {seat} depends on facts hidden from it")
+        # determinize must depend only on what the seat knows: from the truth or from any
+        # other state the seat cannot tell apart, the same rng gives the same sample.
+        salt = rng.random()
+        if state.determinize(seat, random.Random(salt)) != other.determinize(seat, random.Random(salt)):
+            raise _fail(p, step, f"determinize({seat}) carries a trace of facts hidden from seat {seat}")
         if other.to_act() != state.to_act() or other.legal_moves(seat) != state.legal_moves(seat):
             raise _fail(p, step, f"determinize changed what seat {seat} may do")
         if {**other.__dict__, "rng": 0} != {**state.__dict__, "rng": 0}:

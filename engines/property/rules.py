@@ -25,7 +25,6 @@ from ..core.cards import draw, refill_from_discard
 from . import material as m
 
 PLAY, BUY = "play", "buy"
-_STOCK = -1  # the stock, as an owner of cards in redeal_hidden
 
 
 class PropertyState(State):
@@ -355,39 +354,112 @@ class PropertyState(State):
 
         ``seat`` knows each hand's size, the stock epoch each of those cards was drawn
         from (cards drawn after a reshuffle come from the discards it saw), and each hand's
-        colour shape: one card of one colour and the rest of the other (a hand is refilled
-        only until the missing colour comes); which colour is the lone one it does not know.
-        Cards are re-dealt within their epoch until every shape holds; after a few misses
-        each card keeps its colour as well, which always holds.
+        colour shape: one card of one colour and the rest of the other, because a hand is
+        refilled only until the missing colour comes; which colour is the lone one it does
+        not know. So first a colour pattern is drawn for every hand (the lone colour and
+        slot at random) until each epoch's cards can fill it; then the cards of each epoch
+        and colour are shuffled into their slots, the current epoch's rest into the stock.
+        Everything here depends only on what ``seat`` knows and on ``rng``.
         """
         others = [s for s in range(self.seats) if s != seat]
-        # A place is (seat, index) in a hand, or (STOCK, index) in the stock.
-        places: dict[int, list[tuple[int, int]]] = {self.stock_epoch: []}
+        slots = [(s, i, e) for s in others for i, e in enumerate(self.players[s]["hand_epochs"])]
+        pools: dict[tuple[int, bool], list[str]] = {}
+        for s, i, epoch in slots:
+            card = self.players[s]["hand"][i]
+            pools.setdefault((epoch, m.is_red(card)), []).append(card)
+        for card in self.stock:
+            pools.setdefault((self.stock_epoch, m.is_red(card)), []).append(card)
+        pattern = self._colour_pattern(others, pools, rng)
+        dealt = {s: list(self.players[s]["hand"]) for s in others}
+        stock: list[str] = []
+        if pattern is None:  # no pattern fits (never seen): keep only sizes and epochs
+            pattern = {}
+            for key in list(pools):
+                pools[(key[0], None)] = pools.pop(key) + pools.get((key[0], None), [])
+        for (epoch, red), cards in sorted(pools.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
+            pool = sorted(cards)
+            rng.shuffle(pool)
+            for s, i, e in slots:
+                if e == epoch and pattern.get((s, i), None) is red:
+                    dealt[s][i] = pool.pop()
+            stock.extend(pool)  # only the current epoch has cards left over
+        rng.shuffle(stock)
         for s in others:
+            self.players[s]["hand"] = dealt[s]
+        self.stock = stock
+
+    def _colour_pattern(
+        self, others: list[int], pools: dict[tuple[int, bool], list[str]], rng: random.Random
+    ) -> dict[tuple[int, int], bool] | None:
+        """A colour for every hidden hand slot, fitting each hand's shape and the epochs' cards."""
+
+        def counts(s: int, majority_red: bool, lone_slot: int) -> dict[tuple[int, bool], int]:
+            need: dict[tuple[int, bool], int] = {}
             for i, epoch in enumerate(self.players[s]["hand_epochs"]):
-                places.setdefault(epoch, []).append((s, i))
-        places[self.stock_epoch] += [(_STOCK, i) for i in range(len(self.stock))]
-        truth = {s: self.players[s]["hand"] for s in others} | {_STOCK: self.stock}
-        shapes = {s: _colour_shape(truth[s]) for s in others}
-        for attempt in range(12):
-            keep_colour = attempt == 11
-            dealt = {owner: list(cards) for owner, cards in truth.items()}
-            for group in places.values():
-                parts = [group]
-                if keep_colour:
-                    parts = [
-                        [p for p in group if m.is_red(truth[p[0]][p[1]]) is red] for red in (True, False)
-                    ]
-                for part in parts:
-                    pool = [truth[owner][i] for owner, i in part]
-                    rng.shuffle(pool)
-                    for (owner, i), card in zip(part, pool, strict=True):
-                        dealt[owner][i] = card
-            if all(_colour_shape(dealt[s]) == shapes[s] for s in others):
-                for s in others:
-                    self.players[s]["hand"] = dealt[s]
-                self.stock = dealt[_STOCK]
-                return
+                key = (epoch, majority_red != (i == lone_slot))
+                need[key] = need.get(key, 0) + 1
+            return need
+
+        # Each hand's possible patterns, keeping those its epochs' cards could fill alone.
+        candidates = {}
+        for s in others:
+            lone, size = _colour_shape(self.players[s]["hand"])
+            options = [(red, slot) for red in (True, False) for slot in (range(size) if lone else [-1])]
+            candidates[s] = [
+                (red, slot, need)
+                for red, slot in options
+                for need in [counts(s, red, slot)]
+                if all(n <= len(pools.get(key, ())) for key, n in need.items())
+            ]
+            if not candidates[s]:
+                return None
+
+        def fits(total: dict[tuple[int, bool], int], complete: bool) -> bool:
+            for key, n in total.items():
+                available = len(pools.get(key, ()))
+                if n > available or (complete and key[0] != self.stock_epoch and n != available):
+                    return False
+            return not complete or all(
+                key[0] == self.stock_epoch or key in total for key, cards in pools.items() if cards
+            )
+
+        def add(total: dict[tuple[int, bool], int], need: dict[tuple[int, bool], int]) -> dict:
+            merged = dict(total)
+            for key, n in need.items():
+                merged[key] = merged.get(key, 0) + n
+            return merged
+
+        def pattern_of(chosen: dict[int, tuple]) -> dict[tuple[int, int], bool]:
+            return {
+                (s, i): red != (i == slot)
+                for s, (red, slot, _) in chosen.items()
+                for i in range(len(self.players[s]["hand"]))
+            }
+
+        # Draw whole patterns at random; rarely (tight old epochs) none fits in time, and a
+        # depth-first search in random order finds one (the truth proves one exists).
+        for _ in range(100):
+            chosen = {s: rng.choice(candidates[s]) for s in others}
+            total: dict[tuple[int, bool], int] = {}
+            for _, _, need in chosen.values():
+                total = add(total, need)
+            if fits(total, complete=True):
+                return pattern_of(chosen)
+
+        def search(index: int, total: dict, chosen: dict) -> dict | None:
+            if index == len(others):
+                return chosen if fits(total, complete=True) else None
+            s = others[index]
+            for candidate in rng.sample(candidates[s], len(candidates[s])):
+                merged = add(total, candidate[2])
+                if fits(merged, complete=False):
+                    found = search(index + 1, merged, {**chosen, s: candidate})
+                    if found is not None:
+                        return found
+            return None
+
+        found = search(0, {}, {})
+        return None if found is None else pattern_of(found)
 
     def explain_illegal(self, seat: int, move: Move) -> IllegalMove:
         return explain(self, seat, move)

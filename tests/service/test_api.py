@@ -1,0 +1,329 @@
+"""The HTTP API on the Flask app, against a real Redis: every route, every refusal."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines import registry
+
+HUMANS_2 = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+
+
+def create(client, title="property", seats=None, **extra):
+    body = {"title": title, "seats": seats or HUMANS_2, **extra}
+    response = client.post("/games", json=body)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def tokens(created):
+    return {s["seat"]: s["token"] for s in created["seats"] if "token" in s}
+
+
+def stored(app, game_id):
+    game = app.extensions["skyline.games"].store.load(game_id)
+    return game.version, game.state
+
+
+def assert_problem(response, status, code):
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    body = response.get_json()
+    assert body["code"] == code and body["status"] == status and body["detail"]
+    return body
+
+
+def first_move(client, game_id, token):
+    listing = client.get(f"/games/{game_id}/moves", headers=bearer(token)).get_json()
+    return listing["moves"][0]["move"], listing["version"]
+
+
+# ---- catalog and creation -------------------------------------------------------------------
+def test_catalog_lists_every_registered_title_with_its_schemas(client):
+    body = client.get("/catalog").get_json()
+    titles = {t["title"]: t for t in body["titles"]}
+    assert set(titles) == set(registry.GAMES)
+    prop = titles["property"]
+    assert prop["seats"] == {"min": 2, "max": 6}
+    assert "bankruptcies_to_end" in prop["options"]["properties"]
+    assert prop["moves"]["oneOf"] and prop["view"]["properties"]["grid"]
+    assert "random" in prop["bots"]
+
+
+def test_create_gives_tokens_to_human_seats_only(client):
+    created = create(
+        client, seats=[{"kind": "human", "name": "Ada"}, {"kind": "bot", "bot": "random"}], seed=42
+    )
+    assert created["version"] == 0 and created["status"] == "active"
+    assert "token" in created["seats"][0] and "token" not in created["seats"][1]
+    assert created["seats"][1]["bot"] == "random"
+    assert "seed" not in created
+
+
+def test_create_answers_201_with_location(client):
+    response = client.post("/games", json={"title": "property", "seats": HUMANS_2})
+    assert response.status_code == 201
+    assert response.headers["Location"] == f"/games/{response.get_json()['id']}"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"title": "chess", "seats": HUMANS_2}, 422, "unknown_title"),
+        ({"title": "property", "seats": HUMANS_2[:1]}, 422, "invalid_seat_count"),
+        ({"title": "property", "seats": HUMANS_2 * 4}, 422, "invalid_seat_count"),
+        ({"title": "property", "seats": HUMANS_2, "options": {"nope": 1}}, 422, "unknown_option"),
+        (
+            {"title": "property", "seats": HUMANS_2, "options": {"property_value": 1}},
+            422,
+            "invalid_option_value",
+        ),
+        (
+            {"title": "property", "seats": HUMANS_2, "options": {"bankruptcies_to_end": 2}},
+            422,
+            "option_needs_more_seats",
+        ),
+        ({"title": "property", "seats": HUMANS_2, "seed": "42"}, 422, "invalid_request"),
+        ({"title": "property", "seats": HUMANS_2, "seed": 4.5}, 422, "invalid_request"),
+        ({"title": "property", "seats": HUMANS_2, "seed": -1}, 422, "invalid_request"),
+        ({"title": "property", "seats": HUMANS_2, "colour": "red"}, 422, "invalid_request"),
+        ({"title": "property", "seats": [{"kind": "alien"}, {"kind": "human"}]}, 422, "invalid_request"),
+        (
+            {"title": "property", "seats": [{"kind": "bot", "bot": "genius"}, {"kind": "human"}]},
+            422,
+            "invalid_request",
+        ),
+        ({"seats": HUMANS_2}, 422, "invalid_request"),
+        ({"title": "property", "seats": []}, 422, "invalid_request"),
+        ([1, 2], 422, "invalid_request"),
+    ],
+)
+def test_create_refuses_bad_input_with_a_code(client, body, status, code):
+    body = assert_problem(client.post("/games", json=body), status, code)
+    if code == "invalid_request":
+        assert body["errors"]
+
+
+def test_malformed_json_is_a_400_problem(client):
+    response = client.post("/games", data="{not json", content_type="application/json")
+    assert_problem(response, 400, "malformed_json")
+
+
+def test_oversized_body_is_a_413_problem(client):
+    huge = {"title": "property", "seats": HUMANS_2, "options": {"x": "a" * 20_000}}
+    assert_problem(client.post("/games", json=huge), 413, "body_too_large")
+
+
+def test_unknown_route_and_method_are_problems(client):
+    assert_problem(client.get("/nowhere"), 404, "not_found")
+    assert_problem(client.delete("/catalog"), 405, "method_not_allowed")
+
+
+# ---- reading ---------------------------------------------------------------------------------
+def test_show_gives_each_seat_its_own_hand_and_spectators_none(client):
+    created = create(client, seed=7)
+    game_id, toks = created["id"], tokens(created)
+    for seat, token in toks.items():
+        body = client.get(f"/games/{game_id}", headers=bearer(token)).get_json()
+        assert body["you"] == seat
+        for player in body["view"]["players"]:
+            assert ("hand" in player) == (player["seat"] == seat)
+    spectator = client.get(f"/games/{game_id}").get_json()
+    assert spectator["you"] is None
+    assert all("hand" not in p for p in spectator["view"]["players"])
+    assert "seed" not in str(spectator) and "token" not in str(spectator)
+
+
+def test_show_has_an_etag_and_honours_if_none_match(client):
+    game_id = create(client)["id"]
+    response = client.get(f"/games/{game_id}")
+    assert response.headers["ETag"] == '"0"'
+    again = client.get(f"/games/{game_id}", headers={"If-None-Match": '"0"'})
+    assert again.status_code == 304
+
+
+@pytest.mark.parametrize("path", ["", "/moves", "/events"])
+def test_tokens_are_checked(client, path):
+    game_id = create(client)["id"]
+    assert_problem(client.get(f"/games/{game_id}{path}", headers=bearer("x" * 43)), 401, "invalid_token")
+    assert_problem(
+        client.get(f"/games/{game_id}{path}", headers={"Authorization": "Basic abc"}),
+        401,
+        "malformed_authorization",
+    )
+
+
+@pytest.mark.parametrize("path", ["", "/moves", "/events", "/record"])
+def test_unknown_game_is_404(client, path):
+    assert_problem(client.get(f"/games/nosuchgame{path}"), 404, "game_not_found")
+
+
+def test_moves_lists_labelled_moves_for_the_seat_to_act_only(client):
+    created = create(client, seed=3)
+    game_id, toks = created["id"], tokens(created)
+    acting = created["to_act"][0]
+    listing = client.get(f"/games/{game_id}/moves", headers=bearer(toks[acting])).get_json()
+    assert listing["seat"] == acting and listing["moves"]
+    assert all(m["label"] and m["move"]["type"] == "play" for m in listing["moves"])
+    idle = 1 - acting
+    assert client.get(f"/games/{game_id}/moves", headers=bearer(toks[idle])).get_json()["moves"] == []
+    assert client.get(f"/games/{game_id}/moves").get_json() == {
+        "version": 0,
+        "seat": None,
+        "to_act": [acting],
+        "moves": [],
+    }
+
+
+# ---- acting ------------------------------------------------------------------------------------
+def test_a_listed_move_applies_and_bumps_the_version(client):
+    created = create(client, seed=3)
+    game_id, toks = created["id"], tokens(created)
+    seat = created["to_act"][0]
+    move, version = first_move(client, game_id, toks[seat])
+    response = client.post(
+        f"/games/{game_id}/actions", json={"move": move, "version": version}, headers=bearer(toks[seat])
+    )
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["version"] == 1 and body["seat"] == seat and body["status"] == "active"
+    assert body["events"][0]["type"] == "cards_played"
+    assert client.get(f"/games/{game_id}").get_json()["version"] == 1
+
+
+def test_refused_moves_leave_the_stored_game_unchanged(app, client):
+    created = create(client, seed=3)
+    game_id, toks = created["id"], tokens(created)
+    seat = created["to_act"][0]
+    other = 1 - seat
+    move, _ = first_move(client, game_id, toks[seat])
+    before = stored(app, game_id)
+    cases = [
+        ({"move": move, "version": 5}, toks[seat], 409, "stale_version"),
+        ({"move": {**move, "column": 9}}, toks[seat], 422, "no_such_square"),
+        ({"move": {"type": "fly"}}, toks[seat], 422, "unknown_move_type"),
+        ({"move": {}}, toks[seat], 422, "malformed_move"),
+        ({"move": move}, toks[other], 403, "not_your_turn"),
+        ({"move": move}, None, 401, "missing_token"),
+        ({"move": move}, "y" * 43, 401, "invalid_token"),
+        ({"move": move, "version": "0"}, toks[seat], 422, "invalid_request"),
+        ({"move": move, "version": True}, toks[seat], 422, "invalid_request"),
+        ({"move": "play"}, toks[seat], 422, "invalid_request"),
+        ({"version": 0}, toks[seat], 422, "invalid_request"),
+    ]
+    for body, token, status, code in cases:
+        headers = bearer(token) if token else {}
+        assert_problem(client.post(f"/games/{game_id}/actions", json=body, headers=headers), status, code)
+        assert stored(app, game_id) == before, code
+    response = client.post(
+        f"/games/{game_id}/actions", data="{oops", content_type="application/json", headers=bearer(toks[seat])
+    )
+    assert_problem(response, 400, "malformed_json")
+    assert stored(app, game_id) == before
+
+
+def test_dry_run_checks_without_changing_anything(app, client):
+    created = create(client, seed=3)
+    game_id, toks = created["id"], tokens(created)
+    seat = created["to_act"][0]
+    move, _ = first_move(client, game_id, toks[seat])
+    before = stored(app, game_id)
+    response = client.post(
+        f"/games/{game_id}/actions?dry_run=true", json={"move": move}, headers=bearer(toks[seat])
+    )
+    assert response.get_json() == {"valid": True, "version": 0, "seat": seat}
+    bad = client.post(
+        f"/games/{game_id}/actions?dry_run=true",
+        json={"move": {**move, "row": 0}},
+        headers=bearer(toks[seat]),
+    )
+    assert_problem(bad, 422, "no_such_square")
+    assert stored(app, game_id) == before
+
+
+def test_idempotency_key_answers_a_retry_once(client):
+    created = create(client, seed=3)
+    game_id, toks = created["id"], tokens(created)
+    seat = created["to_act"][0]
+    move, _ = first_move(client, game_id, toks[seat])
+    headers = {**bearer(toks[seat]), "Idempotency-Key": "retry-1"}
+    first = client.post(f"/games/{game_id}/actions", json={"move": move}, headers=headers).get_json()
+    second = client.post(f"/games/{game_id}/actions", json={"move": move}, headers=headers)
+    assert second.status_code == 200
+    assert second.get_json() == {**first, "replayed": True}
+    assert client.get(f"/games/{game_id}").get_json()["version"] == 1
+    other = client.post(f"/games/{game_id}/actions", json={"move": move, "version": 1}, headers=headers)
+    assert_problem(other, 422, "idempotency_key_reused")
+
+
+def _play_to_the_end(client, game_id, toks, limit=5000):
+    for _ in range(limit):
+        game = client.get(f"/games/{game_id}").get_json()
+        if game["status"] == "finished":
+            return game
+        seat = game["to_act"][0]
+        move, version = first_move(client, game_id, toks[seat])
+        response = client.post(
+            f"/games/{game_id}/actions", json={"move": move, "version": version}, headers=bearer(toks[seat])
+        )
+        assert response.status_code == 200, response.get_json()
+    raise AssertionError("the game did not end")
+
+
+def test_a_whole_game_then_its_record_replays_exactly(app, client):
+    created = create(client, seed=11)
+    game_id, toks = created["id"], tokens(created)
+    assert_problem(client.get(f"/games/{game_id}/record"), 409, "game_not_over")
+    final = _play_to_the_end(client, game_id, toks)
+    assert final["result"]["winners"]
+    seat = final["to_act"][0] if final["to_act"] else 0
+    late = client.post(
+        f"/games/{game_id}/actions", json={"move": {"type": "pass"}}, headers=bearer(toks[seat])
+    )
+    assert_problem(late, 409, "game_over")
+    record = client.get(f"/games/{game_id}/record").get_json()
+    assert record["seed"] == 11 and record["result"] == final["result"]
+    game = registry.get(record["title"])
+    state = game.setup(len(record["seats"]), record["options"], record["seed"])
+    for entry in record["moves"]:
+        state.apply(entry["seat"], entry["move"])
+    assert state.to_dict() == stored(app, game_id)[1]
+
+
+def test_events_are_redacted_for_each_viewer(client):
+    created = create(client, seed=5)
+    game_id, toks = created["id"], tokens(created)
+    seat = created["to_act"][0]
+    move, _ = first_move(client, game_id, toks[seat])
+    client.post(f"/games/{game_id}/actions", json={"move": move}, headers=bearer(toks[seat]))
+
+    def drawn(token):
+        log = client.get(f"/games/{game_id}/events", headers=bearer(token) if token else {}).get_json()
+        entry = log["events"][0]
+        return entry, [e for e in entry["events"] if e["type"] == "cards_drawn"][0]
+
+    own_entry, own = drawn(toks[seat])
+    assert own["cards"] and own_entry["move"] == move
+    other_entry, other = drawn(toks[1 - seat])
+    assert "cards" not in other and "secret" not in other
+    assert "move" not in other_entry
+    spectator_entry, spectator = drawn(None)
+    assert "cards" not in spectator and "move" not in spectator_entry
+    later = client.get(f"/games/{game_id}/events?since=1").get_json()
+    assert later["events"] == [] and later["version"] == 1
+    assert_problem(client.get(f"/games/{game_id}/events?since=-1"), 422, "invalid_request")
+
+
+def test_openapi_document_is_served(client):
+    spec = client.get("/openapi.json").get_json()
+    assert spec["openapi"].startswith("3.1")
+    assert "/games/{game_id}/actions" in spec["paths"]
+
+
+def test_health_and_readiness(client):
+    assert client.get("/healthz").get_json() == {"status": "ok"}
+    assert client.get("/readyz").get_json() == {"status": "ready"}

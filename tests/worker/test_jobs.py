@@ -1,0 +1,109 @@
+"""Bot turns: the job function on a real Redis, and real RQ worker processes playing games."""
+
+from __future__ import annotations
+
+import os
+import time
+import zlib
+
+import pytest
+from rq import Queue
+from rq.serializers import JSONSerializer
+
+from engines import bots
+from service.botqueue import QUEUE_NAME, job_id
+from worker.jobs import play_bot_turn
+
+from ..conftest import Processes, worker_command
+
+BOT = {"kind": "bot", "bot": "random"}
+HUMAN = {"kind": "human", "name": "Ada"}
+
+
+def create(client, seats, seed=1):
+    response = client.post("/games", json={"title": "property", "seats": seats, "seed": seed})
+    assert response.status_code == 201
+    return response.get_json()
+
+
+def test_the_job_plays_the_bot_seat_and_stale_jobs_do_nothing(client, redis_client):
+    created = create(client, [BOT, BOT], seed=4)
+    game_id = created["id"]
+    outcome = play_bot_turn(game_id, 0, connection=redis_client)
+    assert outcome["outcome"] == "played" and outcome["version"] == 1 and not outcome["fallback"]
+    assert play_bot_turn(game_id, 0, connection=redis_client) == {"outcome": "stale", "current": 1}
+    assert play_bot_turn("nosuchgame", 0, connection=redis_client) == {"outcome": "missing"}
+
+
+def test_the_job_does_nothing_when_a_human_is_to_act(client, redis_client):
+    created = create(client, [HUMAN, HUMAN], seed=4)
+    assert play_bot_turn(created["id"], 0, connection=redis_client) == {"outcome": "nothing_to_do"}
+
+
+def test_a_failing_strategy_falls_back_to_a_legal_move(client, redis_client, monkeypatch):
+    def broken(state, seat, rng):
+        raise RuntimeError("the bot crashed")
+
+    monkeypatch.setitem(bots.STRATEGIES, "random", broken)
+    created = create(client, [BOT, BOT], seed=4)
+    outcome = play_bot_turn(created["id"], 0, connection=redis_client)
+    assert outcome["outcome"] == "played" and outcome["fallback"]
+
+
+def test_creating_a_game_enqueues_a_json_job_for_the_bot_turn(client, redis_client):
+    created = create(client, [BOT, BOT], seed=8)
+    queue = Queue(QUEUE_NAME, connection=redis_client, serializer=JSONSerializer)
+    job = queue.fetch_job(job_id(created["id"], 0))
+    assert job is not None and list(job.args) == [created["id"], 0]
+    assert job.func_name == "worker.jobs.play_bot_turn"
+    # RQ compresses the payload; inside it is JSON, never pickle.
+    payload = JSONSerializer.loads(zlib.decompress(redis_client.hget(job.key, "data")))
+    assert payload[0] == "worker.jobs.play_bot_turn" and payload[2] == [created["id"], 0]
+
+
+@pytest.fixture
+def workers(redis_server):
+    processes = Processes({**os.environ, "REDIS_URL": redis_server.url})
+    for _ in range(2):
+        processes.start(worker_command())
+    yield processes
+    processes.stop()
+
+
+def wait_finished(client, game_id, timeout=120):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        game = client.get(f"/games/{game_id}").get_json()
+        if game["status"] == "finished":
+            return game
+        time.sleep(0.1)
+    raise AssertionError(f"game {game_id} did not finish: {game}")
+
+
+def test_real_workers_play_bot_only_games_to_the_end_in_parallel(client, workers):
+    games = [create(client, [BOT] * seats, seed=seats)["id"] for seats in (2, 3, 4)]
+    for game_id in games:
+        final = wait_finished(client, game_id)
+        assert final["result"]["winners"]
+        assert client.get(f"/games/{game_id}/record").status_code == 200
+
+
+def test_a_human_against_bots_through_the_worker(client, workers):
+    created = create(client, [HUMAN, BOT, BOT], seed=21)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        game = client.get(f"/games/{game_id}", headers=headers).get_json()
+        if game["status"] == "finished":
+            break
+        if 0 in game["to_act"]:
+            listing = client.get(f"/games/{game_id}/moves", headers=headers).get_json()
+            body = {"move": listing["moves"][-1]["move"], "version": listing["version"]}
+            response = client.post(f"/games/{game_id}/actions", json=body, headers=headers)
+            assert response.status_code in (200, 409), response.get_json()
+        else:
+            time.sleep(0.02)
+    assert game["status"] == "finished"
+    log = client.get(f"/games/{game_id}/events", headers=headers).get_json()["events"]
+    assert {entry["seat"] for entry in log} == {0, 1, 2}

@@ -104,12 +104,14 @@ def create_app(
 
     api = SkylineApi(app)
     from .api import CREATED_LINKS, blp, ops
-    from .contract import add_game_schemas, add_links
+    from .contract import add_game_schemas, add_links, document_create_game, name_error_responses
 
     api.register_blueprint(ops)
     api.register_blueprint(blp)
     add_game_schemas(api.spec)
     add_links(api.spec, "/games", "post", "201", CREATED_LINKS)
+    document_create_game(api.spec)
+    name_error_responses(api.spec, {code: name for code, (name, _) in ERROR_RESPONSES.items()})
     errors.register(app)
     app.extensions["skyline.api"] = api
     return app

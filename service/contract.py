@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http
 from typing import Any
 
 from engines import registry
@@ -30,3 +31,57 @@ def add_game_schemas(spec: Any) -> None:
 def add_links(spec: Any, path: str, method: str, status: str, links: dict[str, Any]) -> None:
     """Attach OpenAPI links to a response (flask-smorest's doc merge would drop its content)."""
     spec._paths[path][method]["responses"][status]["links"] = links
+
+
+def name_error_responses(spec: Any, names: dict[int, str]) -> None:
+    """Point flask-smorest's automatic error responses (named after ``http.HTTPStatus``, whose
+    names change between Python versions) at our fixed, version-independent names."""
+    by_status_name = {http.HTTPStatus(code).name: name for code, name in names.items()}
+    for operations in spec._paths.values():
+        for operation in operations.values():
+            responses = operation.get("responses", {}) if isinstance(operation, dict) else {}
+            for status, response in list(responses.items()):
+                if isinstance(response, str) and response in by_status_name:
+                    responses[status] = by_status_name[response]
+                elif isinstance(response, dict) and "$ref" in response:
+                    name = response["$ref"].rsplit("/", 1)[-1]
+                    if name in by_status_name:
+                        responses[status] = {"$ref": f"#/components/responses/{by_status_name[name]}"}
+
+
+def create_game_schema() -> dict[str, Any]:
+    """The body of POST /games, exact per title: its seat counts and its options."""
+    variants = []
+    for game_id in sorted(registry.GAMES):
+        game = registry.GAMES[game_id]
+        variants.append(
+            {
+                "type": "object",
+                "title": game.title,
+                "required": ["title", "seats"],
+                "additionalProperties": False,
+                "properties": {
+                    "title": {"const": game_id},
+                    "seats": {
+                        "type": "array",
+                        "minItems": game.min_seats,
+                        "maxItems": game.max_seats,
+                        "items": {"$ref": "#/components/schemas/SeatRequest"},
+                    },
+                    "options": {"$ref": f"#/components/schemas/{component_name(game_id, 'Options')}"},
+                    "seed": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "maximum": 2**63 - 1,
+                        "description": "Seed of all chance; random when omitted. Secret until the end.",
+                    },
+                },
+            }
+        )
+    return {"oneOf": variants}
+
+
+def document_create_game(spec: Any) -> None:
+    spec.components.schema("CreateGameRequest", create_game_schema())
+    body = spec._paths["/games"]["post"]["requestBody"]["content"]["application/json"]
+    body["schema"] = {"$ref": "#/components/schemas/CreateGameRequest"}

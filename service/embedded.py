@@ -171,8 +171,8 @@ def serve(*, port: int, host: str, workers: int, data_dir: str, bot_workers: int
 
 def run_worker(*, burst: bool = False) -> int:
     """Run one RQ worker on the bot queue (REDIS_URL must be set)."""
-    from rq import Worker
     from rq.serializers import JSONSerializer
+    from rq.worker import SimpleWorker
 
     from .botqueue import QUEUE_NAME
 
@@ -180,6 +180,8 @@ def run_worker(*, burst: bool = False) -> int:
     if not url:
         raise SystemExit("REDIS_URL is not set.")
     connection = redis.Redis.from_url(url)
-    worker = Worker([QUEUE_NAME], connection=connection, serializer=JSONSerializer)
+    # Bot turns are short, pure-Python jobs: forking a work horse for each would cost more
+    # than the turn itself. Timeouts still hold (SIGALRM in the worker process).
+    worker = SimpleWorker([QUEUE_NAME], connection=connection, serializer=JSONSerializer)
     worker.work(burst=burst, logging_level="WARNING")
     return 0

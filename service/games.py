@@ -7,12 +7,11 @@ seats exactly as a client would, so both paths share one set of rules and one co
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 import time
 from collections.abc import Callable
 from typing import Any
-
-import orjson
 
 from engines import registry
 from engines.bots import STRATEGIES
@@ -210,9 +209,9 @@ class Games:
         bot_seat: int | None = None,
     ) -> dict[str, Any]:
         """Apply one move of the caller's seat and return the events and the new view."""
-        fingerprint = hashlib.sha256(
-            orjson.dumps({"move": move, "version": version}, option=orjson.OPT_SORT_KEYS)
-        )
+        # The standard json module: a client may send integers beyond 64 bits.
+        request_text = json.dumps({"move": move, "version": version}, sort_keys=True)
+        fingerprint = hashlib.sha256(request_text.encode())
         for _ in range(_UNVERSIONED_ATTEMPTS):
             stored, state = self._load(game_id)
             if bot_seat is None:

@@ -33,8 +33,8 @@ openapi: $(STAMP)
 	$(BIN)/skyline openapi > openapi.yaml
 
 bench: $(STAMP)
-	$(BIN)/python bench/engines.py
-	$(BIN)/python bench/http.py
+	$(BIN)/python bench/engine_speed.py
+	$(BIN)/python bench/http_load.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .hypothesis .schemathesis

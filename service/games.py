@@ -207,6 +207,7 @@ class Games:
         idempotency_key: str | None = None,
         dry_run: bool = False,
         bot_seat: int | None = None,
+        wake_bots: bool = True,
     ) -> dict[str, Any]:
         """Apply one move of the caller's seat and return the events and the new view."""
         # The standard json module: a client may send integers beyond 64 bits.
@@ -290,7 +291,8 @@ class Games:
                 continue
             except GameMissing:
                 raise not_found(game_id) from None
-            self._wake_bots(game_id, new_version, stored.meta, state)
+            if wake_bots:
+                self._wake_bots(game_id, new_version, stored.meta, state)
             return reply
         raise Problem(409, "too_much_contention", "The game changed too often to apply this move; try again.")
 

@@ -37,11 +37,48 @@ def _games(connection: Any) -> Games:
     return Games(store, queue.enqueue_turn)
 
 
-def play_bot_turn(game_id: str, version: int, connection: Any = None) -> dict[str, Any]:
-    """Play the move of the first bot seat to act at ``version``; return what happened."""
+def play_bot_turn(
+    game_id: str, version: int, connection: Any = None, *, max_turns: int = 64, max_seconds: float = 2.0
+) -> dict[str, Any]:
+    """Play the bot seats' moves from ``version`` on; return what happened.
+
+    When a bot's move leaves another bot to act, the same job goes on (up to ``max_turns``
+    moves or ``max_seconds``), so a table of bots does not pay a queue round trip per move;
+    past the budget it enqueues the next turn, so other games get their share of workers.
+    """
     if connection is None:
         connection = get_current_job().connection
     games = _games(connection)
+    started = time.perf_counter()
+    played: list[dict[str, Any]] = []
+    outcome = "played"
+    while True:
+        step = _play_one(games, game_id, version)
+        if step["outcome"] != "played":
+            outcome = step["outcome"] if not played else "played"
+            if not played:
+                return step
+            break
+        played.append(step)
+        version = step["version"]
+        if not step["bot_to_act"]:
+            break
+        if len(played) >= max_turns or time.perf_counter() - started > max_seconds:
+            if games.enqueue_bot_turn is not None:
+                games.enqueue_bot_turn(game_id, version)
+            break
+    return {
+        "outcome": outcome,
+        "moves": len(played),
+        "version": version,
+        "fallbacks": sum(1 for p in played if p["fallback"]),
+        "seconds": round(time.perf_counter() - started, 4),
+        "last": played[-1],
+    }
+
+
+def _play_one(games: Games, game_id: str, version: int) -> dict[str, Any]:
+    """Play the move of the first bot seat to act at ``version``."""
     try:
         stored = games.store.load(game_id)
     except GameMissing:
@@ -56,7 +93,6 @@ def play_bot_turn(game_id: str, version: int, connection: Any = None) -> dict[st
     seat = seats[0]
     bot = stored.meta["seats"][seat].get("bot", "random")
     rng = random.Random(f"{game_id}:{version}:{seat}")
-    started = time.perf_counter()
     fallback = False
     try:
         move = choose(state, seat, bot, rng)
@@ -65,11 +101,12 @@ def play_bot_turn(game_id: str, version: int, connection: Any = None) -> dict[st
         move = rng.choice(state.legal_moves(seat))
         fallback = True
     try:
-        reply = games.act(game_id, None, move, version, bot_seat=seat)
+        reply = games.act(game_id, None, move, version, bot_seat=seat, wake_bots=False)
     except Problem as problem:
         if problem.code == "stale_version":
             return {"outcome": "stale", "current": problem.extra.get("current_version")}
         raise
+    kinds = {entry["seat"]: entry["kind"] for entry in stored.meta["seats"]}
     return {
         "outcome": "played",
         "seat": seat,
@@ -77,5 +114,5 @@ def play_bot_turn(game_id: str, version: int, connection: Any = None) -> dict[st
         "move": move,
         "fallback": fallback,
         "version": reply["version"],
-        "seconds": round(time.perf_counter() - started, 4),
+        "bot_to_act": any(kinds.get(s) == "bot" for s in reply["to_act"]),
     }

@@ -29,10 +29,20 @@ def create(client, seats, seed=1):
 def test_the_job_plays_the_bot_seat_and_stale_jobs_do_nothing(client, redis_client):
     created = create(client, [BOT, BOT], seed=4)
     game_id = created["id"]
-    outcome = play_bot_turn(game_id, 0, connection=redis_client)
-    assert outcome["outcome"] == "played" and outcome["version"] == 1 and not outcome["fallback"]
+    outcome = play_bot_turn(game_id, 0, connection=redis_client, max_turns=1)
+    assert outcome["outcome"] == "played" and outcome["version"] == 1 and outcome["fallbacks"] == 0
     assert play_bot_turn(game_id, 0, connection=redis_client) == {"outcome": "stale", "current": 1}
     assert play_bot_turn("nosuchgame", 0, connection=redis_client) == {"outcome": "missing"}
+
+
+def test_one_job_plays_consecutive_bot_turns_then_hands_over(client, redis_client):
+    created = create(client, [BOT, BOT], seed=4)
+    outcome = play_bot_turn(created["id"], 0, connection=redis_client, max_turns=5)
+    assert outcome["moves"] == 5 and outcome["version"] == 5
+    queue = Queue(QUEUE_NAME, connection=redis_client, serializer=JSONSerializer)
+    assert queue.fetch_job(job_id(created["id"], 5)) is not None, (
+        "past its budget the job enqueues the next turn"
+    )
 
 
 def test_the_job_does_nothing_when_a_human_is_to_act(client, redis_client):
@@ -46,8 +56,8 @@ def test_a_failing_strategy_falls_back_to_a_legal_move(client, redis_client, mon
 
     monkeypatch.setitem(bots.STRATEGIES, "random", broken)
     created = create(client, [BOT, BOT], seed=4)
-    outcome = play_bot_turn(created["id"], 0, connection=redis_client)
-    assert outcome["outcome"] == "played" and outcome["fallback"]
+    outcome = play_bot_turn(created["id"], 0, connection=redis_client, max_turns=3)
+    assert outcome["outcome"] == "played" and outcome["fallbacks"] == outcome["moves"] == 3
 
 
 def test_creating_a_game_enqueues_a_json_job_for_the_bot_turn(client, redis_client):
@@ -81,7 +91,7 @@ def wait_finished(client, game_id, timeout=120):
 
 
 def test_real_workers_play_bot_only_games_to_the_end_in_parallel(client, workers):
-    games = [create(client, [BOT] * seats, seed=seats)["id"] for seats in (2, 3, 4)]
+    games = [create(client, [BOT] * seats, seed=seats)["id"] for seats in (2, 3, 4, 2)]
     for game_id in games:
         final = wait_finished(client, game_id)
         assert final["result"]["winners"]

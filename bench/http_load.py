@@ -1,0 +1,183 @@
+"""HTTP throughput and latency of GET moves and POST actions, beside the floor.
+
+Starts one Redis (the embedded binary), the API as `skyline serve` runs it (gunicorn gthread
++ an RQ worker) and the floor (bench/floor.py: one Redis GET, same gunicorn settings); then,
+for 1, 8 and 32 concurrent clients, measures requests per second and p50/p99 latency of
+  - GET /floor, GET /games/{id}/moves, and POST /games/{id}/actions.
+Clients are threads with keep-alive connections. For POSTs each client plays human-vs-human
+Property games whose seed it chose, mirroring them locally with the engine to know a legal
+move without asking (so the phase is pure POSTs). Usage:
+    python bench/http_load.py [--seconds 8] [--workers 2]
+Not a test; record the printed table in bench/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engines.registry import GAMES  # noqa: E402
+from service.embedded import EmbeddedRedis  # noqa: E402
+from tests.conftest import Processes, api_command, free_port, wait_http, worker_command  # noqa: E402
+
+
+class Conn:
+    def __init__(self, port: int) -> None:
+        self.c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def request(self, method: str, path: str, body: dict | None = None, token: str | None = None):
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = json.dumps(body).encode() if body is not None else None
+        started = time.perf_counter()
+        self.c.request(method, path, body=data, headers=headers)
+        response = self.c.getresponse()
+        payload = response.read()
+        elapsed = time.perf_counter() - started
+        if response.getheader("Connection", "").lower() == "close":
+            self.c.close()
+        return response.status, payload, elapsed
+
+
+class MirroredGame:
+    """A human-vs-human Property game, mirrored locally so the client knows legal moves."""
+
+    def __init__(self, conn: Conn, seed: int) -> None:
+        status, payload, _ = conn.request(
+            "POST",
+            "/games",
+            {"title": "property", "seed": seed, "seats": [{"kind": "human"}, {"kind": "human"}]},
+        )
+        assert status == 201, payload
+        created = json.loads(payload)
+        self.id = created["id"]
+        self.tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        self.state = GAMES["property"].setup(2, {}, seed)
+        self.version = 0
+        self.rng = random.Random(seed)
+
+    def next_action(self):
+        seat = self.state.to_act()[0]
+        move = self.rng.choice(self.state.legal_moves(seat))
+        return seat, move
+
+    def applied(self, seat: int, move: dict) -> None:
+        self.state.apply(seat, move)
+        self.version += 1
+
+
+def run_phase(kind: str, port: int, clients: int, seconds: float, games_for_get: list) -> dict:
+    latencies: list[float] = []
+    errors = 0
+    lock = threading.Lock()
+    deadline = time.perf_counter() + seconds
+    seeds = iter(range(10_000 * clients, 10_000 * clients + 1_000_000))
+
+    def client(index: int) -> None:
+        nonlocal errors
+        conn = Conn(port)
+        mine: list[float] = []
+        bad = 0
+        game = None
+        while time.perf_counter() < deadline:
+            if kind == "floor":
+                status, _, elapsed = conn.request("GET", "/floor")
+            elif kind == "get_moves":
+                game_id, token = random.choice(games_for_get)
+                status, _, elapsed = conn.request("GET", f"/games/{game_id}/moves", token=token)
+            else:
+                if game is None or game.state.is_over():
+                    with lock:
+                        seed = next(seeds)
+                    game = MirroredGame(conn, seed)
+                seat, move = game.next_action()
+                status, _, elapsed = conn.request(
+                    "POST",
+                    f"/games/{game.id}/actions",
+                    {"move": move, "version": game.version},
+                    token=game.tokens[seat],
+                )
+                if status == 200:
+                    game.applied(seat, move)
+            if status >= 400:
+                bad += 1
+            mine.append(elapsed)
+        with lock:
+            latencies.extend(mine)
+            errors += bad
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - started
+    latencies.sort()
+    return {
+        "kind": kind,
+        "clients": clients,
+        "rps": len(latencies) / elapsed,
+        "p50_ms": 1000 * statistics.median(latencies),
+        "p99_ms": 1000 * latencies[int(0.99 * (len(latencies) - 1))],
+        "errors": errors,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--clients", default="1,8,32")
+    args = parser.parse_args()
+    data = tempfile.mkdtemp(prefix="skyline-bench-")
+    redis_server = EmbeddedRedis(data, appendonly=True).start()
+    env = {**os.environ, "REDIS_URL": redis_server.url}
+    processes = Processes(env)
+    api_port, floor_port = free_port(), free_port()
+    try:
+        processes.start(api_command(api_port, args.workers))
+        processes.start(worker_command())
+        floor = api_command(floor_port, args.workers)
+        floor[-1] = "bench.floor:app"
+        processes.start(floor)
+        wait_http(f"http://127.0.0.1:{api_port}/readyz")
+        wait_http(f"http://127.0.0.1:{floor_port}/floor")
+        conn = Conn(api_port)
+        games_for_get = []
+        for seed in range(50):
+            game = MirroredGame(conn, seed)
+            seat = game.state.to_act()[0]
+            games_for_get.append((game.id, game.tokens[seat]))
+        rows = []
+        for clients in [int(c) for c in args.clients.split(",")]:
+            for kind, port in (("floor", floor_port), ("get_moves", api_port), ("post_action", api_port)):
+                rows.append(run_phase(kind, port, clients, args.seconds, games_for_get))
+                r = rows[-1]
+                print(
+                    f"| {r['kind']} | {r['clients']} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} "
+                    f"| {r['errors']} |",
+                    flush=True,
+                )
+    finally:
+        processes.stop()
+        redis_server.stop()
+
+
+if __name__ == "__main__":
+    print(f"gunicorn gthread, {os.cpu_count()} cores")
+    print("| request | clients | req/s | p50 ms | p99 ms | errors |")
+    print("|---|---|---|---|---|---|")
+    main()

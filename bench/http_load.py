@@ -166,11 +166,9 @@ def main() -> None:
             for kind, port in (("floor", floor_port), ("get_moves", api_port), ("post_action", api_port)):
                 rows.append(run_phase(kind, port, clients, args.seconds, games_for_get))
                 r = rows[-1]
-                print(
-                    f"| {r['kind']} | {r['clients']} | {r['rps']:.0f} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} "
-                    f"| {r['errors']} |",
-                    flush=True,
-                )
+                cells = [r["kind"], r["clients"], f"{r['rps']:.0f}"]
+                cells += [f"{r['p50_ms']:.1f}", f"{r['p99_ms']:.1f}"]
+                print("| " + " | ".join(str(c) for c in [*cells, r["errors"]]) + " |", flush=True)
     finally:
         processes.stop()
         redis_server.stop()

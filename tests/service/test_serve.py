@@ -1,0 +1,63 @@
+"""`skyline serve`: the embedded default starts Redis, gunicorn and a worker, and stops them together."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import psutil
+import requests
+
+from ..conftest import free_port, wait_http
+
+
+def test_serve_runs_everything_and_ctrl_c_stops_it_all(tmp_path):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    log = open(tmp_path / "serve.log", "wb")  # noqa: SIM115
+    serve = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "service.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--data-dir",
+            str(tmp_path / "var"),
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_http(f"http://127.0.0.1:{port}/readyz", timeout=30)
+        children = psutil.Process(serve.pid).children(recursive=True)
+        names = " ".join(" ".join(c.cmdline()) for c in children)
+        assert "redis-server" in names and "gunicorn" in names and "service.cli worker" in names
+        created = requests.post(
+            f"http://127.0.0.1:{port}/games",
+            json={"title": "property", "seats": [{"kind": "bot"}, {"kind": "bot"}], "seed": 1},
+            timeout=10,
+        ).json()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            game = requests.get(f"http://127.0.0.1:{port}/games/{created['id']}", timeout=10).json()
+            if game["version"] > 0:
+                break
+            time.sleep(0.1)
+        assert game["version"] > 0, "the embedded worker plays the bots"
+        serve.send_signal(signal.SIGINT)
+        assert serve.wait(timeout=60) == 0
+        for child in children:
+            assert not child.is_running() or child.status() == psutil.STATUS_ZOMBIE
+        assert (tmp_path / "var" / "redis" / "appendonly.aof").exists() or any(
+            (tmp_path / "var" / "redis").glob("appendonly*")
+        ), "the embedded Redis persists with AOF under the data folder"
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+        log.close()

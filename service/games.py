@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engines import registry
-from engines.bots import STRATEGIES
+from engines.bots import LEVELS, STRATEGIES, level_for
 from engines.core import RulesError, State, redact_all
 
 from . import auth
@@ -52,7 +52,12 @@ class Games:
     def catalog(self) -> dict[str, Any]:
         return {
             "titles": [
-                {**game.catalog_entry(), "bots": sorted(STRATEGIES)} for game in registry.GAMES.values()
+                {
+                    **game.catalog_entry(),
+                    "bots": sorted(STRATEGIES),
+                    "levels": [level.to_dict() for level in LEVELS.values()],
+                }
+                for game in registry.GAMES.values()
             ]
         }
 
@@ -72,11 +77,14 @@ class Games:
             if seat.get("name"):
                 entry["name"] = seat["name"]
             if seat["kind"] == "bot":
-                entry["bot"] = seat.get("bot") or "random"
-                if entry["bot"] not in STRATEGIES:
+                plan = level_for(seat.get("bot"), seat.get("level"))
+                if seat.get("bot") not in (None, plan.bot):
                     raise Problem(
-                        422, "unknown_bot", f"No bot is called {entry['bot']!r}; try {sorted(STRATEGIES)}."
+                        422,
+                        "level_not_for_bot",
+                        f"Level {plan.name!r} is played by the {plan.bot} bot, not {seat['bot']}.",
                     )
+                entry["bot"], entry["level"] = plan.bot, plan.name
             else:
                 tokens[index] = auth.new_token()
                 entry["token_hash"] = auth.token_hash(tokens[index])

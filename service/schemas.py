@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from engines.bots import STRATEGIES
+from engines.bots import LEVELS, STRATEGIES
 
 from .contract import refs
 
@@ -25,7 +25,11 @@ class SeatRequestSchema(Schema):
     name = fields.String(validate=validate.Length(min=1, max=40), metadata={"description": "Display name."})
     bot = fields.String(
         validate=validate.OneOf(sorted(STRATEGIES)),
-        metadata={"description": "Bot strategy (bot seats only; default random)."},
+        metadata={"description": "Bot strategy (bot seats only); its default level unless `level` is given."},
+    )
+    level = fields.String(
+        validate=validate.OneOf(list(LEVELS)),
+        metadata={"description": "Bot level (see /catalog levels); default medium."},
     )
 
 
@@ -84,6 +88,7 @@ class SeatSchema(Schema):
     kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
     name = fields.String()
     bot = fields.String()
+    level = fields.String()
 
 
 class NewSeatSchema(SeatSchema):
@@ -196,6 +201,9 @@ class CatalogTitleSchema(Schema):
     moves = fields.Dict(required=True, metadata={"description": "JSON Schema of a move."})
     view = fields.Dict(required=True, metadata={"description": "JSON Schema of a view."})
     bots = fields.List(fields.String(), required=True)
+    levels = fields.List(
+        fields.Dict(), required=True, metadata={"description": "Bot levels a seat may ask for."}
+    )
 
 
 class CatalogSchema(Schema):

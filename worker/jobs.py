@@ -77,7 +77,7 @@ def play_bot_turn(
     }
 
 
-def _play_one(games: Games, game_id: str, version: int) -> dict[str, Any]:
+def _play_one(games: Games, game_id: str, version: int, deadline: float | None = None) -> dict[str, Any]:
     """Play the move of the first bot seat to act at ``version``."""
     try:
         stored = games.store.load(game_id)
@@ -91,11 +91,12 @@ def _play_one(games: Games, game_id: str, version: int) -> dict[str, Any]:
     if not seats:
         return {"outcome": "nothing_to_do"}
     seat = seats[0]
-    bot = stored.meta["seats"][seat].get("bot", "random")
+    seat_meta = stored.meta["seats"][seat]
+    bot, level = seat_meta.get("bot"), seat_meta.get("level")
     rng = random.Random(f"{game_id}:{version}:{seat}")
     fallback = False
     try:
-        move = choose(state, seat, bot, rng)
+        move = choose(state, seat, bot, rng, level=level, deadline=deadline)
     except Exception:  # a bot must never stall a game: play any legal move instead
         log.exception("bot %s failed in game %s at version %s; playing a random move", bot, game_id, version)
         move = rng.choice(state.legal_moves(seat))
@@ -111,6 +112,7 @@ def _play_one(games: Games, game_id: str, version: int) -> dict[str, Any]:
         "outcome": "played",
         "seat": seat,
         "bot": bot,
+        "level": level,
         "move": move,
         "fallback": fallback,
         "version": reply["version"],

@@ -1,28 +1,67 @@
-"""Strategies that play any game through the engine protocol.
+"""Strategies that play any game through the engine protocol, and the levels clients pick.
 
 A strategy sees only what its seat may see: it works on ``state.determinize(seat, rng)``,
-never on the true state, so a bot cannot cheat even by accident.
+never on the true state, so a bot cannot cheat even by accident (tests check that a bot's
+choice is the same on any state that differs only in what its seat cannot see).
+
+- ``random``: a legal move uniformly at random.
+- ``greedy``: one ply — every legal move on a sample of the hidden facts, scored by the
+  game's ``evaluate`` (the seat's value minus its best opponent's).
+- ``ismcts``: information-set Monte Carlo tree search (single-observer ISMCTS, Cowling,
+  Powley & Whitehouse 2012) over determinizations, with an iteration and a time budget; it
+  returns the best move found so far when the time is up.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+import time
 
 from ..core import Move, State
+from .greedy import greedy_move
+from .ismcts import ismcts_move
+from .levels import DEFAULT_LEVEL, LEVELS, Level
+from .random_bot import random_move
 
-Strategy = Callable[[State, int, random.Random], Move]
-
-
-def random_move(state: State, seat: int, rng: random.Random) -> Move:
-    """A legal move chosen uniformly at random."""
-    sample = state.determinize(seat, rng)
-    return rng.choice(sample.legal_moves(seat))
+STRATEGIES = ("greedy", "ismcts", "random")
 
 
-STRATEGIES: dict[str, Strategy] = {"random": random_move}
+def level_for(bot: str | None, level: str | None) -> Level:
+    """The level a bot seat plays at: a named level, or a strategy at its own default level."""
+    if level is not None:
+        return LEVELS[level]
+    if bot is None:
+        return LEVELS[DEFAULT_LEVEL]
+    return next(lvl for lvl in LEVELS.values() if lvl.bot == bot and lvl.default_for_bot)
 
 
-def choose(state: State, seat: int, bot: str, rng: random.Random) -> Move:
-    """Return the move strategy ``bot`` picks for ``seat``."""
-    return STRATEGIES[bot](state, seat, rng)
+def choose(
+    state: State,
+    seat: int,
+    bot: str | None,
+    rng: random.Random,
+    *,
+    level: str | None = None,
+    deadline: float | None = None,
+) -> Move:
+    """Return the move a bot seat plays. ``deadline`` (time.monotonic) caps the thinking."""
+    plan = level_for(bot, level)
+    if plan.seconds is not None:
+        own_deadline = time.monotonic() + plan.seconds
+        deadline = own_deadline if deadline is None else min(deadline, own_deadline)
+    if plan.bot == "random":
+        return random_move(state, seat, rng)
+    if plan.bot == "greedy":
+        return greedy_move(state, seat, rng, samples=plan.samples, epsilon=plan.epsilon, deadline=deadline)
+    return ismcts_move(
+        state,
+        seat,
+        rng,
+        iterations=plan.iterations,
+        deadline=deadline,
+        rollout_depth=plan.rollout_depth,
+        exploration=plan.exploration,
+    )
+
+
+__all__ = ["LEVELS", "STRATEGIES", "choose", "greedy_move", "ismcts_move", "level_for", "random_move"]

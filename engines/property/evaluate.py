@@ -1,4 +1,4 @@
-"""How good a Property position looks for one seat (used by the greedy bot)."""
+"""How good a Property position looks for one seat (greedy and ISMCTS bots use it)."""
 
 from __future__ import annotations
 
@@ -10,16 +10,48 @@ if TYPE_CHECKING:
     from .rules import PropertyState
 
 
+def group_sizes(state: PropertyState, seat: int) -> list[int]:
+    """Sizes of the seat's connected groups of squares."""
+    grid = state.grid
+    size = m.GRID_SIZE
+    seen = set()
+    sizes = []
+    for row in range(size):
+        for column in range(size):
+            square = grid[row][column]
+            if square is None or square["owner"] != seat or (row, column) in seen:
+                continue
+            seen.add((row, column))
+            frontier = [(row, column)]
+            count = 0
+            while frontier:
+                r, c = frontier.pop()
+                count += 1
+                for nr, nc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                    if 0 <= nr < size and 0 <= nc < size and (nr, nc) not in seen:
+                        other = grid[nr][nc]
+                        if other is not None and other["owner"] == seat:
+                            seen.add((nr, nc))
+                            frontier.append((nr, nc))
+            sizes.append(count)
+    return sizes
+
+
 def evaluate(state: PropertyState, seat: int) -> float:
-    """Money share now, plus what owned squares and groups promise in future rent."""
+    """Money (the score) plus the rent the seat's land promises, in dollars.
+
+    A hit on a square of a group of n earns about n dollars (times the suit factor, 2.25 on
+    average), and a square is hit with a chance of roughly one in 64 per turn of each
+    opponent: so a group of n promises about n * n * 2.25 / 64 per opponent turn. Mortgaged
+    squares are worth less: one more hit by their owner loses them.
+    """
     player = state.players[seat]
     if player["bankrupt"]:
-        return -1.0
-    total_money = sum(p["money"] for p in state.players) or 1
-    squares = state.property_counts()
-    value = player["money"] / total_money
-    # Every square is a chance of rent; larger groups earn more per hit.
-    value += 0.01 * squares[seat] + 0.002 * m.unit_total(player["units"])
+        return -1000.0
+    opponents = sum(1 for p in state.players if not p["bankrupt"]) - 1
+    promise = sum(n * n for n in group_sizes(state, seat)) * 2.25 / 64 * opponents * 6
+    squares = state.property_counts()[seat]
+    value = player["money"] + promise + 0.5 * m.unit_total(player["units"])
     if state.options["property_value"]:
-        value += m.PROPERTY_END_VALUE * squares[seat] / total_money
+        value += m.PROPERTY_END_VALUE * squares
     return value

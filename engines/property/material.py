@@ -46,6 +46,17 @@ def card_text(card: str) -> str:
 
 DECK = tuple(card_id(rank, suit) for suit in ("H", "D", "S", "C") for rank in RANKS)
 
+# Per-card facts looked up rather than parsed: listing moves is on every bot's hot path.
+RED = {card: card[-1] in RED_SUITS for card in DECK}
+NUMBERS = {
+    card: tuple(range(1, GRID_SIZE + 1)) if card_rank(card) in WILD_RANKS else (card_rank(card),)
+    for card in DECK
+}
+# Sort order within a hand (suit, then rank), and the class of cards that play alike
+# (a 9 and a 10 of one suit are the same wild card).
+ORDER = {card: (card[-1], card_rank(card)) for card in DECK}
+PLAY_CLASS = {card: (card[-1], min(card_rank(card), 9)) for card in DECK}
+
 # Purchasing units: the court cards and jokers, by kind (rule P-UNITS).
 UNIT_VALUES = {"king": 4, "queen": 2, "jack": 1, "joker": 1}
 UNIT_KINDS = tuple(UNIT_VALUES)

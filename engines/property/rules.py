@@ -17,6 +17,8 @@ and every shuffle, drawn from the state's generator.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 from typing import Any
 
@@ -98,17 +100,17 @@ class PropertyState(State):
 
     def _play_moves(self, seat: int) -> list[Move]:
         hand = self.players[seat]["hand"]
-        reds = _distinct_plays([c for c in hand if m.is_red(c)])
-        blacks = _distinct_plays([c for c in hand if not m.is_red(c)])
-        moves = []
-        for red in reds:
-            for black in blacks:
-                for column in _numbers(red):
-                    for row in _numbers(black):
-                        moves.append(
-                            {"type": "play", "red": red, "black": black, "column": column, "row": row}
-                        )
-        return moves
+        red_of = m.RED
+        reds = _distinct_plays([c for c in hand if red_of[c]])
+        blacks = _distinct_plays([c for c in hand if not red_of[c]])
+        numbers = m.NUMBERS
+        return [
+            {"type": "play", "red": red, "black": black, "column": column, "row": row}
+            for red in reds
+            for black in blacks
+            for column in numbers[red]
+            for row in numbers[black]
+        ]
 
     def _purchase_moves(self, seat: int) -> list[Move]:
         price = self.pending["price"]
@@ -466,32 +468,29 @@ class PropertyState(State):
 
 
 def _has_both_colours(hand: list[str]) -> bool:
-    reds = sum(1 for card in hand if m.is_red(card))
+    reds = sum(1 for card in hand if m.RED[card])
     return 0 < reds < len(hand)
 
 
 def _colour_shape(hand: list[str]) -> tuple[int, int]:
-    reds = sum(1 for card in hand if m.is_red(card))
+    reds = sum(1 for card in hand if m.RED[card])
     return (min(reds, len(hand) - reds), len(hand))
 
 
-def _numbers(card: str) -> range:
+def _numbers(card: str) -> tuple[int, ...]:
     """Rule P-WILD: the numbers a card can stand for."""
-    rank = m.card_rank(card)
-    return range(1, m.GRID_SIZE + 1) if rank in m.WILD_RANKS else range(rank, rank + 1)
+    return m.NUMBERS[card]
 
 
 def _card_order(card: str) -> tuple[str, int]:
-    return (m.card_suit(card), m.card_rank(card))
+    return m.ORDER[card]
 
 
 def _distinct_plays(cards: list[str]) -> list[str]:
     """Cards worth listing: a 9 and a 10 of one suit do the same, so list only the lower."""
     chosen: dict[tuple[str, int], str] = {}
-    for card in sorted(cards, key=_card_order):
-        rank = m.card_rank(card)
-        key = (m.card_suit(card), 9 if rank in m.WILD_RANKS else rank)
-        chosen.setdefault(key, card)
+    for card in sorted(cards, key=m.ORDER.__getitem__):
+        chosen.setdefault(m.PLAY_CLASS[card], card)
     return list(chosen.values())
 
 
@@ -501,23 +500,19 @@ def minimal_payments(units: dict[str, int], price: int) -> list[dict[str, int]]:
     No change is given, so a payment where some card could be left out is never wise;
     listing only minimal ones keeps the choice short.
     """
-    kinds = m.UNIT_KINDS
+    held = tuple(units.get(kind, 0) for kind in m.UNIT_KINDS)
+    return [dict(zip(m.UNIT_KINDS, counts, strict=True)) for counts in _minimal_payments(held, price)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _minimal_payments(held: tuple[int, ...], price: int) -> tuple[tuple[int, ...], ...]:
+    values = [m.UNIT_VALUES[kind] for kind in m.UNIT_KINDS]
     out = []
-
-    def walk(i: int, chosen: dict[str, int]) -> None:
-        if i == len(kinds):
-            total = m.unit_total(chosen)
-            if total >= price and all(total - m.UNIT_VALUES[k] < price for k, n in chosen.items() if n):
-                out.append({k: n for k, n in chosen.items()})
-            return
-        kind = kinds[i]
-        for n in range(units.get(kind, 0) + 1):
-            chosen[kind] = n
-            walk(i + 1, chosen)
-        chosen[kind] = 0
-
-    walk(0, {k: 0 for k in kinds})
-    return out
+    for counts in itertools.product(*(range(n + 1) for n in held)):
+        total = sum(v * n for v, n in zip(values, counts, strict=True))
+        if total >= price and all(total - v < price for v, n in zip(values, counts, strict=True) if n):
+            out.append(counts)
+    return tuple(out)
 
 
 def explain(state: PropertyState, seat: int, move: Move) -> IllegalMove:
@@ -538,7 +533,7 @@ def explain(state: PropertyState, seat: int, move: Move) -> IllegalMove:
         for field, card, want_red in (("red", red, True), ("black", black, False)):
             if not isinstance(card, str) or card not in m.DECK:
                 return IllegalMove("no_such_card", f"{card!r} is not a card of this game.")
-            if m.is_red(card) != want_red:
+            if m.RED[card] != want_red:
                 return IllegalMove("wrong_colour", f"The {field} card must be a {field} suit.")
             if card not in player["hand"]:
                 return IllegalMove("card_not_in_hand", f"{m.card_text(card)} is not in your hand.")

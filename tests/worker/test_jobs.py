@@ -10,13 +10,14 @@ import pytest
 from rq import Queue
 from rq.serializers import JSONSerializer
 
-from engines import bots
 from service.botqueue import QUEUE_NAME, job_id
+from worker import jobs
 from worker.jobs import play_bot_turn
 
 from ..conftest import Processes, worker_command
 
 BOT = {"kind": "bot", "bot": "random"}
+SMART = {"kind": "bot", "level": "easy"}
 HUMAN = {"kind": "human", "name": "Ada"}
 
 
@@ -51,10 +52,10 @@ def test_the_job_does_nothing_when_a_human_is_to_act(client, redis_client):
 
 
 def test_a_failing_strategy_falls_back_to_a_legal_move(client, redis_client, monkeypatch):
-    def broken(state, seat, rng):
+    def broken(*args, **kwargs):
         raise RuntimeError("the bot crashed")
 
-    monkeypatch.setitem(bots.STRATEGIES, "random", broken)
+    monkeypatch.setattr(jobs, "choose", broken)
     created = create(client, [BOT, BOT], seed=4)
     outcome = play_bot_turn(created["id"], 0, connection=redis_client, max_turns=3)
     assert outcome["outcome"] == "played" and outcome["fallbacks"] == outcome["moves"] == 3
@@ -117,3 +118,22 @@ def test_a_human_against_bots_through_the_worker(client, workers):
     assert game["status"] == "finished"
     log = client.get(f"/games/{game_id}/events", headers=headers).get_json()["events"]
     assert {entry["seat"] for entry in log} == {0, 1, 2}
+
+
+def test_bot_levels_are_stored_and_played(client, redis_client):
+    created = create(client, [SMART, {"kind": "bot", "bot": "ismcts"}], seed=6)
+    assert created["seats"][0]["bot"] == "greedy" and created["seats"][0]["level"] == "easy"
+    assert created["seats"][1]["level"] == "medium"
+    outcome = play_bot_turn(created["id"], 0, connection=redis_client, max_turns=2)
+    assert outcome["moves"] == 2 and outcome["fallbacks"] == 0
+
+
+def test_a_level_must_match_its_bot(client):
+    response = client.post(
+        "/games",
+        json={
+            "title": "property",
+            "seats": [{"kind": "bot", "bot": "random", "level": "hard"}, {"kind": "human"}],
+        },
+    )
+    assert response.status_code == 422 and response.get_json()["code"] == "level_not_for_bot"

@@ -1,0 +1,160 @@
+"""Information-set Monte Carlo tree search (single observer, Cowling, Powley & Whitehouse 2012).
+
+One tree over the seat's information set: each iteration takes a determinization (a guess
+of the hidden facts consistent with what the seat knows), walks the tree choosing among
+the moves legal in that guess (UCB1 with availability counts), adds one node, plays a
+short random rollout, and scores the position for every seat. Each node keeps the reward
+of the seat that made its move, so opponents are modelled as playing for themselves.
+
+Guesses are drawn once into a small pool and cycled, since drawing one costs more than an
+iteration. A rollout stops after ``rollout_depth`` moves and the position is scored by the
+game's evaluate (each seat's margin over its best rival, squashed to 0..1 on a scale learnt
+during the search), or exactly from the result when the game ends.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..core import Move, State
+from .values import final_values, margins
+
+_POOL_SIZE = 24
+
+
+class Node:
+    __slots__ = ("avail", "children", "move", "reward", "seat", "visits")
+
+    def __init__(self, seat: int, move: Move | None) -> None:
+        self.seat = seat
+        self.move = move
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+
+
+class _Scale:
+    """The typical size of evaluate margins in this search, to squash them to 0..1."""
+
+    __slots__ = ("count", "total")
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self.count = 0
+
+    def squash(self, margin_values: list[float]) -> list[float]:
+        for value in margin_values:
+            self.total += abs(value)
+            self.count += 1
+        scale = self.total / self.count if self.count and self.total else 1.0
+        return [0.5 + 0.5 * math.tanh(value / scale) for value in margin_values]
+
+
+def _actor(state: State, root_seat: int, at_root: bool) -> int:
+    acting = state.to_act()
+    if at_root and root_seat in acting:
+        return root_seat
+    return acting[0]
+
+
+def ismcts_move(
+    state: State,
+    seat: int,
+    rng: random.Random,
+    *,
+    iterations: int = 400,
+    deadline: float | None = None,
+    rollout_depth: int = 4,
+    exploration: float = 0.7,
+    stats: dict | None = None,
+) -> Move:
+    """The most visited move at the root after ``iterations`` or at ``deadline``."""
+    pool = [state.determinize(seat, rng)]
+    root_moves = pool[0].legal_moves(seat)
+    if len(root_moves) == 1:
+        if stats is not None:
+            stats["iterations"] = 0
+        return root_moves[0]
+    root = Node(seat, None)
+    scale = _Scale()
+    done = 0
+    while done < max(iterations, 1):
+        if deadline is not None and done and time.monotonic() >= deadline:
+            break
+        if len(pool) < _POOL_SIZE:
+            pool.append(state.determinize(seat, rng))
+        world = pool[done % len(pool)].clone()
+        _iterate(world, root, seat, rng, rollout_depth, exploration, scale)
+        done += 1
+    if stats is not None:
+        stats["iterations"] = done
+    best = max(root.children.values(), key=lambda n: (n.visits, n.reward))
+    return best.move
+
+
+def _iterate(
+    world: State,
+    root: Node,
+    seat: int,
+    rng: random.Random,
+    rollout_depth: int,
+    exploration: float,
+    scale: _Scale,
+) -> None:
+    node = root
+    path = [root]
+    # Selection and expansion: descend while every legal move here has a child.
+    while True:
+        acting = world.to_act()
+        if not acting:
+            break
+        actor = _actor(world, seat, node is root)
+        moves = world.legal_moves(actor)
+        children = node.children
+        untried = []
+        available = []
+        for move in moves:
+            key = repr(move)
+            child = children.get(key)
+            if child is None:
+                untried.append((key, move))
+            else:
+                available.append(child)
+        for child in available:
+            child.avail += 1
+        if untried:
+            key, move = untried[rng.randrange(len(untried))]
+            child = Node(actor, move)
+            child.avail = 1
+            children[key] = child
+            world.apply_listed(actor, move)
+            path.append(child)
+            break
+        best, best_score = None, -1.0
+        for child in available:
+            score = child.reward / child.visits + exploration * math.sqrt(
+                math.log(child.avail) / child.visits
+            )
+            if score > best_score:
+                best, best_score = child, score
+        world.apply_listed(actor, best.move)
+        node = best
+        path.append(best)
+    # Rollout: a few random moves, then judge the position.
+    depth = 0
+    while depth < rollout_depth:
+        acting = world.to_act()
+        if not acting:
+            break
+        actor = acting[rng.randrange(len(acting))]
+        moves = world.legal_moves(actor)
+        world.apply_listed(actor, moves[rng.randrange(len(moves))])
+        depth += 1
+    values = final_values(world) if world.is_over() else scale.squash(margins(world))
+    for visited in path:
+        visited.visits += 1
+        if visited is not root:
+            visited.reward += values[visited.seat]

@@ -1,0 +1,67 @@
+"""Named levels a client picks for a bot seat: which strategy, with what budget.
+
+``hard`` keeps a whole bot turn (job included) within 1.5 s at the 95th percentile;
+``medium`` is ISMCTS's default level (the one the win-rate targets in bench/RESULTS.md
+are measured at).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    bot: str
+    description: str
+    iterations: int = 0
+    seconds: float | None = None
+    samples: int = 1
+    epsilon: float = 0.0
+    rollout_depth: int = 4
+    exploration: float = 0.7
+    default_for_bot: bool = False
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data.pop("default_for_bot")
+        return {"level": data.pop("name"), **data}
+
+
+LEVELS: dict[str, Level] = {
+    level.name: level
+    for level in (
+        Level("random", "random", "Plays any legal move.", default_for_bot=True),
+        Level(
+            "easy",
+            "greedy",
+            "Looks one move ahead on one guess of the hidden cards, and sometimes blunders.",
+            samples=1,
+            epsilon=0.2,
+        ),
+        Level(
+            "greedy",
+            "greedy",
+            "Looks one move ahead, averaging three guesses of the hidden cards.",
+            samples=3,
+            default_for_bot=True,
+        ),
+        Level(
+            "medium",
+            "ismcts",
+            "Tree search over guesses of the hidden cards: 400 iterations or 0.5 s.",
+            iterations=400,
+            seconds=0.5,
+            default_for_bot=True,
+        ),
+        Level(
+            "hard",
+            "ismcts",
+            "Tree search over guesses of the hidden cards: 3,000 iterations or 1.2 s.",
+            iterations=3000,
+            seconds=1.2,
+        ),
+    )
+}
+DEFAULT_LEVEL = "medium"

@@ -93,7 +93,7 @@ def test_WB_BUILD_LATER_at_most_three_cards_then_the_turn_ends():
     assert state.current == 1
 
 
-def test_WB_BUILD_LATER_cards_placed_never_move():
+def test_WB_BUILD_ONE_CITY_one_row_whose_cards_never_move():
     city = ["gate-2a", "cathedral-4a", "gate-3a"]
     state = position(3, hands={0: ["town-hall-5a"]}, cities={0: city})
     play(state, build("town-hall-5a", "right"), END)
@@ -202,7 +202,7 @@ def test_WB_BUILD_OR_SABOTAGE_one_or_the_other_or_neither():
     assert state.players[0]["saboteurs"] == 1
 
 
-def test_WB_BUILD_PRIVATE_cards_set_out_are_seen_by_their_owner_only():
+def test_WB_BUILD_STEPS_cards_set_out_are_seen_by_their_owner_only():
     state = position(3, hands={0: ["gate-2a", "cathedral-4a", "gate-3a"]})
     events = play(state, build("gate-2a"))
     assert events[0]["secret"] == {"to": [0], "fields": {"card": "gate-2a", "end": "right"}}

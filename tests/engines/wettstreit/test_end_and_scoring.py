@@ -72,7 +72,7 @@ EXAMPLES = {
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
-def test_WB_SCORE_the_rulebooks_four_examples_46_47_34_30(name):
+def test_WB_EXAMPLES_the_rulebooks_four_examples_46_47_34_30(name):
     city, hand, printed, total = EXAMPLES[name]
     scored = c.score(city, hand)
     for line, value in printed.items():
@@ -83,7 +83,7 @@ def test_WB_SCORE_the_rulebooks_four_examples_46_47_34_30(name):
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
-def test_WB_SCORE_the_example_cities_obey_the_building_rules(name):
+def test_WB_EXAMPLES_the_example_cities_obey_the_building_rules(name):
     city, _, _, _ = EXAMPLES[name]
     cards = [card for card in city if card]
     ends = c.ends_of([])
@@ -93,7 +93,7 @@ def test_WB_SCORE_the_example_cities_obey_the_building_rules(name):
         ends = c.place_ends(ends, kind, "right")
 
 
-def test_WB_SCORE_examples_through_a_finished_game():
+def test_WB_EXAMPLES_through_a_finished_game():
     state = position(
         4,
         phase="final_build",
@@ -109,6 +109,12 @@ def test_WB_SCORE_examples_through_a_finished_game():
     assert result.breakdown[0]["hand"] == ["tower-3a"]
     with pytest.raises(GameOver):
         state.apply(0, END)
+
+
+def test_WB_SCORE_VALUE_each_building_scores_its_value_gaps_nothing():
+    city = ["gate-2a", "cathedral-9a", None, "town-hall-7a", "tower-3a"]
+    scored = c.score(city, [])
+    assert scored["city_value"] == 2 + 9 + 7 + 3 == scored["total"]
 
 
 # ---- WB-SCORE-COMPLETE, WB-SCORE-TOWN-HALL, WB-SCORE-CATHEDRALS, WB-SCORE-CORNER-TOWERS ------------
@@ -168,7 +174,7 @@ def test_WB_SCORE_CORNER_TOWERS_both_of_the_same_value():
     assert c.score(["left-corner-3a", "gate-2a", "right-corner-2a"], [])["corner_tower_bonus"] == 0
 
 
-def test_WB_SCORE_HAND_cards_in_hand_are_deducted_and_money_and_saboteurs_count_nothing():
+def test_WB_SCORE_HAND_and_WB_SCORE_NOTHING_ELSE_hand_deducted_money_and_saboteurs_nothing():
     state = position(
         3,
         phase="final_build",

@@ -138,6 +138,14 @@ def test_WB_SABOTAGE_PILE_the_face_down_pile_when_both_are_as_big():
     assert state.face_down == ["gate-2a", "gate-5a"] and state.face_up == ["tower-3a"]
 
 
+@pytest.mark.parametrize("face", [1, 2, 3, 4, 5, 6])
+def test_WB_SABOTAGE_RETURN_the_saboteur_goes_back_to_the_centre_whatever_the_outcome(face):
+    state = position(3, cities={1: WEAK}, saboteurs={0: 2})
+    rig_die(state, face, 1)
+    play(state, sabotage(1, 0))
+    assert state.players[0]["saboteurs"] == 1 and state.centre_saboteurs == 4
+
+
 # ---- WB-SABOTAGE-HAND -----------------------------------------------------------------------
 FIVE = ["gate-2a", "cathedral-4a", "gate-3a", "town-hall-5a", "tower-1a"]
 

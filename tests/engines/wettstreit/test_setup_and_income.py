@@ -55,7 +55,7 @@ def test_WB_CARDS_corner_towers_and_towers_are_one_type():
 
 # ---- WB-SETUP-PILES, WB-SETUP-MONEY, WB-FIRST ------------------------------------------------
 @pytest.mark.parametrize("seats", [3, 4])
-def test_WB_SETUP_two_piles_of_twenty_ten_ecus_each_saboteurs_in_the_centre(seats):
+def test_WB_SETUP_PILES_and_WB_SETUP_MONEY_two_piles_ten_ecus_each_saboteurs_in_the_centre(seats):
     state = GAME.setup(seats, {}, seed=5)
     assert sorted(state.face_up + state.face_down) == sorted(m.DECK)
     assert len(state.face_up) == len(state.face_down) == 20

@@ -36,11 +36,38 @@ def promise(state: WettstreitState, seat: int) -> float:
     value = float(scored["total"])
     value += HAND_SHARE * sum(m.VALUE[card] for card in player["hand"])
     value += POINTS_PER_ECU * player["money"] + SABOTEUR_POINTS * player["saboteurs"]
+    if seat == state.current and state.pending:
+        # Cards set out are as good as built (the build cannot be taken back).
+        value += (1 - HAND_SHARE) * sum(m.VALUE[placed["card"]] for placed in state.pending)
+    value += _auction_promise(state, seat)
     if not scored["complete"]:
         kinds = [m.KIND[card] for card in city if card is not None]
         value += CORNER_TOWER_PROMISE * sum(1 for kind in kinds if kind in m.CORNER_TOWERS)
         value += TOWN_HALL_PROMISE * (m.TOWN_HALL in kinds)
     return value
+
+
+def _auction_promise(state: WettstreitState, seat: int) -> float:
+    """What the running auction brings the seat if it closed now (defaults included)."""
+    auction = state.auction
+    if auction is None or not auction["bids"]:
+        return 0.0
+    defaulted: set[int] = set()
+    outcome = 0.0
+    for bidder, price in reversed(auction["bids"]):
+        if bidder in defaulted:
+            continue
+        money = state.players[bidder]["money"]
+        if money >= price:
+            if bidder == seat:
+                outcome += HAND_SHARE * m.VALUE[auction["card"]] - POINTS_PER_ECU * price
+            elif seat == auction["auctioneer"]:
+                outcome += POINTS_PER_ECU * (price // 2)
+            break
+        defaulted.add(bidder)
+        if bidder == seat:
+            outcome -= POINTS_PER_ECU * money  # who cannot pay loses all his money
+    return outcome
 
 
 def evaluate(state: WettstreitState, seat: int) -> float:

@@ -38,11 +38,6 @@ RANSOM = "ransom"
 FINAL_BUILD = "final_build"
 OVER = "over"
 
-END_TURN: Move = {"type": "end_turn"}
-PASS: Move = {"type": "pass"}
-PAY_RANSOM: Move = {"type": "pay_ransom"}
-REFUSE_RANSOM: Move = {"type": "refuse_ransom"}
-
 
 class WettstreitState(State):
     move_types = (
@@ -119,12 +114,12 @@ class WettstreitState(State):
             if phase == BUILD_OR_SABOTAGE and not self.pending:
                 moves.extend(self._sabotage_moves(seat))
             if self._may_end_turn(seat):
-                moves.append(END_TURN)
+                moves.append({"type": "end_turn"})
             return moves
         if phase == RANSOM:
             value = m.VALUE[self.sabotage["card"]]
-            moves = [PAY_RANSOM] if self.players[seat]["money"] >= value else []
-            return [*moves, REFUSE_RANSOM]
+            moves = [{"type": "pay_ransom"}] if self.players[seat]["money"] >= value else []
+            return [*moves, {"type": "refuse_ransom"}]
         if phase == TAKE_SABOTEUR:
             return [{"type": "take_saboteur", "from": s} for s in self.saboteur_holders(seat)]
         return []
@@ -217,7 +212,7 @@ class WettstreitState(State):
         return bids[-1][1] if bids else m.MINIMUM_OPENING_BID - 1
 
     def _bid_moves(self) -> list[Move]:
-        moves: list[Move] = [PASS] if self.auction["bids"] else []  # WB-AUCTION-OPEN
+        moves: list[Move] = [{"type": "pass"}] if self.auction["bids"] else []  # WB-AUCTION-OPEN
         moves.extend({"type": "bid", "amount": a} for a in range(self.high_bid() + 1, self.bid_ceiling() + 1))
         return moves
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from .core import Game, UnknownGame
 from .property import GAME as PROPERTY
+from .wettstreit import GAME as WETTSTREIT
 
-GAMES: dict[str, Game] = {game.id: game for game in (PROPERTY,)}
+GAMES: dict[str, Game] = {game.id: game for game in (PROPERTY, WETTSTREIT)}
 
 
 def get(game_id: str) -> Game:

@@ -1,0 +1,24 @@
+"""Wettstreit der Baumeister (Jean du Poël, Kosmos 1998), 3 to 4 players."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..core import Game
+from .evaluate import evaluate
+from .rules import WettstreitState
+
+GAME = Game(
+    id="wettstreit",
+    title="Wettstreit der Baumeister",
+    min_seats=3,
+    max_seats=4,
+    state_class=WettstreitState,
+    folder=Path(__file__).parent,
+    rules_version=1,
+    summary="Auction building cards behind screens, sabotage rivals, and lay out the finest "
+    "walled city: town hall in the middle, matching cathedrals and corner towers.",
+    options=(),
+    max_moves=20_000,
+    evaluate=evaluate,
+)

@@ -1,0 +1,216 @@
+"""Who knows where each hidden card lies, and the re-deal of what a seat cannot know.
+
+Cards sit in hidden places (hands, the two piles, the card being auctioned) or in the open
+(cities, the top of the face-up pile). For every card in a hidden place the state keeps:
+
+- ``public[card]``: the whole table knows where it is (bought at a face-up auction, a
+  sabotaged building put under a pile, the face-up top card);
+- ``knows[card]``: the seats that know privately (the auctioneer and the buyer of a
+  face-down card, the owner of a hand);
+- ``type_shown[card]``: the table knows its kind, not its value (WB-AUCTION-KIND);
+- ``pools``: what is left of such knowledge after a card leaves a hand at random, face
+  down (WB-SABOTAGE-HAND). Seat ``seat`` then knows that its ``known`` cards lie somewhere
+  among the places of the pool's ``cards`` (the hand and the bottom of the pile), not where.
+
+``redeal`` uses exactly this: a seat's known cards stay, a pool's cards are shuffled among
+the pool's places, and every other card the seat cannot locate is dealt again at random,
+a card whose kind was announced being replaced by one of the same kind.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from . import material as m
+
+if TYPE_CHECKING:
+    from .rules import WettstreitState
+
+
+def known_to(state: WettstreitState, card: str, seat: int | None) -> bool:
+    if card in state.public:
+        return True
+    return seat is not None and seat in state.knows.get(card, ())
+
+
+def pooled_for(state: WettstreitState, seat: int | None) -> set[str]:
+    """Cards whose place ``seat`` knows only up to a pool."""
+    return {card for pool in state.pools if pool["seat"] == seat for card in pool["cards"]}
+
+
+def learn(state: WettstreitState, card: str, seats: list[int]) -> None:
+    """These seats now know where ``card`` is (they saw it go there)."""
+    knowers = state.knows.setdefault(card, [])
+    for seat in seats:
+        if seat not in knowers:
+            knowers.append(seat)
+    knowers.sort()
+    if state.pools:
+        _drop_from_pools(state, card, set(seats))
+
+
+def publish(state: WettstreitState, card: str) -> None:
+    """The whole table now knows where ``card`` is."""
+    state.public[card] = True
+    if state.pools:
+        _drop_from_pools(state, card, None)
+
+
+def into_the_open(state: WettstreitState, card: str) -> None:
+    """``card`` is now built in a city: its place is public by nature, no record is needed."""
+    state.public.pop(card, None)
+    state.knows.pop(card, None)
+    state.type_shown.pop(card, None)
+    if state.pools:
+        _drop_from_pools(state, card, None)
+
+
+def lose_secretly(state: WettstreitState, victim: int, hand: list[str], lost: str) -> None:
+    """``lost`` left ``victim``'s ``hand`` at random, face down: only the victim knows which.
+
+    Every other seat that could locate cards of that hand (or knew the kind of one) now
+    only knows they are among the hand and the lost card's new place: a pool per seat,
+    merged with the pools that already held any of these cards.
+    """
+    cards = list(hand)
+    for card in cards:
+        if state.public.pop(card, None):
+            # Everyone knew it; from now on only the victim knows exactly.
+            state.knows[card] = sorted(set(range(state.seats)))
+        learn(state, card, [victim])
+    for seat in range(state.seats):
+        if seat == victim:
+            continue
+        known = [card for card in cards if seat in state.knows.get(card, ())]
+        for card in known:
+            state.knows[card].remove(seat)
+        members = set(cards)
+        merged_known = set(known)
+        for pool in [p for p in state.pools if p["seat"] == seat and members & set(p["cards"])]:
+            members.update(pool["cards"])
+            merged_known.update(pool["known"])
+            state.pools.remove(pool)
+        if merged_known or any(card in state.type_shown for card in members):
+            state.pools.append(
+                {
+                    "seat": seat,
+                    "cards": sorted(members, key=m.CARD_ORDER.__getitem__),
+                    "known": sorted(merged_known, key=m.CARD_ORDER.__getitem__),
+                }
+            )
+
+
+def settle_all(state: WettstreitState) -> None:
+    """Turn pools whose cards all ended up in one place back into plain knowledge."""
+    for pool in list(state.pools):
+        _settle(state, pool, _places(state))
+
+
+def _drop_from_pools(state: WettstreitState, card: str, seats: set[int] | None) -> None:
+    places = None
+    for pool in list(state.pools):
+        if card in pool["cards"] and (seats is None or pool["seat"] in seats):
+            pool["cards"].remove(card)
+            if card in pool["known"]:
+                pool["known"].remove(card)
+            places = places or _places(state)
+            _settle(state, pool, places)
+
+
+def _settle(state: WettstreitState, pool: dict[str, Any], places: dict[str, str]) -> None:
+    cards = pool["cards"]
+    if not pool["known"] and not any(card in state.type_shown for card in cards):
+        state.pools.remove(pool)
+        return
+    if len({places.get(card) for card in cards}) <= 1:
+        # One hand (unordered) or one pile position: the seat knows where they all are.
+        for card in pool["known"]:
+            knowers = state.knows.setdefault(card, [])
+            if pool["seat"] not in knowers:
+                knowers.append(pool["seat"])
+                knowers.sort()
+        state.pools.remove(pool)
+
+
+def _places(state: WettstreitState) -> dict[str, str]:
+    """Where every hidden card is: a hand, a pile position, or the auction."""
+    places = {}
+    for seat, player in enumerate(state.players):
+        for card in player["hand"]:
+            places[card] = f"hand:{seat}"
+    for pile in m.PILES:
+        for index, card in enumerate(getattr(state, pile)):
+            places[card] = f"{pile}:{index}"
+    if state.auction is not None:
+        places[state.auction["card"]] = "auction"
+    return places
+
+
+def _slots(state: WettstreitState, seat: int) -> list[tuple[Any, Any]]:
+    """Every hidden place of a card, as (container, key), except ``seat``'s own hand."""
+    slots: list[tuple[Any, Any]] = []
+    if not state.is_over():
+        for other, player in enumerate(state.players):
+            if other != seat:
+                hand = player["hand"]
+                slots.extend((hand, i) for i in range(len(hand)))
+    for pile in m.PILES:
+        cards = getattr(state, pile)
+        slots.extend((cards, i) for i in range(len(cards)))
+    if state.auction is not None:
+        slots.append((state.auction, "card"))
+    return slots
+
+
+def redeal(state: WettstreitState, seat: int, rng: random.Random) -> None:
+    """Re-deal, in place, every card ``seat`` cannot locate, consistently with what it knows."""
+    slots = _slots(state, seat)
+    at = {container[key]: (container, key) for container, key in slots}
+    # 1. Pools: the seat knows its pooled cards lie among these places, not which where.
+    mine = [pool for pool in state.pools if pool["seat"] == seat]
+    pool_known: set[str] = set()
+    for pool in mine:
+        pool_known.update(pool["known"])
+        places = [at[card] for card in pool["cards"] if card in at]
+        cards = [container[key] for container, key in places]
+        rng.shuffle(cards)
+        for (container, key), card in zip(places, cards, strict=True):
+            container[key] = card
+            at[card] = (container, key)
+    # 2. Every card the seat cannot identify is dealt again over the places of such cards.
+    unknown = [
+        (container, key)
+        for container, key in slots
+        if not known_to(state, container[key], seat) and container[key] not in pool_known
+    ]
+    if not unknown:
+        return
+    old = [container[key] for container, key in unknown]
+    deck = list(old)
+    rng.shuffle(deck)
+    new: list[str | None] = [None] * len(old)
+    # A place whose kind was announced receives a card of that kind; the truth proves
+    # there are enough of each kind among the unknown cards, so the greedy pick never fails.
+    for index, card in enumerate(old):
+        if card in state.type_shown:
+            kind = m.KIND[card]
+            pick = next(i for i, other in enumerate(deck) if m.KIND[other] == kind)
+            new[index] = deck.pop(pick)
+    rest = iter(deck)
+    for index in range(len(old)):
+        if new[index] is None:
+            new[index] = next(rest)
+    mapping = dict(zip(old, new, strict=True))
+    for (container, key), card in zip(unknown, new, strict=True):
+        container[key] = card
+    _rename(state, mapping)
+
+
+def _rename(state: WettstreitState, mapping: dict[str, str]) -> None:
+    """Move the records of the re-dealt cards with their places (old card -> new card)."""
+    state.knows = {mapping.get(card, card): seats for card, seats in state.knows.items()}
+    state.type_shown = {mapping.get(card, card): True for card in state.type_shown}
+    for pool in state.pools:
+        pool["cards"] = sorted((mapping.get(c, c) for c in pool["cards"]), key=m.CARD_ORDER.__getitem__)
+        pool["known"] = sorted((mapping.get(c, c) for c in pool["known"]), key=m.CARD_ORDER.__getitem__)

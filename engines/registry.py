@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from .core import Game, UnknownGame
+from .new_york import GAME as NEW_YORK
 from .property import GAME as PROPERTY
 
-GAMES: dict[str, Game] = {game.id: game for game in (PROPERTY,)}
+GAMES: dict[str, Game] = {game.id: game for game in (PROPERTY, NEW_YORK)}
 
 
 def get(game_id: str) -> Game:

@@ -22,8 +22,17 @@ def neighbours(avenue: int, street: int) -> list[tuple[int, int]]:
     return out
 
 
+# The neighbours of every square, as 0-based (row, column) pairs: asked for constantly.
+NEIGHBOURS = {
+    (a, s): tuple((na - 1, ns - 1) for na, ns in neighbours(a, s)) for a in m.LINES for s in m.LINES
+}
+
+
 def touches_colour(board: Board, avenue: int, street: int, colour: int) -> bool:
-    return any(board[a - 1][s - 1] == colour for a, s in neighbours(avenue, street))
+    for r, c in NEIGHBOURS[(avenue, street)]:
+        if board[r][c] == colour:
+            return True
+    return False
 
 
 def groups(board: Board, colour: int) -> list[list[tuple[int, int]]]:

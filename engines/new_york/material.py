@@ -121,7 +121,7 @@ def deck(events: bool) -> tuple[str, ...]:
     return STREET_CARDS + JOKERS + (EVENT_CARDS if events else ())
 
 
-def card_text(card: str) -> str:
+def _card_text(card: str) -> str:
     if card == STOP:
         return "Stop"
     colour, face = card_colour(card), card_face(card)
@@ -158,3 +158,10 @@ STOP_WHEN_UNOWNED = 4  # the Stop cards go on the discard pile when only 4 are u
 
 # ---- events (rule NY-EV-SPEKULATION) -------------------------------------------------------
 SPEKULATION_MORE_THAN = 8  # the named player must have more than 8 pieces on the board
+
+
+# Lookups computed once: listing moves asks these questions thousands of times a second.
+CARD_LINE = {card: card_line(card) for card in CARD_ORDER if card != STOP}
+CARD_EVENT = {card: card_event(card) for card in CARD_ORDER}
+CARD_TEXT = {card: _card_text(card) for card in CARD_ORDER}
+card_text = CARD_TEXT.__getitem__

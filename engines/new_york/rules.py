@@ -20,12 +20,13 @@ money, pieces, hand sizes, the discard pile. Chance: the shuffles and the colour
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
 from ..core import IllegalMove, Move, Result, State, event, secret_event
 from ..core.cards import refill_from_discard
-from . import city
+from . import city, plays
 from . import material as m
 from .explain import explain
 from .hands import complete, kinds
@@ -34,10 +35,11 @@ from .scoring import final_result
 from .views import view
 
 # Phases of the game (what the seat in to_act is deciding).
-CHOOSE, PRELIM, PLAY, EXCHANGE, REBUILD, SURRENDER, OVER = (
+CHOOSE, PRELIM, PLAY, TARGET, EXCHANGE, REBUILD, SURRENDER, OVER = (
     "choose_colour",
     "preliminary",
     "play",
+    "target",
     "exchange",
     "rebuild",
     "surrender",
@@ -51,6 +53,9 @@ class NewYorkState(State):
         "choose_colour",
         "play",
         "event",
+        "take",
+        "line",
+        "name",
         "offer",
         "swap",
         "refuse",
@@ -108,6 +113,7 @@ class NewYorkState(State):
         self.rebuild = None
         self.surrender = None
         self.offer = None
+        self.pending = None
         self.exchanged = False
         self.colour_draw = None
         self.revealed = None
@@ -149,6 +155,8 @@ class NewYorkState(State):
         phase = self.phase
         if phase == PLAY:
             return self.turn_moves(seat)
+        if phase == TARGET:
+            return list(plays.choices(self, seat, self.pending["cards"]))
         if phase == PRELIM:
             colour = self.prelim_queue[0]
             return [{"type": "place", "avenue": a, "street": s} for a, s in self.preliminary_squares(colour)]
@@ -159,13 +167,12 @@ class NewYorkState(State):
                 if self.colour_seat[c] is None
             ]
         if phase == EXCHANGE:
-            partner_hand = self.hands[seat]
-            moves: list[Move] = [{"type": "swap", "card": c} for c in kinds(partner_hand)]
+            moves: list[Move] = [{"type": "swap", "card": c} for c in kinds(self.hands[seat])]
             return moves + [{"type": "refuse"}]
         if phase == REBUILD:
             moves = []
             for a, s in self.rebuild["squares"]:
-                moves.extend(self._with_colours(seat, {"type": "rebuild", "avenue": a, "street": s}))
+                moves.extend(plays.colour_variants(self, seat, {"type": "rebuild", "avenue": a, "street": s}))
             return moves
         if phase == SURRENDER:
             return [{"type": "surrender", "avenue": a, "street": s} for a, s in self.surrender_squares()]
@@ -176,34 +183,10 @@ class NewYorkState(State):
         """Variant 4: partners sit opposite each other (seats 0 and 2, 1 and 3)."""
         return (seat + 2) % 4
 
-    def teammates(self, seat: int) -> list[int]:
-        return sorted({seat, self.partner(seat)}) if self.options["teams"] else [seat]
-
-    def colour_name(self, colour: int) -> str:
-        return m.COLOURS[colour]
-
     def colour_index(self, name: Any) -> int | None:
         if isinstance(name, str) and name in m.COLOURS[: self.colours]:
             return m.COLOURS.index(name)
         return None
-
-    def owner_seat(self, colour: int | None) -> int | None:
-        return None if colour is None else self.colour_seat[colour]
-
-    def gaining_colours(self, seat: int) -> list[int]:
-        """Colours in which ``seat`` can take a building now: its own, with a piece left.
-
-        RECONSTRUCTION (research §2): the pieces are the limit - with none left in the
-        supply, a player cannot take a building in that colour.
-        """
-        return [c for c in self.seat_colours[seat] if self.supply[c] > 0]
-
-    def _with_colours(self, seat: int, move: Move) -> list[Move]:
-        """The move once per colour the seat can take a building in (variant 3 names it)."""
-        colours = self.gaining_colours(seat)
-        if not self.options["two_colours"]:
-            return [move] if colours else []
-        return [{**move, "colour": m.COLOURS[c]} for c in colours]
 
     def _gain_colour(self, seat: int, move: Move) -> int:
         if "colour" in move:
@@ -220,125 +203,16 @@ class NewYorkState(State):
             if board[a - 1][s - 1] is None and not city.touches_colour(board, a, s, colour)
         ]
 
-    # ---- a turn: what may be played (NY-PLAY, NY-JOKER, NY-TAKE-*, NY-EV-*) -----------------
+    # ---- a turn ----------------------------------------------------------------------
     def turn_moves(self, seat: int) -> list[Move]:
-        plays = self.card_plays(seat)
-        moves = list(plays)
+        moves = plays.card_plays(self, seat)
+        can_play = bool(moves)
         if self.options["teams"] and not self.exchanged and self.hands[seat]:
             moves.extend({"type": "offer", "card": c} for c in kinds(self.hands[seat]))
-        if not plays:
+        if not can_play:
             # Rule NY-DEAD-HAND: no building can be taken with these cards.
             moves.append({"type": "discard_hand"})
         return moves
-
-    def card_plays(self, seat: int) -> list[Move]:
-        hand = self.hands[seat]
-        held = kinds(hand)
-        reds = [c for c in held if c.startswith("red-")]
-        blues = [c for c in held if c.startswith("blue-")]
-        moves: list[Move] = []
-        for red in reds:
-            red_event = m.card_event(red)
-            for blue in blues:
-                blue_event = m.card_event(blue)
-                if red_event is None and blue_event is None:
-                    moves.extend(self._building_plays(seat, red, blue))
-                elif red_event in m.PAIRED_EVENTS and blue_event is None:
-                    moves.extend(self._paired_event_plays(seat, red, blue, red_event, "red"))
-                elif blue_event in m.PAIRED_EVENTS and red_event is None:
-                    moves.extend(self._paired_event_plays(seat, red, blue, blue_event, "blue"))
-        for card in held:
-            if m.card_event(card) in m.SINGLE_EVENTS:
-                moves.extend(self._single_event_plays(seat, card))
-        return moves
-
-    def _building_plays(self, seat: int, red: str, blue: str) -> list[Move]:
-        avenue = m.card_line(red)
-        street = m.card_line(blue)
-        avenues = m.LINES if avenue is None else (avenue,)
-        streets = m.LINES if street is None else (street,)
-        board, money = self.board, self.money[seat]
-        gain = self.gaining_colours(seat)
-        two = self.options["two_colours"]
-        moves: list[Move] = []
-        for a in avenues:
-            row = board[a - 1]
-            for s in streets:
-                owner = row[s - 1]
-                base = {"type": "play", "red": red, "blue": blue, "avenue": a, "street": s}
-                if owner is not None and self.colour_seat[owner] == seat:
-                    moves.append(base)  # NY-TAKE-OWN: it is lost
-                    continue
-                if not gain:
-                    continue
-                if (
-                    owner is not None
-                    and city.price(self.avenue_counts, self.street_counts, owner, a, s) > money
-                ):
-                    continue  # NY-TAKE-BUY: the owner cannot be paid
-                if two:
-                    moves.extend({**base, "colour": m.COLOURS[c]} for c in gain)
-                else:
-                    moves.append(base)
-        return moves
-
-    def _paired_event_plays(self, seat: int, red: str, blue: str, name: str, event_colour: str) -> list[Move]:
-        """Baulöwe and Statik: the companion of the other colour names the line."""
-        companion = blue if event_colour == "red" else red
-        number = m.card_line(companion)
-        numbers = m.LINES if number is None else (number,)
-        # A red event card goes with a blue card: the line is a street (and vice versa).
-        kind = "street" if event_colour == "red" else "avenue"
-        base = {"type": "play", "red": red, "blue": blue}
-        moves: list[Move] = []
-        if name == m.BAULOWE:
-            for n in numbers:
-                for a, s in city.line_squares(kind, n):
-                    owner = self.board[a - 1][s - 1]
-                    if owner is not None and self.colour_seat[owner] != seat:
-                        moves.extend(self._with_colours(seat, {**base, "avenue": a, "street": s}))
-            return moves
-        for n in numbers:
-            line = {**base, kind: n}
-            victims = self.statik_victims(seat, kind, n)
-            if not victims:
-                moves.append(line)  # nobody loses a building: the card is played for nothing
-                continue
-            for victim in victims:
-                moves.extend(self._with_colours(seat, {**line, "victim": m.COLOURS[victim]}))
-        return moves
-
-    def statik_victims(self, seat: int, kind: str, number: int) -> list[int]:
-        """Rule NY-EV-STATIK: the colours with the most buildings in the line, not the player's.
-
-        RECONSTRUCTION (research §2): when several colours share the most, the card player
-        picks among them; when the card player alone has the most, nothing happens.
-        """
-        counts = self.avenue_counts if kind == "avenue" else self.street_counts
-        per_colour = [counts[c][number - 1] for c in range(self.colours)]
-        most = max(per_colour)
-        if most == 0:
-            return []
-        return [c for c in range(self.colours) if per_colour[c] == most and self.colour_seat[c] != seat]
-
-    def _single_event_plays(self, seat: int, card: str) -> list[Move]:
-        name = m.card_event(card)
-        if name in (m.SANIERUNG, m.RUIN):
-            return [{"type": "event", "card": card}]
-        moves: list[Move] = []
-        for victim in self.spekulation_victims(seat):
-            moves.extend(
-                self._with_colours(seat, {"type": "event", "card": card, "victim": m.COLOURS[victim]})
-            )
-        return moves
-
-    def spekulation_victims(self, seat: int) -> list[int]:
-        """Rule NY-EV-SPEKULATION: another player's colour with more than 8 pieces on the board."""
-        return [
-            c
-            for c in range(self.colours)
-            if self.colour_seat[c] != seat and self.on_board[c] > m.SPEKULATION_MORE_THAN
-        ]
 
     def surrender_squares(self) -> list[tuple[int, int]]:
         pending = self.surrender
@@ -356,15 +230,18 @@ class NewYorkState(State):
             return f"Place a {colour} piece on avenue {move['avenue']} × street {move['street']}"
         if kind == "choose_colour":
             return f"Choose {move['colour']}"
-        if kind == "play":
-            return self._play_label(move)
-        if kind == "event":
-            text = f"Play {m.card_text(move['card'])}"
-            if "victim" in move:
-                text += f": {move['victim']} gives up a building of its choice"
-                if "colour" in move:
-                    text += f" to your {move['colour']}"
-            return text
+        if kind in ("play", "event"):
+            cards = [move["red"], move["blue"]] if kind == "play" else [move["card"]]
+            text = "Play " + " and ".join(m.card_text(c) for c in cards)
+            if m.CARD_EVENT[cards[0]] in (m.SANIERUNG, m.RUIN):
+                return text
+            options = list(itertools.islice(plays.choices(self, self.current, cards), 2))
+            if len(options) == 1:
+                return f"{text}: {self._choice_text(cards, options[0])}"
+            return f"{text}, then choose"
+        if kind in ("take", "line", "name"):
+            text = self._choice_text(self.pending["cards"], move)
+            return text[0].upper() + text[1:]
         if kind == "offer":
             return f"Offer your partner {m.card_text(move['card'])} in exchange for a card"
         if kind == "swap":
@@ -378,26 +255,27 @@ class NewYorkState(State):
             return text + (f" in {move['colour']}" if "colour" in move else "")
         return f"Give up your building on avenue {move['avenue']} × street {move['street']}"
 
-    def _play_label(self, move: Move) -> str:
-        cards = f"Play {m.card_text(move['red'])} and {m.card_text(move['blue'])}"
-        colour = f" in {move['colour']}" if "colour" in move else ""
-        event_name = m.card_event(move["red"]) or m.card_event(move["blue"])
-        if event_name == m.STATIK:
-            line = f"avenue {move['avenue']}" if "avenue" in move else f"street {move['street']}"
-            if "victim" not in move:
-                return f"{cards} on {line}: nobody else has the most buildings there"
-            return f"{cards} on {line}: {move['victim']} gives you one of its buildings there{colour}"
-        a, s = move["avenue"], move["street"]
+    def _choice_text(self, cards: list[str], choice: Move) -> str:
+        colour = f" in {choice['colour']}" if "colour" in choice else ""
+        kind = choice["type"]
+        if kind == "name":
+            return f"{choice['victim']} gives up a building of its choice to you{colour}"
+        if kind == "line":
+            line = f"avenue {choice['avenue']}" if "avenue" in choice else f"street {choice['street']}"
+            if "victim" not in choice:
+                return f"{line}, where nobody else has the most buildings: no effect"
+            return f"{line}: {choice['victim']} gives you one of its buildings there{colour}"
+        a, s = choice["avenue"], choice["street"]
         where = f"avenue {a} × street {s}"
         owner = self.board[a - 1][s - 1]
-        if event_name == m.BAULOWE:
-            return f"{cards}: take {m.COLOURS[owner]}'s building on {where} free{colour}"
+        if m.BAULOWE in (m.CARD_EVENT[cards[0]], m.CARD_EVENT[cards[-1]]):
+            return f"take {m.COLOURS[owner]}'s building on {where} free{colour}"
         if owner is None:
-            return f"{cards}: build on {where} free{colour}"
+            return f"build on {where} free{colour}"
         if self.colour_seat[owner] == self.current:
-            return f"{cards}: lose your {m.COLOURS[owner]} building on {where}"
+            return f"lose your {m.COLOURS[owner]} building on {where}"
         cost = city.price(self.avenue_counts, self.street_counts, owner, a, s)
-        return f"{cards}: buy {m.COLOURS[owner]}'s building on {where} for {cost}{colour}"
+        return f"buy {m.COLOURS[owner]}'s building on {where} for {cost}{colour}"
 
     # ---- applying moves ----------------------------------------------------------------
     def _apply(self, seat: int, move: Move) -> list[dict[str, Any]]:
@@ -406,10 +284,13 @@ class NewYorkState(State):
             return self._place(seat, move)
         if kind == "choose_colour":
             return self._choose_colour(seat, move)
-        if kind == "play":
-            return self._play(seat, move)
-        if kind == "event":
-            return self._single_event(seat, move)
+        if kind in ("play", "event"):
+            return self._lay_down(seat, move)
+        if kind in ("take", "line", "name"):
+            cards = self.pending["cards"]
+            self.pending = None
+            self.phase = PLAY
+            return self._resolve(seat, cards, move)
         if kind == "offer":
             return self._offer(seat, move)
         if kind in ("swap", "refuse"):
@@ -447,7 +328,7 @@ class NewYorkState(State):
                 street=move["street"],
             )
         ]
-        # A colour with no legal square left skips its placement (it cannot happen often).
+        # A colour with no legal square left skips its placement (it can hardly happen).
         while self.prelim_queue and not self.preliminary_squares(self.prelim_queue[0]):
             skipped = self.prelim_queue.pop(0)
             events.append(event("placement_impossible", colour=m.COLOURS[skipped]))
@@ -469,15 +350,12 @@ class NewYorkState(State):
             for colours in self.seat_colours:
                 colours.sort()
             self.colour_draw = [m.COLOURS[c] for c in cards]
-            events.append(
-                event(
-                    "colours_drawn", colours={m.COLOURS[c]: self.colour_seat[c] for c in range(self.colours)}
-                )
-            )
+            drawn = {m.COLOURS[c]: self.colour_seat[c] for c in range(self.colours)}
+            events.append(event("colours_drawn", colours=drawn))
         # Rule NY-DEAL: the red player begins; one card each in turn until 2 red + 2 blue.
         first = self.colour_seat[0]
         order = [(first + i) % self.seats for i in range(self.seats)]
-        drawn: dict[int, list[str]] = {s: [] for s in order}
+        drawn_cards: dict[int, list[str]] = {s: [] for s in order}
         progress = True
         while progress:
             progress = False
@@ -488,12 +366,13 @@ class NewYorkState(State):
                 if card is None:
                     break
                 self._add_to_hand(seat, card)
-                drawn[seat].append(card)
+                drawn_cards[seat].append(card)
                 progress = True
         for seat in order:
             self.min_red_blue[seat] = [2, 2] if complete(self.hands[seat]) else [0, 0]
+            cards_drawn = drawn_cards[seat]
             events.append(
-                secret_event("cards_drawn", [seat], {"cards": drawn[seat]}, seat=seat, count=len(drawn[seat]))
+                secret_event("cards_drawn", [seat], {"cards": cards_drawn}, seat=seat, count=len(cards_drawn))
             )
         self.phase = PLAY
         self.current = first
@@ -501,33 +380,40 @@ class NewYorkState(State):
         return events
 
     # -- a turn
-    def _play(self, seat: int, move: Move) -> list[dict[str, Any]]:
-        red, blue = move["red"], move["blue"]
-        self._play_cards(seat, [red, blue])
-        events: list[dict[str, Any]] = [event("cards_played", seat=seat, cards=[red, blue])]
-        event_name = m.card_event(red) or m.card_event(blue)
-        if event_name == m.STATIK:
-            kind = "avenue" if "avenue" in move else "street"
-            line = {"kind": kind, "number": move[kind]}
-            if "victim" not in move:
-                events.append(event("statik_no_effect", seat=seat, line=line))
+    def _lay_down(self, seat: int, move: Move) -> list[dict[str, Any]]:
+        """Rule NY-PLAY: the cards are played face up; what they leave to choose comes next."""
+        cards = [move["red"], move["blue"]] if move["type"] == "play" else [move["card"]]
+        options = list(itertools.islice(plays.choices(self, seat, cards), 2))
+        self._play_cards(seat, cards)
+        events: list[dict[str, Any]] = [event("cards_played", seat=seat, cards=cards)]
+        name = m.CARD_EVENT[cards[0]]
+        if len(cards) == 1 and name in (m.SANIERUNG, m.RUIN):
+            return events + self._clear_and_rebuild(seat, name)
+        if len(options) == 1:
+            return events + self._resolve(seat, cards, options[0])
+        self.pending = {"cards": cards}
+        self.phase = TARGET
+        return events
+
+    def _resolve(self, seat: int, cards: list[str], choice: Move) -> list[dict[str, Any]]:
+        kind = choice["type"]
+        if kind == "name":
+            victim = m.COLOURS.index(choice["victim"])
+            return self._ask_surrender(seat, victim, None, choice, m.SPEKULATION, draw=False)
+        if kind == "line":
+            line_kind = "avenue" if "avenue" in choice else "street"
+            line = {"kind": line_kind, "number": choice[line_kind]}
+            if "victim" not in choice:
+                events = [event("statik_no_effect", seat=seat, line=line)]
                 return events + self._end_turn(seat, draw=True)
-            victim = m.COLOURS.index(move["victim"])
-            self.surrender = {
-                "seat": self.colour_seat[victim],
-                "colour": victim,
-                "line": line,
-                "gain": self._gain_colour(seat, move),
-                "event": m.STATIK,
-                "draw": True,
-            }
-            self.phase = SURRENDER
-            events.append(event("statik", seat=seat, line=line, victim=move["victim"]))
-            return events
-        a, s = move["avenue"], move["street"]
+            victim = m.COLOURS.index(choice["victim"])
+            return self._ask_surrender(seat, victim, line, choice, m.STATIK, draw=True)
+        a, s = choice["avenue"], choice["street"]
         owner = self.board[a - 1][s - 1]
-        if event_name == m.BAULOWE:
-            colour = self._gain_colour(seat, move)
+        events: list[dict[str, Any]] = []
+        if m.BAULOWE in (m.CARD_EVENT[cards[0]], m.CARD_EVENT[cards[-1]]):
+            # Rule NY-EV-BAULOWE: another player's building, taken free.
+            colour = self._gain_colour(seat, choice)
             self._take(owner, a, s)
             self._put(colour, a, s)
             events.append(
@@ -541,14 +427,17 @@ class NewYorkState(State):
                 )
             )
         elif owner is None:
-            colour = self._gain_colour(seat, move)
+            # Rule NY-TAKE-FREE
+            colour = self._gain_colour(seat, choice)
             self._put(colour, a, s)
             events.append(event("building_taken", seat=seat, colour=m.COLOURS[colour], avenue=a, street=s))
         elif self.colour_seat[owner] == seat:
+            # Rule NY-TAKE-OWN
             self._take(owner, a, s)
             events.append(event("building_lost", seat=seat, colour=m.COLOURS[owner], avenue=a, street=s))
         else:
-            colour = self._gain_colour(seat, move)
+            # Rule NY-TAKE-BUY
+            colour = self._gain_colour(seat, choice)
             cost = city.price(self.avenue_counts, self.street_counts, owner, a, s)
             seller = self.colour_seat[owner]
             self.money[seat] -= cost
@@ -569,25 +458,23 @@ class NewYorkState(State):
             )
         return events + self._end_turn(seat, draw=True)
 
-    def _single_event(self, seat: int, move: Move) -> list[dict[str, Any]]:
-        card = move["card"]
-        name = m.card_event(card)
-        self._play_cards(seat, [card])
-        events: list[dict[str, Any]] = [event("cards_played", seat=seat, cards=[card])]
-        if name == m.SPEKULATION:
-            victim = m.COLOURS.index(move["victim"])
-            self.surrender = {
-                "seat": self.colour_seat[victim],
-                "colour": victim,
-                "line": None,
-                "gain": self._gain_colour(seat, move),
-                "event": m.SPEKULATION,
-                "draw": False,
-            }
-            self.phase = SURRENDER
-            events.append(event("spekulation", seat=seat, victim=move["victim"]))
-            return events
-        # Sanierung (the 5 centre squares) or Ruin (the 4 corners): cleared, then refilled.
+    def _ask_surrender(
+        self, seat: int, victim: int, line: dict[str, Any] | None, choice: Move, name: str, draw: bool
+    ) -> list[dict[str, Any]]:
+        """Spekulation and Statik: the victim chooses which building goes to the card player."""
+        self.surrender = {
+            "seat": self.colour_seat[victim],
+            "colour": victim,
+            "line": line,
+            "gain": self._gain_colour(seat, choice),
+            "event": name,
+            "draw": draw,
+        }
+        self.phase = SURRENDER
+        return [event(name, seat=seat, victim=m.COLOURS[victim], line=line)]
+
+    def _clear_and_rebuild(self, seat: int, name: str) -> list[dict[str, Any]]:
+        """Rules NY-EV-SANIERUNG and NY-EV-RUIN: the squares are cleared, then refilled."""
         squares = m.CENTRE_SQUARES if name == m.SANIERUNG else m.CORNER_SQUARES
         cleared = []
         for a, s in squares:
@@ -595,7 +482,7 @@ class NewYorkState(State):
             if owner is not None:
                 self._take(owner, a, s)
                 cleared.append({"avenue": a, "street": s, "colour": m.COLOURS[owner]})
-        events.append(event(name, seat=seat, cleared=cleared))
+        events = [event(name, seat=seat, cleared=cleared)]
         self.rebuild = {"event": name, "squares": [[a, s] for a, s in squares], "seat": seat}
         self.phase = REBUILD
         return events + self._next_rebuilder(seat, first=True)
@@ -604,7 +491,7 @@ class NewYorkState(State):
         """From the card player on, clockwise, each puts one piece until the squares are full."""
         for offset in range(0 if first else 1, self.seats + (0 if first else 1)):
             seat = (after + offset) % self.seats
-            if self.rebuild["squares"] and self.gaining_colours(seat):
+            if self.rebuild["squares"] and plays.gaining_colours(self, seat):
                 self.rebuild["seat"] = seat
                 return []
         # Done (or nobody has a piece left, which leaves squares empty).

@@ -92,6 +92,7 @@ def view(state: NewYorkState, seat: int | None) -> dict[str, Any]:
             "choosing": state.choose_queue[0] if state.choose_queue else None,
         },
         "colour_draw": None if state.colour_draw is None else list(state.colour_draw),
+        "played": None if state.pending is None else list(state.pending["cards"]),
         "rebuild": rebuild,
         "surrender": surrender,
         "offer": offer,

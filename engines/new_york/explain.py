@@ -184,6 +184,8 @@ def _play(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
         return _bad(
             "baulowe_needs_opponents_building", "Baulöwe needs another player's building on that line."
         )
+    if next(plays.building_choices(state, seat, red, blue, own=True), None) is not None:
+        return _must_take()
     if not plays.gaining_colours(state, seat):
         return _bad(
             "no_piece_left",
@@ -248,11 +250,9 @@ def _take(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
     if error:
         return error
     if owner is not None and state.colour_seat[owner] == seat:
-        return (
-            _bad("colour_not_needed", "Losing one's own building needs no colour.")
-            if "colour" in move
-            else None
-        )
+        if "colour" in move:
+            return _bad("colour_not_needed", "Losing one's own building needs no colour.")
+        return _must_take()
     error = _gain_colour(state, seat, move)
     if error:
         return error

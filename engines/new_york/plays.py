@@ -161,6 +161,31 @@ def choices(state: NewYorkState, seat: int, cards: list[str]) -> Iterator[Move]:
     return statik_choices(state, seat, kind, numbers)
 
 
+def pair_reach(state: NewYorkState, seat: int, red: str, blue: str, can_gain: bool) -> int:
+    """What two street cards or jokers reach: 2 a building to take, 1 only one's own, 0 nothing.
+
+    The same test as ``building_choices``, written flat because listing asks it of every pair.
+    """
+    avenue, street = m.CARD_LINE[red], m.CARD_LINE[blue]
+    avenues = m.LINES if avenue is None else (avenue,)
+    streets = m.LINES if street is None else (street,)
+    board, money, colour_seat = state.board, state.money[seat], state.colour_seat
+    by_avenue, by_street = state.avenue_counts, state.street_counts
+    own = 0
+    for a in avenues:
+        row = board[a - 1]
+        for s in streets:
+            owner = row[s - 1]
+            if owner is None:
+                if can_gain:
+                    return 2
+            elif colour_seat[owner] == seat:
+                own = 1
+            elif can_gain and min(by_avenue[owner][a - 1], by_street[owner][s - 1]) <= money:
+                return 2
+    return own
+
+
 def card_plays(state: NewYorkState, seat: int) -> list[Move]:
     """Every way to lay down cards this turn that leaves at least one legal outcome.
 
@@ -170,6 +195,7 @@ def card_plays(state: NewYorkState, seat: int) -> list[Move]:
     held = sorted(set(state.hands[seat]), key=m.CARD_RANK.__getitem__)
     reds = [c for c in held if c.startswith("red-")]
     blues = [c for c in held if c.startswith("blue-")]
+    can_gain = bool(gaining_colours(state, seat))
     taking: list[Move] = []
     losing: list[Move] = []
     statik: list[Move] = []
@@ -180,9 +206,10 @@ def card_plays(state: NewYorkState, seat: int) -> list[Move]:
             blue_event = event_of[blue]
             move = {"type": "play", "red": red, "blue": blue}
             if red_event is None and blue_event is None:
-                if next(building_choices(state, seat, red, blue, own=False), None) is not None:
+                reach = pair_reach(state, seat, red, blue, can_gain)
+                if reach == 2:
                     taking.append(move)
-                elif next(building_choices(state, seat, red, blue, own=True), None) is not None:
+                elif reach == 1:
                     losing.append(move)
             elif m.STATIK in (red_event, blue_event):
                 if next(choices(state, seat, [red, blue]), None) is not None:
@@ -190,7 +217,8 @@ def card_plays(state: NewYorkState, seat: int) -> list[Move]:
             elif next(choices(state, seat, [red, blue]), None) is not None:
                 taking.append(move)  # Baulöwe
     moves = taking or losing
-    moves = sorted(moves + statik, key=lambda mv: (m.CARD_RANK[mv["red"]], m.CARD_RANK[mv["blue"]]))
+    if statik:
+        moves = sorted(moves + statik, key=lambda mv: (m.CARD_RANK[mv["red"]], m.CARD_RANK[mv["blue"]]))
     for card in held:
         name = event_of[card]
         if name in (m.SANIERUNG, m.RUIN) or (

@@ -197,11 +197,11 @@ class NewYorkState(State):
     def preliminary_squares(self, colour: int) -> list[tuple[int, int]]:
         """Rule NY-PRELIM-ADJACENT: any free square not beside (orthogonally) the same colour."""
         board = self.board
-        return [
-            (a, s)
-            for a, s in m.SQUARES
-            if board[a - 1][s - 1] is None and not city.touches_colour(board, a, s, colour)
-        ]
+        beside = set()
+        for a, s in m.SQUARES:
+            if board[a - 1][s - 1] == colour:
+                beside.update(city.NEIGHBOURS[(a, s)])
+        return [(a, s) for a, s in m.SQUARES if board[a - 1][s - 1] is None and (a - 1, s - 1) not in beside]
 
     # ---- a turn ----------------------------------------------------------------------
     def turn_moves(self, seat: int) -> list[Move]:

@@ -723,3 +723,58 @@ def test_NY_V4_EXCHANGE_a_partner_may_refuse_and_only_partners_exchange():
     plain = position(4, hands={0: ["red-3", "blue-5"]})
     assert not any(mv["type"] == "offer" for mv in plain.legal_moves(0))
     assert refused(plain, 0, {"type": "offer", "card": "red-3"}) == "no_partner"
+
+
+def test_NY_PIECE_LIMIT_a_player_without_pieces_is_skipped_when_squares_are_refilled():
+    owned = [(1, 1, "blue"), (7, 7, "yellow")]
+    state = position(options=EV, hands={0: ["red-ruin", "red-1", "blue-1"]}, owned=owned)
+    state.supply[colour("yellow")] = 0
+    state.apply(0, {"type": "event", "card": "red-ruin"})
+    placers = []
+    while state.phase == "rebuild":
+        seat = state.to_act()[0]
+        placers.append(seat)
+        state.apply(seat, state.legal_moves(seat)[0])
+    assert placers == [0, 1, 2, 0], "yellow got its corner piece back, so it places once"
+    state = position(options=EV, hands={0: ["red-ruin", "red-1", "blue-1"]})
+    state.supply[colour("yellow")] = 0
+    state.apply(0, {"type": "event", "card": "red-ruin"})
+    placers = []
+    while state.phase == "rebuild":
+        seat = state.to_act()[0]
+        placers.append(seat)
+        state.apply(seat, state.legal_moves(seat)[0])
+    assert placers == [0, 1, 0, 1], "yellow, without pieces, is skipped"
+
+
+def test_NY_EV_BAULOWE_in_the_team_game_a_partners_building_may_be_taken():
+    owned = [(2, 5, "yellow")]
+    state = position(4, options={**EV, **TEAMS}, hands={0: ["red-baulowe", "blue-5"]}, owned=owned)
+    state.apply(0, play("red-baulowe", "blue-5"))
+    assert state.board[1][4] == colour("red") and state.money == [6, 6, 6, 6]
+
+
+def test_NY_EV_SPEKULATION_in_variant_3_counts_pieces_per_colour():
+    nine = [(1, s, "blue") for s in m.LINES] + [(3, 1, "blue"), (3, 3, "blue")]
+    eight_and_eight = (
+        [(5, s, "green") for s in m.LINES] + [(7, 1, "green")] + [(7, s, "yellow") for s in (3, 5)]
+    )
+    state = position(2, options=EV, hands={0: ["red-spekulation", "red-1", "blue-1"]}, owned=nine)
+    state.apply(0, {"type": "event", "card": "red-spekulation"})
+    assert state.legal_moves(0) == [
+        {"type": "name", "victim": "blue", "colour": "red"},
+        {"type": "name", "victim": "blue", "colour": "yellow"},
+    ]
+    state = position(2, options=EV, hands={0: ["red-spekulation", "red-1", "blue-1"]}, owned=eight_and_eight)
+    assert {"type": "event", "card": "red-spekulation"} not in state.legal_moves(0), "green has 8, not more"
+
+
+def test_NY_V2_CHOSEN_with_two_colours_each_the_choice_goes_round_twice():
+    state = GAME.setup(2, {"chosen_colours": True, "two_colours": True}, seed=1)
+    for seat, name in [(0, "green"), (1, "red"), (0, "blue"), (1, "yellow")]:
+        assert state.to_act() == [seat]
+        state.apply(seat, {"type": "choose_colour", "colour": name})
+    assert state.seat_colours == [[colour("green"), colour("blue")], [colour("red"), colour("yellow")]]
+    assert state.view(None)["preliminary"]["placing"] == "green" and state.to_act() == [0]
+    finish_preliminary(state)
+    assert state.current == 1 and state.on_board == [6] * 4

@@ -13,13 +13,14 @@ stock, go back at random places in the stock (they are never held).
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING
 
 from . import material as m
 from .hands import red_blue
 
 if TYPE_CHECKING:
+    import random
+
     from .rules import NewYorkState
 
 _STOCK = -1

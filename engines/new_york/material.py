@@ -165,3 +165,8 @@ CARD_LINE = {card: card_line(card) for card in CARD_ORDER if card != STOP}
 CARD_EVENT = {card: card_event(card) for card in CARD_ORDER}
 CARD_TEXT = {card: _card_text(card) for card in CARD_ORDER}
 card_text = CARD_TEXT.__getitem__
+
+# Values no source gives, and those only inferred (docs/rules/new-york.md lists them all,
+# with the readings of unclear sentences, which live in the rules code).
+RECONSTRUCTED = ("CENTRE_SQUARES",)
+INFERRED = ("TWO_PLAYER_AS_IF (money 6 per colour in variant 3)", "TWO_COLOUR_GROUP_POINTS")

@@ -21,8 +21,7 @@ money, pieces, hand sizes, the discard pile. Chance: the shuffles and the colour
 from __future__ import annotations
 
 import itertools
-import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core import IllegalMove, Move, Result, State, event, secret_event
 from ..core.cards import refill_from_discard
@@ -33,6 +32,9 @@ from .hands import complete, kinds
 from .hidden import redeal
 from .scoring import final_result
 from .views import view
+
+if TYPE_CHECKING:
+    import random
 
 # Phases of the game (what the seat in to_act is deciding).
 CHOOSE, PRELIM, PLAY, TARGET, EXCHANGE, REBUILD, SURRENDER, OVER = (

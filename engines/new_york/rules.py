@@ -7,9 +7,10 @@ never orthogonally next to the same colour; then the colours are drawn at random
 chosen before, variant 2). Each draws until holding two red and two blue cards. A turn:
 play a red card (an avenue) and a blue card (a street) - jokers name any - and take the
 building at the crossing: free if unowned, bought from its owner at the lower of the
-owner's counts in that avenue and that street, lost if it is one's own. Then draw back to
-two of each colour. When only 4 buildings are unowned the two Stop cards go on the discard
-pile; the first one drawn ends the game. Largest group ×2, other buildings ×1, money ×1.
+owner's counts in that avenue and that street, or - when the hand can take nothing -
+lost if it is one's own. Cards that leave a choice (a joker's line) are played first and
+the building chosen next. Then draw back to two of each colour. When only 4 buildings are
+unowned the two Stop cards go on the discard pile; the first one drawn ends the game. Largest group ×2, other buildings ×1, money ×1.
 
 Variants are options: event cards (1), colours chosen before the preliminary round (2),
 two players with two colours each (3), teams of two at four players (4).
@@ -80,7 +81,9 @@ class NewYorkState(State):
     #   stops_added: the Stop cards are on the discard pile or in the stock
     #   phase, current, turn, choose_queue, prelim_queue, pick_order
     #   rebuild: {"event", "squares", "seat"}; surrender: {"seat", "colour", "line", "gain", "event", "draw"}
+    #   pending: {"cards"} played, waiting for the building / line / victim (phase "target")
     #   offer: {"card"} pending between partners; exchanged: this turn's exchange is done
+    #   colour_draw: the colour cards as drawn; revealed: a hand shown by NY-DEAD-HAND
     #   stop_drawn_by: the seat that drew a Stop card (the end)
 
     # ---- setup -----------------------------------------------------------------------

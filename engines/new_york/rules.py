@@ -10,7 +10,8 @@ building at the crossing: free if unowned, bought from its owner at the lower of
 owner's counts in that avenue and that street, or - when the hand can take nothing -
 lost if it is one's own. Cards that leave a choice (a joker's line) are played first and
 the building chosen next. Then draw back to two of each colour. When only 4 buildings are
-unowned the two Stop cards go on the discard pile; the first one drawn ends the game. Largest group ×2, other buildings ×1, money ×1.
+unowned the two Stop cards go on the discard pile; the first one drawn ends the game.
+Largest group ×2, other buildings ×1, money ×1.
 
 Variants are options: event cards (1), colours chosen before the preliminary round (2),
 two players with two colours each (3), teams of two at four players (4).

@@ -1,12 +1,13 @@
-"""The registered games, by id. Adding a game is one import and one line here."""
+"""The registered games, by id. Adding a game is one import and one entry here."""
 
 from __future__ import annotations
 
 from .core import Game, UnknownGame
+from .new_york import GAME as NEW_YORK
 from .property import GAME as PROPERTY
 from .wettstreit import GAME as WETTSTREIT
 
-GAMES: dict[str, Game] = {game.id: game for game in (PROPERTY, WETTSTREIT)}
+GAMES: dict[str, Game] = {game.id: game for game in (NEW_YORK, PROPERTY, WETTSTREIT)}
 
 
 def get(game_id: str) -> Game:

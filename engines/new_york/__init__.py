@@ -1,0 +1,66 @@
+"""New York (Sid Sackson & Sven Kübler, Piatnik 1995), 3 to 5 players, 2 with two colours each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..core import Game, InvalidOptions, Option
+from .evaluate import evaluate
+from .rules import NewYorkState
+
+
+def _check_setup(seats: int, options: dict[str, Any]) -> None:
+    """Rules NY-PLAYERS, NY-V3, NY-V4: which seat counts each variant is played with."""
+    if options["two_colours"] and seats != 2:
+        raise InvalidOptions(
+            "two_colours_needs_two_players", "Two colours each (variant 3) is the game for exactly 2 players."
+        )
+    if seats == 2 and not options["two_colours"]:
+        raise InvalidOptions(
+            "two_players_need_two_colours",
+            "New York is for 3 to 5 players; 2 play only with two colours each (option two_colours).",
+        )
+    if options["teams"] and seats != 4:
+        raise InvalidOptions("teams_need_four_players", "The team game (variant 4) is for exactly 4 players.")
+
+
+GAME = Game(
+    id="new-york",
+    title="New York",
+    min_seats=2,
+    max_seats=5,
+    state_class=NewYorkState,
+    folder=Path(__file__).parent,
+    rules_version=1,
+    summary="Sackson & Kübler's Manhattan: play an avenue and a street card, take or buy the building "
+    "at the crossing, and grow the largest connected block.",
+    options=(
+        Option(
+            "events",
+            "Variant 1: the 12 event cards (Sanierung, Ruin, Spekulation, Baulöwe, Statik) are shuffled "
+            "into the deck.",
+            default=False,
+        ),
+        Option(
+            "chosen_colours",
+            "Variant 2: players choose their colour before the preliminary round and place their own "
+            "pieces in it (no colour draw).",
+            default=False,
+        ),
+        Option(
+            "two_colours",
+            "Variant 3: the 2-player game, each playing two colours as if 4 played; required with 2 seats.",
+            default=False,
+        ),
+        Option(
+            "teams",
+            "Variant 4: 4 players in teams of two, partners opposite (seats 0 and 2, 1 and 3); partners "
+            "may exchange cards and add their points.",
+            default=False,
+        ),
+    ),
+    max_moves=20_000,
+    evaluate=evaluate,
+    check_setup=_check_setup,
+)

@@ -1,0 +1,97 @@
+"""The city: who owns which building, and what follows from it (prices, groups, leaders).
+
+The board is ``board[avenue - 1][street - 1]``: a colour index or None. These functions
+read plain lists so that the state stays plain JSON and scoring can be tested alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import material as m
+
+Board = Sequence[Sequence[int | None]]
+
+
+def neighbours(avenue: int, street: int) -> list[tuple[int, int]]:
+    """Squares sharing a side with this one (diagonals never count: NY-PRELIM-ADJACENT, NY-SCORE)."""
+    out = []
+    for a, s in ((avenue - 1, street), (avenue + 1, street), (avenue, street - 1), (avenue, street + 1)):
+        if 1 <= a <= m.SIZE and 1 <= s <= m.SIZE:
+            out.append((a, s))
+    return out
+
+
+# The neighbours of every square, as 0-based (row, column) pairs: asked for constantly.
+NEIGHBOURS = {
+    (a, s): tuple((na - 1, ns - 1) for na, ns in neighbours(a, s)) for a in m.LINES for s in m.LINES
+}
+
+
+def touches_colour(board: Board, avenue: int, street: int, colour: int) -> bool:
+    for r, c in NEIGHBOURS[(avenue, street)]:
+        if board[r][c] == colour:
+            return True
+    return False
+
+
+def groups(board: Board, colour: int) -> list[list[tuple[int, int]]]:
+    """The colour's orthogonally connected groups, largest first."""
+    seen: set[tuple[int, int]] = set()
+    found = []
+    for avenue, street in m.SQUARES:
+        if board[avenue - 1][street - 1] != colour or (avenue, street) in seen:
+            continue
+        group = [(avenue, street)]
+        seen.add((avenue, street))
+        frontier = [(avenue, street)]
+        while frontier:
+            a, s = frontier.pop()
+            for na, ns in neighbours(a, s):
+                if (na, ns) not in seen and board[na - 1][ns - 1] == colour:
+                    seen.add((na, ns))
+                    group.append((na, ns))
+                    frontier.append((na, ns))
+        found.append(sorted(group))
+    found.sort(key=len, reverse=True)
+    return found
+
+
+def largest_group(board: Board, colour: int) -> int:
+    found = groups(board, colour)
+    return len(found[0]) if found else 0
+
+
+def buildings(board: Board, colour: int) -> list[tuple[int, int]]:
+    return [(a, s) for a, s in m.SQUARES if board[a - 1][s - 1] == colour]
+
+
+def line_squares(kind: str, number: int) -> list[tuple[int, int]]:
+    """The 7 squares of an avenue (a row) or a street (a column)."""
+    if kind == "avenue":
+        return [(number, s) for s in m.LINES]
+    return [(a, number) for a in m.LINES]
+
+
+def line_counts(board: Board, kind: str, number: int, colours: int) -> list[int]:
+    counts = [0] * colours
+    for a, s in line_squares(kind, number):
+        owner = board[a - 1][s - 1]
+        if owner is not None:
+            counts[owner] += 1
+    return counts
+
+
+def price(
+    avenue_counts: Sequence[Sequence[int]],
+    street_counts: Sequence[Sequence[int]],
+    owner: int,
+    avenue: int,
+    street: int,
+) -> int:
+    """Rule NY-BUY-PRICE: the lower of the owner's buildings in that avenue and in that street.
+
+    The building itself is the owner's and lies in both, so it counts in both and the
+    price is never below 1 (research §2: inferred).
+    """
+    return min(avenue_counts[owner][avenue - 1], street_counts[owner][street - 1])

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from .core import Game, UnknownGame
+from .fifth_avenue import GAME as FIFTH_AVENUE
 from .property import GAME as PROPERTY
 
-GAMES: dict[str, Game] = {game.id: game for game in (PROPERTY,)}
+GAMES: dict[str, Game] = {game.id: game for game in (PROPERTY, FIFTH_AVENUE)}
 
 
 def get(game_id: str) -> Game:

@@ -80,10 +80,10 @@ CLOSURE_SIGNS = 2  # "Fermeture des chantiers"; the second one ends the game
 RINGS_RECONSTRUCTED = True
 FIVE_PLOT_RINGS = {
     "34th-street-west": ("orange", "brown", "grey", "violet", "green"),
-    "34th-street-east": ("brown", "violet", "orange", "green", "grey"),
-    "42nd-street-west": ("grey", "orange", "green", "brown", "violet"),
-    "times-square": ("violet", "grey", "brown", "green", "orange"),
-    "42nd-street-east": ("green", "orange", "violet", "grey", "brown"),
+    "34th-street-east": ("brown", "violet", "green", "grey", "orange"),
+    "42nd-street-west": ("grey", "violet", "orange", "brown", "green"),
+    "times-square": ("violet", "green", "orange", "grey", "brown"),
+    "42nd-street-east": ("green", "brown", "violet", "orange", "grey"),
     "52nd-street-west": ("orange", "violet", "brown", "grey", "green"),
     "52nd-street-east": ("brown", "green", "orange", "violet", "grey"),
 }
@@ -92,10 +92,10 @@ FIVE_PLOT_RINGS = {
 SIXTH = "sixth"
 SIX_PLOT_RINGS = {
     "34th-street-west": ("orange", "brown", "grey", SIXTH, "violet", "green"),
-    "34th-street-east": ("brown", SIXTH, "violet", "orange", "green", "grey"),
-    "42nd-street-west": ("grey", "orange", "green", "brown", SIXTH, "violet"),
-    "times-square": ("violet", "grey", SIXTH, "brown", "green", "orange"),
-    "42nd-street-east": ("green", "orange", "violet", "grey", "brown", SIXTH),
+    "34th-street-east": ("brown", SIXTH, "violet", "green", "grey", "orange"),
+    "42nd-street-west": ("grey", "violet", "orange", "brown", SIXTH, "green"),
+    "times-square": ("violet", "green", SIXTH, "orange", "grey", "brown"),
+    "42nd-street-east": ("green", "brown", "violet", "orange", "grey", SIXTH),
     "52nd-street-west": (SIXTH, "orange", "violet", "brown", "grey", "green"),
     "52nd-street-east": ("brown", "green", "orange", SIXTH, "violet", "grey"),
 }

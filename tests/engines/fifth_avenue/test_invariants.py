@@ -10,6 +10,9 @@ import pytest
 
 from engines.fifth_avenue import GAME, board, piles
 from engines.fifth_avenue import material as m
+from engines.fifth_avenue.evaluate import evaluate
+
+from .helpers import TS, empty_board, new_game, put
 
 
 def cards_everywhere(state) -> Counter:
@@ -64,7 +67,7 @@ def check(state, scores_before):
             assert m.DISTRICT_IDS[d] in state.closed_order
     for pawn in m.PAWNS:
         tokens = state.expertise[pawn]
-        assert len(tokens) <= 3 and len(set(tokens)) == len(tokens)
+        assert len(tokens) <= m.EXPERTISE_TOKENS_PER_PAWN and len(set(tokens)) == len(tokens)
         assert not set(tokens) & set(state.closed_order)
         columns = [m.DISTRICT_COLUMN[t] for t in tokens]
         assert len(set(columns)) == len(columns), "a trip crosses each column once"
@@ -91,3 +94,15 @@ def test_material_is_conserved_and_the_board_stays_legal_in_every_game(seats, si
         assert result.scores == [p["score"] for p in state.players]
         assert state.end["reason"] in ("last_shop", "second_building_stop")
         assert piles.size(state.black_pile) <= 50
+
+
+def test_evaluate_prefers_points_and_well_placed_skyscrapers():
+    state = new_game(3)
+    empty_board(state)
+    base = [evaluate(state, seat) for seat in range(3)]
+    state.players[0]["score"] += 10
+    assert evaluate(state, 0) > base[0] and evaluate(state, 1) < base[1]
+    before = evaluate(state, 1)
+    put(state, TS, 0, owner=1, count=2)
+    put(state, TS, 1, shops=("fashion", "gallery"))
+    assert evaluate(state, 1) > before

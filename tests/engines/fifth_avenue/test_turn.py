@@ -88,7 +88,7 @@ def test_FA_PHASE2_COLOUR_an_empty_pile_cannot_be_chosen_and_none_left_skips_the
     assert "no_colour_card_left" in types(events) and state.phase == "move_commission"
 
 
-def test_FA_PHASE2_COLOUR_cards_put_under_a_pile_come_up_in_their_turn():
+def test_FA_COLOUR_PILES_cards_put_under_a_pile_come_up_in_their_turn():
     state = new_game(3)
     state.colour_piles["brown"] = {"hidden": ["brown-5"], "known": ["brown-6", "brown-4"]}
     state.apply(0, A)
@@ -110,6 +110,25 @@ def test_FA_PHASE3_COMMISSION_every_action_ends_with_a_pawn_move():
         assert state.legal_moves(0)[0]["type"] == "move_commission"
         state.apply(0, state.legal_moves(0)[0])
         assert state.to_act() == [1]
+
+
+def test_FA_FIRST_seat_zero_begins_and_play_goes_clockwise():
+    state = new_game(4)
+    seen = []
+    for _ in range(5):
+        seat = state.to_act()[0]
+        seen.append(seat)
+        state.apply(seat, A)
+        while state.to_act() == [seat]:
+            state.apply(seat, state.legal_moves(seat)[0])
+    assert seen == [0, 1, 2, 3, 0]
+
+
+def test_FA_HAND_LIMIT_a_hand_has_no_limit():
+    state = new_game(3)
+    state.players[0]["hand"] = ["black-4"] * 40
+    state.apply(0, C)
+    assert len(state.players[0]["hand"]) == 41
 
 
 # ---- FA-B-SHOP, FA-SHOP-BLOCK, FA-SHOP-PLOT ---------------------------------------------------------
@@ -355,6 +374,11 @@ def test_FA_COMMISSION_SKIP_is_transitive():
         "52nd-street-east",
     ]
     assert board.destinations("42nd-street-west", {"52nd-street-west"}) == [m.CENTRAL_PARK]
+    # Start to Central Park in three moves past one closed district.
+    closed = {"34th-street-west"}
+    assert "42nd-street-west" in board.destinations(m.START, closed)
+    assert board.destinations("42nd-street-west", closed) == ["52nd-street-west"]
+    assert board.destinations("52nd-street-west", closed) == [m.CENTRAL_PARK]
 
 
 def test_FA_EXPERTISE_a_token_marks_each_district_a_pawn_leaves():

@@ -101,10 +101,14 @@ SIX_PLOT_RINGS = {
 }
 
 
+_RINGS = {
+    six: tuple((SIX_PLOT_RINGS if six else FIVE_PLOT_RINGS)[d] for d in DISTRICT_IDS) for six in (False, True)
+}
+
+
 def rings(six_plots: bool) -> tuple[tuple[str, ...], ...]:
     """The plot ids of each district in ring order, districts in DISTRICT_IDS order."""
-    table = SIX_PLOT_RINGS if six_plots else FIVE_PLOT_RINGS
-    return tuple(table[d] for d in DISTRICT_IDS)
+    return _RINGS[six_plots]
 
 
 # ---- shops (FA-SHOPS, FA-SHOP-BLOCK) ----------------------------------------------------------

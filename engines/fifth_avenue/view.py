@@ -17,12 +17,30 @@ if TYPE_CHECKING:
     from .rules import FifthAvenueState
 
 
+_CARD_ORDER = {card: (m.KINDS.index(m.CARD_KIND[card]), m.CARD_VALUE[card]) for card in m.ALL_CARDS}
+# What never changes about a plot, per board side: its id, colour and neighbours.
+_PLOT_FACTS = {
+    six: [
+        [
+            (
+                plot_id,
+                None if plot_id == m.SIXTH else plot_id,
+                [ring[j] for j in board.neighbours(len(ring), i)],
+            )
+            for i, plot_id in enumerate(ring)
+        ]
+        for ring in m.rings(six)
+    ]
+    for six in (False, True)
+}
+
+
 def _card_order(card: str) -> tuple[int, int]:
-    return (m.KINDS.index(m.CARD_KIND[card]), m.CARD_VALUE[card])
+    return _CARD_ORDER[card]
 
 
 def build_view(state: FifthAvenueState, seat: int | None) -> dict[str, Any]:
-    rings = state.rings
+    facts = _PLOT_FACTS[state.options["six_plot_board"]]
     districts = []
     for d, district in enumerate(state.districts):
         districts.append(
@@ -33,14 +51,14 @@ def build_view(state: FifthAvenueState, seat: int | None) -> dict[str, Any]:
                 "closed": district["closed"],
                 "plots": [
                     {
-                        "plot": rings[d][i],
-                        "colour": None if rings[d][i] == m.SIXTH else rings[d][i],
-                        "neighbours": [rings[d][j] for j in board.neighbours(len(rings[d]), i)],
+                        "plot": plot_id,
+                        "colour": colour,
+                        "neighbours": list(beside),
                         "shops": list(plot["shops"]),
                         "owner": plot["owner"],
                         "skyscrapers": plot["count"],
                     }
-                    for i, plot in enumerate(district["plots"])
+                    for (plot_id, colour, beside), plot in zip(facts[d], district["plots"], strict=True)
                 ],
             }
         )

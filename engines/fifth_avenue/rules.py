@@ -506,13 +506,20 @@ class FifthAvenueState(State):
             return f"Take the {move['colour']} card" + (f" ({card})" if card else "")
         if kind == "add_card":
             return f"Add {move['card']} to your bid"
+        a = self.auction
         if kind == "bid":
-            return "Bid the cards added"
+            seat = a["turn"]
+            added = a["draft"][seat]
+            bid_total = auction.total(a["bids"][seat]) + auction.total(added)
+            return f"Bid {bid_total}: lay down {', '.join(added)}"
         if kind == "pass":
             return "Pass (take your bid back)"
+        venue = a["venues"][0]
         if kind == "build":
-            return f"Build {move['count']} skyscraper{'s' if move['count'] != 1 else ''}"
-        return "Order a building stop in this district"
+            plot = a["award"]["colour"]
+            where = "beside Central Park" if venue == m.CENTRAL_PARK else f"on the {plot} plot"
+            return f"Build {move['count']} skyscraper{'s' if move['count'] != 1 else ''} {where}"
+        return f"Order a building stop in {m.DISTRICT_NAMES[venue]}"
 
     # ---- what seats see ----------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:

@@ -19,6 +19,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from ..core.cards import redeal as deal_again
 from . import material as m
 
 Pile = dict[str, list[Any]]
@@ -117,21 +118,12 @@ def redeal(
     for kind in m.KINDS:
         pile = black if kind == m.BLACK else piles[kind]
         keep_top = 0 if kind == m.BLACK else min(1, len(pile["hidden"]))
-        pool = list(pile["hidden"][keep_top:])
-        slots = []
-        for s in others:
-            mine = [c for c in secrets[s] if m.CARD_KIND[c] == kind]
-            slots.append((s, mine))
-            pool.extend(mine)
-        if not pool:
-            continue
-        rng.shuffle(pool)
-        cut = len(pile["hidden"]) - keep_top
-        pile["hidden"][keep_top:] = pool[:cut]
-        start = cut
-        for s, old in slots:
+        held = [[c for c in secrets[s] if m.CARD_KIND[c] == kind] for s in others]
+        places = [pile["hidden"][keep_top:], *(list(cards) for cards in held)]
+        deal_again(rng, places)
+        pile["hidden"][keep_top:] = places[0]
+        for s, old, new in zip(others, held, places[1:], strict=True):
             hand = players[s]["hand"]
             for card in old:
                 hand.remove(card)
-            hand.extend(pool[start : start + len(old)])
-            start += len(old)
+            hand.extend(new)

@@ -283,7 +283,7 @@ class FifthAvenueState(State):
     def available_actions(self) -> list[str]:
         """Rule FA-TURN: A and C always; B if a shop can go somewhere; D if a pawn is in a district."""
         actions = ["A"]
-        if self.active_block() is not None and any(True for _ in self._shop_plots()):
+        if self.active_block() is not None and next(self._shop_plots(), None) is not None:
             actions.append("B")
         actions.append("C")
         if self.scorable_districts():

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from .core import Game, UnknownGame
+from .fresh_fish import GAME as FRESH_FISH
 from .property import GAME as PROPERTY
 
-GAMES: dict[str, Game] = {game.id: game for game in (PROPERTY,)}
+GAMES: dict[str, Game] = {game.id: game for game in (PROPERTY, FRESH_FISH)}
 
 
 def get(game_id: str) -> Game:

@@ -30,6 +30,12 @@ def neighbours(size: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
+@cache
+def cells(size: int) -> tuple[tuple[int, int], ...]:
+    """1-based (row, column) of every plot, for building listings quickly."""
+    return tuple((plot // size + 1, plot % size + 1) for plot in range(size * size))
+
+
 def plot_at(size: int, row: int, column: int) -> int:
     """The plot at 1-based ``row`` and ``column``."""
     return (row - 1) * size + (column - 1)

@@ -31,53 +31,53 @@ def cut_plots(size: int, network: list[bool]) -> tuple[list[bool], bool]:
     near = neighbours(size)
     count = len(network)
     cut = [False] * count
-    start = -1
-    cells = 0
-    for plot in range(count):
-        if network[plot]:
-            cells += 1
-            if start < 0:
-                start = plot
-    if start < 0:
+    try:
+        start = network.index(True)
+    except ValueError:
         return cut, True
     order = [0] * count  # discovery time, 0 = not yet seen
-    low = [0] * count
+    low = [0] * count  # earliest discovery time reachable through one back edge
+    parent = [-1] * count
+    resume = [0] * count  # index of the next neighbour to look at, per cell on the stack
     order[start] = low[start] = 1
     clock = 1
     root_children = 0
-    # each frame: plot, parent, index of the next neighbour to look at
-    stack = [[start, -1, 0]]
+    stack = [start]
     while stack:
-        frame = stack[-1]
-        plot, parent, i = frame
+        plot = stack[-1]
         around = near[plot]
-        descended = False
-        while i < len(around):
+        i = resume[plot]
+        reach = low[plot]
+        up = parent[plot]
+        size_around = len(around)
+        while i < size_around:
             other = around[i]
             i += 1
-            if not network[other]:
-                continue
-            if order[other] == 0:
-                frame[2] = i
-                clock += 1
-                order[other] = low[other] = clock
-                stack.append([other, plot, 0])
-                descended = True
-                break
-            if other != parent and order[other] < low[plot]:
-                low[plot] = order[other]
-        if descended:
-            continue
-        stack.pop()
-        if parent >= 0:
-            if low[plot] < low[parent]:
-                low[parent] = low[plot]
-            if parent == start:
-                root_children += 1
-            elif low[plot] >= order[parent]:
-                cut[parent] = True
+            if network[other]:
+                seen = order[other]
+                if seen == 0:
+                    resume[plot] = i
+                    low[plot] = reach
+                    clock += 1
+                    order[other] = low[other] = clock
+                    parent[other] = plot
+                    stack.append(other)
+                    break
+                if seen < reach and other != up:
+                    reach = seen
+        else:
+            # every neighbour done: report to the parent
+            low[plot] = reach
+            stack.pop()
+            if up >= 0:
+                if reach < low[up]:
+                    low[up] = reach
+                if up == start:
+                    root_children += 1
+                elif reach >= order[up]:
+                    cut[up] = True
     cut[start] = root_children > 1
-    return cut, clock == cells
+    return cut, clock == network.count(True)
 
 
 def unbuildable(size: int, board: list[str | None]) -> list[int]:

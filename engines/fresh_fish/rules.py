@@ -24,7 +24,7 @@ from typing import Any
 from ..core import IllegalMove, Move, Result, State, event, ranks_from_keys, secret_event
 from . import auction
 from . import material as m
-from .board import coordinates, corners, neighbours, one_per_quarter, plot_at, quarters, where
+from .board import cells, coordinates, corners, neighbours, one_per_quarter, plot_at, quarters, where
 from .expropriation import unbuildable
 from .routes import capped, distances_from, length_to
 
@@ -37,8 +37,10 @@ class FreshFishState(State):
 
     # attributes (all plain JSON):
     #   size, cap: board edge and route cap for this player count
-    #   board: per plot the tile on it (None: undeveloped); owner: per plot the cube on it
-    #     (a reservation, or the owner's marker on a retailer), else None
+    #   board: per plot the tile on it (None: undeveloped)
+    #   reserved: per plot the seat whose cube reserves it (undeveloped plots only), else None
+    #   beside: per plot 1 once a side touches a developed or reserved plot; both only ever
+    #     grow, so it is kept as plots fill instead of recomputed for every listing
     #   distributors: goods -> plot; players: per seat {"money", "cubes" (in hand),
     #     "set_aside" (cubes kept for the first two retailers), "retailers": goods -> plot|"front"}
     #   pile (top = end, hidden order), set_aside: blocking buildings out of the pile
@@ -51,7 +53,8 @@ class FreshFishState(State):
         self.cap = m.ROUTE_CAP[seats]
         count = self.size * self.size
         self.board = [None] * count
-        self.owner = [None] * count
+        self.reserved = [None] * count
+        self.beside = [0] * count
         self.distributors = {}
         self.players = [
             {
@@ -105,15 +108,15 @@ class FreshFishState(State):
         if phase == AUCTION:
             return [{"type": "bid", "amount": amount} for amount in range(self.players[seat]["money"] + 1)]
         if phase == PLACE:
-            return [self._plot_move("place", plot) for plot in self.reserved_plots(seat)]
+            return self._plot_moves("place", self.reserved_plots(seat))
         if phase == DISTRIBUTE:
-            return [self._plot_move("place_distributor", plot) for plot in self.distributor_plots()]
+            return self._plot_moves("place_distributor", self.distributor_plots())
         return self._turn_moves(seat)
 
     def _turn_moves(self, seat: int) -> list[Move]:
         moves = []
         if self.players[seat]["cubes"]:
-            moves = [self._plot_move("reserve", plot) for plot in self.reservable_plots(seat)]
+            moves = self._plot_moves("reserve", self.reservable_plots(seat))
         own = self.reserved_plots(seat)
         if own:
             if self.pile:
@@ -126,8 +129,12 @@ class FreshFishState(State):
         return moves
 
     def _plot_move(self, kind: str, plot: int) -> Move:
-        row, column = coordinates(self.size, plot)
+        row, column = cells(self.size)[plot]
         return {"type": kind, "row": row, "column": column}
+
+    def _plot_moves(self, kind: str, plots: list[int]) -> list[Move]:
+        at = cells(self.size)
+        return [{"type": kind, "row": at[plot][0], "column": at[plot][1]} for plot in plots]
 
     def label(self, move: Move) -> str:
         kind = move["type"]
@@ -162,21 +169,22 @@ class FreshFishState(State):
     # ---- where things may go ------------------------------------------------------------
     def reserved_plots(self, seat: int) -> list[int]:
         """The seat's reserved, still undeveloped plots."""
-        board, owner = self.board, self.owner
-        return [plot for plot, who in enumerate(owner) if who == seat and board[plot] is None]
+        reserved = self.reserved
+        if seat not in reserved:
+            return []
+        return [plot for plot, who in enumerate(reserved) if who == seat]
 
     def reservable_plots(self, seat: int) -> list[int]:
         """Rules FF-RESERVE and FF-RESERVE-FIRST: an empty plot beside a developed or reserved
         plot; anywhere on the player's first turn."""
-        board, owner = self.board, self.owner
-        free = [plot for plot, tile in enumerate(board) if tile is None and owner[plot] is None]
+        board, reserved = self.board, self.reserved
         if self.turns_taken[seat] == 0:
-            return free
-        near = neighbours(self.size)
+            return [plot for plot, tile in enumerate(board) if tile is None and reserved[plot] is None]
+        beside = self.beside
         return [
             plot
-            for plot in free
-            if any(board[other] is not None or owner[other] is not None for other in near[plot])
+            for plot, tile in enumerate(board)
+            if beside[plot] and tile is None and reserved[plot] is None
         ]
 
     def distributor_plots(self) -> list[int]:
@@ -196,14 +204,21 @@ class FreshFishState(State):
         return candidates
 
     def can_act(self, seat: int) -> bool:
-        if any(who == seat and tile is None for who, tile in zip(self.owner, self.board, strict=True)):
+        if seat in self.reserved:
             return True
         return bool(self.players[seat]["cubes"]) and bool(self.reservable_plots(seat))
+
+    def _occupy(self, plot: int) -> None:
+        """The plot is now developed or reserved: the plots beside it may be reserved."""
+        beside = self.beside
+        for other in neighbours(self.size)[plot]:
+            beside[other] = 1
 
     # ---- a turn ---------------------------------------------------------------------------
     def _reserve(self, seat: int, plot: int) -> list[Any]:
         """Rule FF-RESERVE: a cube from hand marks the plot as the seat's alone."""
-        self.owner[plot] = seat
+        self.reserved[plot] = seat
+        self._occupy(plot)
         self.players[seat]["cubes"] -= 1
         row, column = coordinates(self.size, plot)
         return [event("plot_reserved", seat=seat, row=row, column=column), *self._end_turn()]
@@ -244,6 +259,7 @@ class FreshFishState(State):
     def _build(self, seat: int, plot: int, tile: str) -> list[Any]:
         """Put a tile on the seat's reserved plot, then expropriate (rule FF-EXPROPRIATE)."""
         self.board[plot] = tile
+        self.reserved[plot] = None
         player = self.players[seat]
         if tile in m.RETAILERS:
             # Rule FF-CUBES-RETAILER: a retailer keeps a cube as its owner's marker; the first
@@ -253,11 +269,14 @@ class FreshFishState(State):
                 player["set_aside"] -= 1
                 player["cubes"] += 1
         else:
-            self.owner[plot] = None
             player["cubes"] += 1
         row, column = coordinates(self.size, plot)
         kind = "retailer_built" if tile in m.RETAILERS else "building_built"
-        return [event(kind, seat=seat, tile=tile, row=row, column=column), *self._expropriate()]
+        built = [event(kind, seat=seat, tile=tile, row=row, column=column)]
+        if tile == m.STREET:
+            # A street stays in the network, so no plot's legality changes: nothing to check.
+            return built
+        return built + self._expropriate()
 
     def _expropriate(self) -> list[Any]:
         """Rules FF-EXPROPRIATE, FF-CONNECTED, FF-ACCESS: every plot that could no longer be
@@ -267,11 +286,12 @@ class FreshFishState(State):
             return []
         plots = []
         for plot in taken:
-            who = self.owner[plot]
+            who = self.reserved[plot]
             if who is not None:
                 self.players[who]["cubes"] += 1
-                self.owner[plot] = None
+                self.reserved[plot] = None
             self.board[plot] = m.STREET
+            self._occupy(plot)
             row, column = coordinates(self.size, plot)
             plots.append({"row": row, "column": column, "owner": who})
         return [event("expropriated", plots=plots)]
@@ -382,6 +402,7 @@ class FreshFishState(State):
     # ---- free placement of the distributors ---------------------------------------------------
     def _put_distributor(self, plot: int, tile: str) -> list[Any]:
         self.board[plot] = tile
+        self._occupy(plot)
         self.distributors[m.GOODS_OF[tile]] = plot
         return self._expropriate()
 
@@ -451,7 +472,13 @@ class FreshFishState(State):
     # ---- what seats see -----------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
         size = self.size
-        board, owner = self.board, self.owner
+        board = self.board
+        # The cube on a plot: a reservation, or the owner's marker on a retailer.
+        owner = list(self.reserved)
+        for s, player in enumerate(self.players):
+            for plot in player["retailers"].values():
+                if plot != FRONT:
+                    owner[plot] = s
         grid = [
             [{"tile": board[r * size + c], "owner": owner[r * size + c]} for c in range(size)]
             for r in range(size)
@@ -591,7 +618,7 @@ def explain(state: FreshFishState, seat: int, move: Move) -> IllegalMove:
     if not (_is_int(row) and _is_int(column) and 1 <= row <= size and 1 <= column <= size):
         return IllegalMove("no_such_plot", f"Rows and columns run from 1 to {size} on this board.")
     plot = plot_at(size, row, column)
-    tile, owner = state.board[plot], state.owner[plot]
+    tile, owner = state.board[plot], state.reserved[plot]
     if kind == "reserve":
         if not player["cubes"]:
             return IllegalMove("no_cube_in_hand", "You have no cube left in hand to reserve with.")

@@ -191,8 +191,9 @@ class FreshFishState(State):
         """Rule FF-DISTRIBUTORS-FREE: where the next distributor may go."""
         size, board = self.size, self.board
         tile = m.PLACEMENT_ORDER[self.next_distributor]
-        banned = set(unbuildable(size, board))
-        candidates = [plot for plot, t in enumerate(board) if t is None and plot not in banned]
+        # Every undeveloped plot is buildable: the check after each placement (FF-EXPROPRIATE)
+        # has already turned the others into streets.
+        candidates = [plot for plot, t in enumerate(board) if t is None]
         if tile == "port":
             return [plot for plot in candidates if plot in corners(size)]
         if self.options["distributors"] == "quarters":
@@ -635,11 +636,6 @@ def explain(state: FreshFishState, seat: int, move: Move) -> IllegalMove:
             return IllegalMove("plot_developed", f"The plot at {where(size, plot)} is already developed.")
         if m.PLACEMENT_ORDER[state.next_distributor] == "port" and plot not in corners(size):
             return IllegalMove("port_not_in_corner", "The port goes in one of the corners of the board.")
-        if plot in unbuildable(size, state.board):
-            return IllegalMove(
-                "plot_not_buildable",
-                "Building there would cut the streets apart or block a building's access.",
-            )
         return IllegalMove("quarter_taken", "One distributor per quarter of the board: that quarter has one.")
     if kind == "build":
         if move["tile"] not in m.EMPTY_PILE_TILES:

@@ -544,7 +544,11 @@ class FreshFishState(State):
         The seat knows the pile's contents (all tiles minus those drawn) but not its order;
         it knows who has bid but not how much, so each other sealed bid becomes a random
         amount that bidder could have sealed (0 to their money)."""
-        rng.shuffle(self.pile)
+        # Sorted first, so the sample depends only on what the seat knows (the contents),
+        # never on the true order.
+        pile = sorted(self.pile)
+        rng.shuffle(pile)
+        self.pile = pile
         for other in self.bidders:
             if other != seat and self.bids[other] is not None:
                 self.bids[other] = rng.randint(0, self.players[other]["money"])

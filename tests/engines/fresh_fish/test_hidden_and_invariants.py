@@ -76,6 +76,20 @@ def test_FF_HIDDEN_bids_are_revealed_together_once_all_are_in():
         assert state.view(viewer)["players"][1]["money"] == 10, "money is open"
 
 
+def test_FF_HIDDEN_determinize_depends_only_on_what_the_seat_knows():
+    state = position(NINE)
+    state.pile = ["park", "office", "game_shop", "apartment", "fishmonger"]
+    state.apply(0, {"type": "draw"})
+    state.apply(1, {"type": "bid", "amount": 3})
+    state.apply(3, {"type": "bid", "amount": 7})
+    for seat in range(4):
+        other = state.determinize(seat, random.Random(seat))
+        for salt in range(5):
+            assert state.determinize(seat, random.Random(salt)) == other.determinize(
+                seat, random.Random(salt)
+            )
+
+
 # ---- invariants over whole games -----------------------------------------------------------------
 def _check_invariants(state, paid):
     size, board, reserved = state.size, state.board, state.reserved

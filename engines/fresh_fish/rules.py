@@ -19,6 +19,7 @@ player and the shuffle of the pile, from the state's generator.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from typing import Any
 
 from ..core import IllegalMove, Move, Result, State, event, ranks_from_keys, secret_event
@@ -39,8 +40,10 @@ class FreshFishState(State):
     #   size, cap: board edge and route cap for this player count
     #   board: per plot the tile on it (None: undeveloped)
     #   reserved: per plot the seat whose cube reserves it (undeveloped plots only), else None
-    #   beside: per plot 1 once a side touches a developed or reserved plot; both only ever
-    #     grow, so it is kept as plots fill instead of recomputed for every listing
+    #   frontier: sorted free plots (undeveloped, unreserved) touching a developed or reserved
+    #     plot by a side: the plots open to reservation after one's first turn. A plot once
+    #     developed or reserved stays so, so the frontier is kept as plots fill instead of
+    #     recomputed for every listing
     #   distributors: goods -> plot; players: per seat {"money", "cubes" (in hand),
     #     "set_aside" (cubes kept for the first two retailers), "retailers": goods -> plot|"front"}
     #   pile (top = end, hidden order), set_aside: blocking buildings out of the pile
@@ -54,7 +57,7 @@ class FreshFishState(State):
         count = self.size * self.size
         self.board = [None] * count
         self.reserved = [None] * count
-        self.beside = [0] * count
+        self.frontier = []
         self.distributors = {}
         self.players = [
             {
@@ -170,9 +173,15 @@ class FreshFishState(State):
     def reserved_plots(self, seat: int) -> list[int]:
         """The seat's reserved, still undeveloped plots."""
         reserved = self.reserved
-        if seat not in reserved:
-            return []
-        return [plot for plot, who in enumerate(reserved) if who == seat]
+        out: list[int] = []
+        # list.index runs in C: a handful of calls beats a Python loop over every plot
+        try:
+            plot = reserved.index(seat)
+            while True:
+                out.append(plot)
+                plot = reserved.index(seat, plot + 1)
+        except ValueError:
+            return out
 
     def reservable_plots(self, seat: int) -> list[int]:
         """Rules FF-RESERVE and FF-RESERVE-FIRST: an empty plot beside a developed or reserved
@@ -180,12 +189,7 @@ class FreshFishState(State):
         board, reserved = self.board, self.reserved
         if self.turns_taken[seat] == 0:
             return [plot for plot, tile in enumerate(board) if tile is None and reserved[plot] is None]
-        beside = self.beside
-        return [
-            plot
-            for plot, tile in enumerate(board)
-            if beside[plot] and tile is None and reserved[plot] is None
-        ]
+        return list(self.frontier)
 
     def distributor_plots(self) -> list[int]:
         """Rule FF-DISTRIBUTORS-FREE: where the next distributor may go."""
@@ -210,10 +214,17 @@ class FreshFishState(State):
         return bool(self.players[seat]["cubes"]) and bool(self.reservable_plots(seat))
 
     def _occupy(self, plot: int) -> None:
-        """The plot is now developed or reserved: the plots beside it may be reserved."""
-        beside = self.beside
+        """The plot is now developed or reserved: it leaves the frontier, and its free
+        neighbours join it."""
+        frontier, board, reserved = self.frontier, self.board, self.reserved
+        i = bisect_left(frontier, plot)
+        if i < len(frontier) and frontier[i] == plot:
+            del frontier[i]
         for other in neighbours(self.size)[plot]:
-            beside[other] = 1
+            if board[other] is None and reserved[other] is None:
+                j = bisect_left(frontier, other)
+                if j == len(frontier) or frontier[j] != other:
+                    frontier.insert(j, other)
 
     # ---- a turn ---------------------------------------------------------------------------
     def _reserve(self, seat: int, plot: int) -> list[Any]:

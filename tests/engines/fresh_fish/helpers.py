@@ -82,12 +82,7 @@ def position(
         player["cubes"] = m.CUBES - player["set_aside"] - on_board - state.reserved.count(seat)
         assert player["cubes"] >= 0, f"seat {seat} has more than 8 cubes on the map"
         player["money"] = (money or {}).get(seat, m.STARTING_MONEY)
-    state.beside = [0] * count
-    near = neighbours(size)
-    for plot in range(count):
-        if state.board[plot] is not None or state.reserved[plot] is not None:
-            for other in near[plot]:
-                state.beside[other] = 1
+    state.frontier = frontier(state)
     if pile is not None:
         state.pile = list(pile)
     state.turns_taken = [0 if first_turn else 1] * seats
@@ -124,3 +119,16 @@ def empty_map(size: int, corners: bool = True) -> str:
     if corners:
         rows[0][0], rows[0][-1], rows[-1][0], rows[-1][-1] = "P", "N", "R", "G"
     return "\n".join(" ".join(row) for row in rows)
+
+
+def frontier(state) -> list[int]:
+    """Free plots touching a developed or reserved plot, counted afresh."""
+    board, reserved = state.board, state.reserved
+    near = neighbours(state.size)
+    return [
+        plot
+        for plot in range(len(board))
+        if board[plot] is None
+        and reserved[plot] is None
+        and any(board[o] is not None or reserved[o] is not None for o in near[plot])
+    ]

@@ -9,10 +9,9 @@ import pytest
 from engines.core.events import redact
 from engines.fresh_fish import GAME
 from engines.fresh_fish import material as m
-from engines.fresh_fish.board import neighbours
 from engines.fresh_fish.expropriation import network_is_sound, unbuildable
 
-from .helpers import position
+from .helpers import frontier, position
 
 NINE = """
 P . . . . . . . N
@@ -121,14 +120,8 @@ def _check_invariants(state, paid):
         count = state.pile.count(kind) + board.count(kind) + state.set_aside[kind] + drawn.count(kind)
         assert count == m.BLOCKING_IN_BOX[kind]
     assert sum(1 for tile in board if tile in m.DISTRIBUTORS) == len(state.distributors)
-    # the kept marks of plots open to reservation match a fresh count
-    near = neighbours(size)
-    marks = [0] * len(board)
-    for plot, tile in enumerate(board):
-        if tile is not None or reserved[plot] is not None:
-            for other in near[plot]:
-                marks[other] = 1
-    assert marks == state.beside
+    # the kept frontier of plots open to reservation matches a fresh count
+    assert state.frontier == frontier(state)
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5])

@@ -158,6 +158,7 @@ def test_FF_AUCTION_PLACE_the_winner_builds_at_once_choosing_among_their_plots()
     }
     assert state.players[0]["retailers"] == {"games": at(state, 4, 5)}
     assert state.view(2)["grid"][3][4] == {"tile": "game_shop", "owner": 0}
+    assert events_of(events, "acts_again") and state.to_act() == [1], "the drawer lost: acts again"
 
 
 def test_FF_AUCTION_FRONT_a_winner_without_a_reserved_plot_keeps_it_in_front_at_the_cap():
@@ -190,6 +191,28 @@ def test_FF_AUCTION_AFTER_a_drawer_who_loses_reserves_or_draws_again():
     assert kinds == {"reserve", "draw"}
     state.apply(2, {"type": "draw"})
     assert state.board[at(state, 8, 2)] == "park" and state.current == 3
+
+
+def test_FF_AUCTION_AFTER_a_drawer_whose_plot_the_winner_expropriated_may_still_reserve():
+    state = position(
+        """
+        P 1 . . . . N
+        0 . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        R . . . . . G
+        """,
+        pile=["park", "fishmonger"],
+    )
+    state.apply(0, {"type": "draw"})
+    state.apply(0, {"type": "bid", "amount": 0})
+    events = state.apply(1, {"type": "bid", "amount": 1})
+    # seat 1's fishmonger beside the port leaves seat 0's plot as the port's last access
+    assert events_of(events, "expropriated")[0]["plots"] == [{"row": 2, "column": 1, "owner": 0}]
+    assert state.current == 0 and state.phase == "turn"
+    assert {mv["type"] for mv in state.legal_moves(0)} == {"reserve"}, "no plot left to build on"
 
 
 # ---- FF-LAST-RETAILER ----------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engines.core import GameOver
@@ -180,3 +182,25 @@ def test_evaluate_at_the_end_is_the_score_difference_and_during_play_prefers_sho
     for state in (near, far):
         state.players[0]["retailers"].pop("fish")
     assert evaluate(near, 0) > evaluate(far, 0), "a reserved plot near the port promises more"
+
+
+def test_evaluate_guides_a_one_ply_greedy_player_to_beat_random_play():
+    def greedy(state, seat, rng):
+        sample = state.determinize(seat, rng)
+        scored = []
+        for move in sample.legal_moves(seat):
+            after = sample.clone()
+            after.apply_listed(seat, move)
+            scored.append((evaluate(after, seat), rng.random(), move))
+        return max(scored, key=lambda item: item[:2])[2]
+
+    wins = 0
+    for seed in range(4):
+        state = GAME.setup(2, {}, seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            seat = state.to_act()[0]
+            move = greedy(state, seat, rng) if seat == 0 else rng.choice(state.legal_moves(seat))
+            state.apply(seat, move)
+        wins += state.result().ranks[0] == 1
+    assert wins >= 3

@@ -479,7 +479,7 @@ class FreshFishState(State):
             )
             # Rule FF-WINNER: the lowest total wins; on a tie, the most money.
             keys.append((-total, money))
-        return Result(scores, ranks_from_keys(keys), breakdown, "all_plots_developed", {"lower_wins": True})
+        return Result(scores, ranks_from_keys(keys), breakdown, "all_plots_developed")
 
     # ---- what seats see -----------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:

@@ -118,7 +118,7 @@ def test_FF_SCORE_the_four_distances_added_and_the_money_left_subtracted():
     assert result.breakdown[1]["distance"] == 6 and result.breakdown[1]["total"] == 6 - 10
     assert result.scores == [2, -4]
     assert result.winners == [1] and result.ranks == [2, 1], "the lowest total wins"
-    assert result.to_dict()["lower_wins"] is True
+    assert set(result.to_dict()) == {"scores", "ranks", "winners", "breakdown", "reason"}
 
 
 def test_FF_WINNER_on_equal_totals_the_most_money_wins():

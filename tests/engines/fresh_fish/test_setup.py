@@ -141,3 +141,10 @@ def test_FF_DISTRIBUTORS_FREE_quarters_on_odd_and_even_boards():
 def test_reconstructed_values_are_named_in_the_data():
     for name in m.RECONSTRUCTED:
         assert hasattr(m, name)
+
+
+def test_schemas_are_self_contained_for_embedding_in_the_openapi_document():
+    # The service embeds each game's schemas in openapi.yaml, where "#/..." would point at
+    # the OpenAPI root: the schemas must not use $ref.
+    for schema in (GAME.move_schema, GAME.view_schema):
+        assert "$ref" not in str(schema) and "$defs" not in schema

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from .core import Game, UnknownGame
 from .fifth_avenue import GAME as FIFTH_AVENUE
+from .fresh_fish import GAME as FRESH_FISH
 from .new_york import GAME as NEW_YORK
 from .property import GAME as PROPERTY
 from .wettstreit import GAME as WETTSTREIT
 
-GAMES: dict[str, Game] = {game.id: game for game in (FIFTH_AVENUE, NEW_YORK, PROPERTY, WETTSTREIT)}
+GAMES: dict[str, Game] = {
+    game.id: game for game in (FIFTH_AVENUE, FRESH_FISH, NEW_YORK, PROPERTY, WETTSTREIT)
+}
 
 
 def get(game_id: str) -> Game:

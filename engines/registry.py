@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from .core import Game, UnknownGame
+from .new_york_city import GAME as NEW_YORK_CITY
 from .property import GAME as PROPERTY
 
-GAMES: dict[str, Game] = {game.id: game for game in (PROPERTY,)}
+GAMES: dict[str, Game] = {game.id: game for game in (PROPERTY, NEW_YORK_CITY)}
 
 
 def get(game_id: str) -> Game:

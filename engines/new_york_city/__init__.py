@@ -56,7 +56,8 @@ GAME = Game(
         Option(
             "tom_level",
             "Tom's level from the rulebook's table: 1 A6, 2 B3, 3 C2, 4 A7 (easy), 5 B4 (recommended), "
-            "6 C3, 7 A8, 8 B5 (medium), 9 C4, 10 A9, 11 B6, 12 C5 (hard): mode A/B/C and cards drawn in Phase I.",
+            "6 C3, 7 A8, 8 B5 (medium), 9 C4, 10 A9, 11 B6, 12 C5 (hard): "
+            "mode A/B/C and cards drawn in Phase I.",
             default=RECOMMENDED_LEVEL,
             minimum=1,
             maximum=12,

@@ -181,7 +181,8 @@ def _play(state, seat, player, move):
     if card != kind:
         return IllegalMove(
             "wrong_card_type",
-            f"This is the {c.TITLES[kind]} round: play {c.TITLES[kind]} cards, or two identical cards of another type.",
+            f"This is the {c.TITLES[kind]} round: play {c.TITLES[kind]} cards, "
+            "or two identical cards of another type.",
         )
     return None
 
@@ -240,7 +241,7 @@ def _prestige(state, seat, player, move):
         return IllegalMove(
             "wrong_vehicle", f"The {b.TILE_VEHICLE[tile]} tile needs a {b.TILE_VEHICLE[tile]}."
         )
-    if district not in b.DISTRICT_INDEX or b.DISTRICT_INDEX[district] not in b.CONNECTION_ENDS[conn]:
+    if not isinstance(district, str) or b.DISTRICT_INDEX.get(district) not in b.CONNECTION_ENDS[conn]:
         return IllegalMove(
             "district_not_connected", "The tile goes on one of the two districts the vehicle links."
         )

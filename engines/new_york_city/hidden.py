@@ -53,14 +53,13 @@ class HiddenMixin:
                 }
                 for d, name in enumerate(b.DISTRICTS)
             ],
-            "connections": [
+            "vehicles_on_board": [
                 {
                     "connection": k,
                     "vehicle": b.CONNECTION_VEHICLE[k],
                     "districts": list(b.CONNECTIONS[k]["districts"]),
-                    "present": k in self.connections,
                 }
-                for k in range(len(b.CONNECTIONS))
+                for k in self.connections
             ],
             "prestige_open": [_tile(t) for t in self.prestige_open],
             "prestige_stack_size": len(self.prestige_stack),

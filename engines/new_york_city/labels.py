@@ -22,7 +22,8 @@ def _use(state: Any, move: dict[str, Any]) -> str:
     text = f"Use character {n} ({ch.ABILITIES[n]})"
     if n == 2:
         i, j = move["pairs"]
-        return f"{text}: {c.TITLES[move['cards'][0]]} from pair {i + 1}, {c.TITLES[move['cards'][1]]} from pair {j + 1}"
+        first, second = (c.TITLES[card] for card in move["cards"])
+        return f"{text}: {first} from pair {i + 1}, {second} from pair {j + 1}"
     if n == 7:
         return f"{text}: discard character {move['discard']}, take character {move['take']}"
     if n in (8, 12, 22):
@@ -55,7 +56,8 @@ def label(state: Any, move: dict[str, Any]) -> str:
     if kind == "done":
         return "End your turn"
     if kind == "exchange":
-        return f"Exchange a {c.TITLES[move['give']]} card of your hand for a {c.TITLES[move['take']]} card of your reserve"
+        give, take = c.TITLES[move["give"]], c.TITLES[move["take"]]
+        return f"Exchange a {give} card of your hand for a {take} card of your reserve"
     if kind == "play":
         return f"Play a {c.TITLES[move['card']]} card"
     if kind == "play_pair":
@@ -73,9 +75,10 @@ def label(state: Any, move: dict[str, Any]) -> str:
             move["from"], f"moved from {_district(move['from'])}"
         )
         extra = ", plus one from the supply (character 21)" if move["extra"] else ""
+        vehicle = b.CONNECTION_VEHICLE[move["connection"]]
         return (
-            f"Place the {b.TILE_VEHICLE[tile]} prestige tile {b.TILE_VALUE[tile]} on {_district(move['district'])} "
-            f"by the {b.CONNECTION_VEHICLE[move['connection']]} {move['connection']}; skyscraper {where}{extra}"
+            f"Place the {vehicle} prestige tile worth {b.TILE_VALUE[tile]} on {_district(move['district'])} "
+            f"(taking {vehicle} {move['connection']}); skyscraper {where}{extra}"
         )
     if kind == "decline":
         return "Give up the prestige bonus"

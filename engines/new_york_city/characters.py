@@ -41,11 +41,11 @@ _TABLE: dict[int, tuple[str, int, int, int]] = {
     25: (PHASE_III, 3, 0, 2),
     26: (PHASE_III, 3, 0, 2),
     27: (PHASE_III, 4, 0, 1),
-    28: (END, 3, 0, 1),
-    29: (END, 3, 0, 1),
-    30: (END, 3, 0, 1),
-    31: (END, 3, 0, 1),
-    32: (END, 3, 0, 1),
+    28: (END, 2, 0, 1),
+    29: (END, 2, 0, 1),
+    30: (END, 2, 0, 1),
+    31: (END, 2, 0, 1),
+    32: (END, 2, 0, 1),
     33: (END, 4, 0, 1),
     34: (END, 4, 0, 1),
     35: (END, 5, 0, 1),
@@ -58,6 +58,9 @@ _TABLE: dict[int, tuple[str, int, int, int]] = {
     42: (END, 5, 0, 1),
 }
 VALUES_RECONSTRUCTED = True
+# Research §4.3 proposed 3 for 28–32; the rulebook's final-scoring example (seven characters
+# worth 4+1+1+1+2+5+1, character 30 among them) needs character 30 worth 1, 2, 4 or 5, so the
+# lantern characters are worth 2 here (still a reconstruction).
 
 NUMBERS = tuple(sorted(_TABLE))
 PHASE = {n: row[0] for n, row in _TABLE.items()}

@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 
 from engines.core import InvalidOptions
-from engines.new_york_city import GAME
+from engines.new_york_city import GAME, press
 from engines.new_york_city import board as b
 from engines.new_york_city import cards as c
 from engines.new_york_city import characters as ch
-from engines.new_york_city import press
 
 from .helpers import ALL_COPIES, card_census, character_census, new_game
 

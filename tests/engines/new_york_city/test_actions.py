@@ -67,7 +67,9 @@ def test_NYC_ORDER_phase_one_goes_from_the_last_on_the_press_track():
 
 
 # ---- NYC-PHASE0, NYC-PHASE1, NYC-ROUNDS --------------------------------------------------------------
-@pytest.mark.parametrize(("seats", "toms", "pairs"), [(4, 0, 9), (3, 0, 7), (2, 0, 5), (1, 1, 3), (1, 2, 4), (2, 1, 6)])
+@pytest.mark.parametrize(
+    ("seats", "toms", "pairs"), [(4, 0, 9), (3, 0, 7), (2, 0, 5), (1, 1, 3), (1, 2, 4), (2, 1, 6)]
+)
 def test_NYC_PHASE0_pairs_revealed_by_player_count(seats, toms, pairs):
     state = new_game(seats, seed=1, toms=toms)
     assert len(state.pairs) == pairs
@@ -108,7 +110,9 @@ def test_NYC_PHASE1_two_pairs_each_seven_cards_in_hand():
     assert [len(p["hand"]) for p in state.players] == [7, 7, 7, 7]
     assert [p["pairs_taken"] for p in state.players] == [2, 2, 2, 2]
     assert state.pairs == [] and state.stage == "bid"
-    assert c.counts(state.discard) and sum(c.counts(state.discard).values()) == 2, "the pair left is discarded"
+    assert c.counts(state.discard) and sum(c.counts(state.discard).values()) == 2, (
+        "the pair left is discarded"
+    )
 
 
 def test_NYC_PHASE1_TURN_characters_before_or_after_the_pair_then_done():
@@ -186,7 +190,10 @@ def test_NYC_ACT_CHARACTERS_the_rulebook_example():
         values = {state_value(m["character"]) for m in state.legal_moves(seat)}
         assert max(values) == limit
         state.apply(seat, next(m for m in state.legal_moves(seat) if state_value(m["character"]) == limit))
-        assert state.players[seat]["characters"][-1:] and state_value(state.players[seat]["characters"][-1]) == limit
+        assert (
+            state.players[seat]["characters"][-1:]
+            and state_value(state.players[seat]["characters"][-1]) == limit
+        )
     assert limits == [(YELLOW, 3), (RED, 2), (BLUE, 1)]
 
 
@@ -228,14 +235,31 @@ def test_NYC_ACT_PRESTIGE_the_rulebook_example():
     assert [p["score"] for p in state.players] == [0, 1, 2]
     assert state.to_act() == [BLUE]
     brooklyn, queens = DISTRICT["brooklyn"], DISTRICT["queens"]
-    move = {"type": "prestige", "tile": 4, "connection": 4, "district": "brooklyn", "from": "board", "extra": False}
+    move = {
+        "type": "prestige",
+        "tile": 4,
+        "connection": 4,
+        "district": "brooklyn",
+        "from": "board",
+        "extra": False,
+    }
     assert move in state.legal_moves(BLUE)
     state.apply(BLUE, move)
     assert state.tiles[brooklyn] == [4] and state.towers[brooklyn][BLUE] == 1
     assert state.players[BLUE]["vehicles"] == ["tram"] and 4 not in state.connections
     assert state.to_act() == [YELLOW]
     assert {m["tile"] for m in state.legal_moves(YELLOW) if m["type"] == "prestige"} == {6}
-    state.apply(YELLOW, {"type": "prestige", "tile": 6, "connection": 6, "district": "queens", "from": "board", "extra": False})
+    state.apply(
+        YELLOW,
+        {
+            "type": "prestige",
+            "tile": 6,
+            "connection": 6,
+            "district": "queens",
+            "from": "board",
+            "extra": False,
+        },
+    )
     assert state.tiles[queens] == [6] and state.towers[queens][YELLOW] == 1
     assert state.players[YELLOW]["vehicles"] == ["metro"]
     assert state.prestige_open == [] and state.stage != "prestige"

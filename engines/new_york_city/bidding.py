@@ -94,12 +94,13 @@ class BiddingMixin:
         reserve = c.counts(player["reserve"] + player["shown"])
         moves: list[Move] = []
         locked_hand, locked_reserve = pending["locked_hand"], pending["locked_reserve"]
-        for give in c.SYMBOLS:
-            if hand.get(give, 0) - locked_hand.get(give, 0) <= 0:
-                continue
-            for take in c.SYMBOLS:
-                if take != give and reserve.get(take, 0) - locked_reserve.get(take, 0) > 0:
-                    moves.append({"type": "exchange", "give": give, "take": take})
+        takes = [s for s in c.SYMBOLS if reserve.get(s, 0) > locked_reserve.get(s, 0)]
+        if takes:
+            for give in c.SYMBOLS:
+                if hand.get(give, 0) > locked_hand.get(give, 0):
+                    moves.extend(
+                        {"type": "exchange", "give": give, "take": take} for take in takes if take != give
+                    )
         if hand.get(kind):
             moves.append({"type": "play", "card": kind})
         if pending["base"] and hand.get(c.JOKER):

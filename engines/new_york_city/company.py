@@ -44,9 +44,18 @@ class CompanyMixin:
     def _usable(
         self, p: int, numbers: Iterable[int], pending: Iterable[int] = (), reserved: int = 0
     ) -> list[int]:
-        owned = set(self.players[p]["characters"])
-        pending = list(pending)
-        return [n for n in numbers if n in owned and self._can_use(p, n, pending, reserved)]
+        """The numbers among ``numbers`` that ``p`` may use now (one pass: listings are hot)."""
+        player = self.players[p]
+        if player["tom"] or not player["characters"]:
+            return []
+        free: dict[int, int] = {}
+        for n, used in zip(player["characters"], player["used"], strict=True):
+            if not used:
+                free[n] = free.get(n, 0) + 1
+        for n in pending:
+            free[n] = free.get(n, 0) - 1
+        can_pay = player["dollars"] - reserved >= 1
+        return [n for n in numbers if free.get(n, 0) > 0 and (can_pay or not ch.NEEDS_DOLLAR[n])]
 
     def _use(self, p: int, number: int, ev: Events) -> None:
         """Place $1 on a free copy of ``number`` (or just turn it, if it needs none)."""

@@ -33,7 +33,7 @@ def three_players(**hands):
     return state
 
 
-# ---- NYC-PRESS-TRACK, NYC-TIES, NYC-ORDER ------------------------------------------------------------
+# ---- NYC-PRESS-TRACK, NYC-TIES, NYC-ORDER --------------------------------------------------------
 def test_NYC_PRESS_TRACK_a_pawn_stopping_on_a_pawn_goes_on_top():
     track = [[0, 4], [1, 2]]
     press.move(track, 1, 2)
@@ -66,7 +66,7 @@ def test_NYC_ORDER_phase_one_goes_from_the_last_on_the_press_track():
     assert seen == order + order
 
 
-# ---- NYC-PHASE0, NYC-PHASE1, NYC-ROUNDS --------------------------------------------------------------
+# ---- NYC-PHASE0, NYC-PHASE1, NYC-ROUNDS ----------------------------------------------------------
 @pytest.mark.parametrize(
     ("seats", "toms", "pairs"), [(4, 0, 9), (3, 0, 7), (2, 0, 5), (1, 1, 3), (1, 2, 4), (2, 1, 6)]
 )
@@ -146,7 +146,7 @@ def test_NYC_DISCARD_the_discard_pile_is_public():
     assert state.view(None)["discard"] == {"press": 2, "joker": 1}
 
 
-# ---- the actions: the rulebook's examples ---------------------------------------------------------------
+# ---- the actions: the rulebook's examples --------------------------------------------------------
 def test_NYC_ACT_PRESS_the_rulebook_example():
     state = three_players(red=["press"], yellow=["press", "press"], blue=["press"])
     start_bidding(state, "press")
@@ -350,7 +350,7 @@ def test_NYC_ACT_SKYSCRAPERS_an_empty_board_may_move_one_from_another_district()
     assert state.towers[mayor][RED] == 1 and state.towers[DISTRICT[x]][RED] == 0
 
 
-# ---- NYC-STATUE ------------------------------------------------------------------------------------------
+# ---- NYC-STATUE ----------------------------------------------------------------------------------
 def test_NYC_STATUE_the_first_in_all_six_districts_scores_four_and_turns_the_tile():
     state = three_players()
     state.towers = [[1, 1 if d else 0, 0] for d in range(6)]
@@ -375,7 +375,7 @@ def test_NYC_STATUE_several_players_in_the_same_bidding_round_all_score_four():
     assert [p["score"] for p in state.players] == [4, 4, 0]
 
 
-# ---- NYC-PHASE3, NYC-ROUND-END ----------------------------------------------------------------------------
+# ---- NYC-PHASE3, NYC-ROUND-END -------------------------------------------------------------------
 def phase_three(state):
     start_bidding(state, "skyscrapers", starter=RED)
     for seat in list(state.bidding["order"]):

@@ -48,7 +48,7 @@ def bidding(kind, hand, *numbers, reserve=None, dollars=3, seats=2):
     return state
 
 
-# ---- NYC-CHAR-USE ------------------------------------------------------------------------------------------
+# ---- NYC-CHAR-USE --------------------------------------------------------------------------------
 def test_NYC_CHAR_USE_once_per_round_for_a_dollar_placed_on_it():
     state, seat = phase_one(6, dollars=1)
     state.apply(seat, use(6))
@@ -84,7 +84,7 @@ def test_NYC_CHAR_USE_two_copies_are_used_separately():
     assert state.players[seat]["dollars"] == 3 - 2 + 4
 
 
-# ---- Phase I ---------------------------------------------------------------------------------------------
+# ---- Phase I ------------------------------------------------------------------------
 def test_NYC_CHAR_1_one_point_discard_and_draw_as_many():
     state, seat = phase_one(1)
     set_cards(state, seat, hand=["press", "press", "joker"])
@@ -208,7 +208,7 @@ def test_NYC_CHAR_11_a_black_skyscraper_replaced_by_one_from_the_board():
     assert state.towers[q][seat] == 1 + (state.letters[q] == "X") and state.players[seat]["board"] == 3
 
 
-# ---- Phase II ----------------------------------------------------------------------------------------------
+# ---- Phase II ------------------------------------------------------------------------
 def test_NYC_CHAR_12_one_point_reserve_discarded_and_refilled():
     state = bidding("press", ["press"], 12, reserve=["joker", "plans"])
     state.apply(0, use(12, cards=["plans"]))
@@ -343,7 +343,7 @@ def test_NYC_CHAR_22_after_a_bidding_round_replace_up_to_two_hand_cards():
     assert state.discard[-2:] == ["plans", "joker"]
 
 
-# ---- Phase III -----------------------------------------------------------------------------------------------
+# ---- Phase III ------------------------------------------------------------------------
 def phase_three(seats, numbers, press_track=None):
     state = new_game(seats, seed=13)
     clear_phase1(state)
@@ -401,7 +401,7 @@ def test_NYC_CHAR_27_reading_second_of_two_moves_two():
     assert press.space_of(state.press, 0) == 3
 
 
-# ---- end-game characters (28–42) ------------------------------------------------------------------------------
+# ---- end-game characters (28–42) -----------------------------------------------------------------
 def scored(seats=2, seed=17):
     state = new_game(seats, seed=seed)
     clear_phase1(state)

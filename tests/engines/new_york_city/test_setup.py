@@ -13,7 +13,7 @@ from engines.new_york_city import characters as ch
 from .helpers import ALL_COPIES, card_census, character_census, new_game
 
 
-# ---- NYC-PLAYERS, NYC-OPT-TOMS, NYC-OPT-LEVEL --------------------------------------------------------
+# ---- NYC-PLAYERS, NYC-OPT-TOMS, NYC-OPT-LEVEL ----------------------------------------------------
 @pytest.mark.parametrize("seats", [1, 2, 3, 4])
 def test_NYC_PLAYERS_one_to_four_seats(seats):
     state = GAME.setup(seats, {}, 0)
@@ -51,7 +51,7 @@ def test_NYC_OPT_LEVEL_needs_a_tom():
     assert GAME.setup(1, {}, 0).tom_cards == 4, "the default is the recommended B4"
 
 
-# ---- NYC-CARDS, NYC-DISTRICTS, NYC-VEHICLES, NYC-PRESTIGE-TILES, NYC-LANTERNS, NYC-CHARACTERS ------
+# ---- NYC-CARDS, NYC-DISTRICTS, NYC-VEHICLES, NYC-PRESTIGE-TILES, NYC-LANTERNS, NYC-CHARACTERS ----
 def test_NYC_CARDS_105_cards_15_of_seven_symbols():
     assert len(c.DECK) == 105
     assert c.counts(list(c.DECK)) == {s: 15 for s in c.SYMBOLS}
@@ -127,7 +127,7 @@ def test_NYC_CHAR_FREE_every_character_of_phases_one_to_three_costs_a_dollar():
     assert not any(ch.NEEDS_DOLLAR[n] for n in range(28, 43))
 
 
-# ---- NYC-SETUP-* -------------------------------------------------------------------------------------
+# ---- NYC-SETUP-* ---------------------------------------------------------------------------------
 def test_NYC_SETUP_ELEVATOR_four_tiles_of_each_value_face_up():
     state = GAME.setup(2, {}, 3)
     for value, (row, stack) in enumerate(zip(state.display, state.stacks, strict=True), start=1):

@@ -7,6 +7,9 @@ a joker with a card of another type (worth one card of the round), or a characte
 Cards may be exchanged between hand and reserve during the turn; each card moves at most
 once per turn, which reaches every arrangement the rule allows and keeps the turn finite.
 
+Character 12 (+1 point, discard reserve cards, refill) is used on the bidding turn too, its
+cards selected one at a time (``select``, ``confirm``), public once confirmed.
+
 Bid elements and their worth:
 ``match`` a card of the round 1 · ``joker`` 1 · ``pair`` two identical other cards 1 ·
 ``jpair`` a joker and another card 1 · ``conv13`` any card (character 13) 1 · ``conv20`` any
@@ -44,6 +47,7 @@ def new_pending() -> dict[str, Any]:
         "double": False,
         "locked_hand": {},
         "locked_reserve": {},
+        "select12": None,
     }
 
 
@@ -89,6 +93,12 @@ class BiddingMixin:
     def _bid_moves(self, seat: int) -> list[Move]:
         player = self.players[seat]
         pending = self.pending
+        if pending["select12"] is not None:
+            # Character 12: reserve cards to discard, chosen one at a time.
+            left = player["reserve"] + player["shown"]
+            for card in pending["select12"]:
+                left.remove(card)
+            return [{"type": "select", "card": s} for s in c.distinct(left)] + [{"type": "confirm"}]
         kind = c.BIDDING_ROUNDS[self.bidding["round"]]
         hand = c.counts(player["hand"])
         reserve = c.counts(player["reserve"] + player["shown"])
@@ -122,9 +132,7 @@ class BiddingMixin:
         moves: list[Move] = []
         for n in self._usable(p, ch.PHASE_II_NUMBERS, pending["uses"], self._reserved_dollars()):
             if n == 12:
-                player = self.players[p]
-                for cards in c.sub_multisets(player["reserve"] + player["shown"]):
-                    moves.append({"type": "use", "character": 12, "cards": cards})
+                moves.append({"type": "use", "character": 12})
             elif n in (13, 20):
                 moves.extend({"type": "use", "character": n, "card": s} for s in c.SYMBOLS if hand.get(s))
             elif n == 14:
@@ -168,6 +176,10 @@ class BiddingMixin:
             self._add_element("jpair" if c.JOKER in move["cards"] else "pair", list(move["cards"]), 1)
         elif kind == "use":
             self._use_phase2(seat, move, round_kind, ev)
+        elif kind == "select":
+            pending["select12"].append(move["card"])
+        elif kind == "confirm":
+            self._renew_reserve(seat, ev)
         elif kind == "bid":
             self._commit_bid(seat, ev)
         elif kind == "pass":
@@ -220,17 +232,7 @@ class BiddingMixin:
         pending = self.pending
         player = self.players[p]
         if n == 12:
-            # Public at once: +1 point, reserve cards discarded, the reserve refilled.
-            self._use(p, 12, ev)
-            self._gain(p, 1, ev, "character 12")
-            for card in move["cards"]:
-                self._take_from_reserve(p, card)
-                self.discard.append(card)
-            if move["cards"]:
-                ev.append(
-                    event("cards_discarded", player=p, cards=list(move["cards"]), reason="character 12")
-                )
-            self._refill_reserve(p, ev, "character 12")
+            pending["select12"] = []  # the reserve cards to discard are selected next
             return
         if n == 18:
             # Public at once: $1, and this player bids last in this bidding round.
@@ -271,6 +273,20 @@ class BiddingMixin:
         elif n == 19:
             pending["double"] = True
         del player, round_kind
+
+    def _renew_reserve(self, p: int, ev: Events) -> None:
+        """Character 12, confirmed (public at once): +1 point, the selected reserve cards
+        discarded, the reserve refilled from the deck."""
+        chosen = self.pending["select12"]
+        self.pending["select12"] = None
+        self._use(p, 12, ev)
+        self._gain(p, 1, ev, "character 12")
+        for card in chosen:
+            self._take_from_reserve(p, card)
+            self.discard.append(card)
+        if chosen:
+            ev.append(event("cards_discarded", player=p, cards=c.sort_cards(chosen), reason="character 12"))
+        self._refill_reserve(p, ev, "character 12")
 
     def _commit_bid(self, p: int, ev: Events) -> None:
         """The bid is laid face up: characters paid, press spaces given back (character 14)."""

@@ -14,7 +14,7 @@ from .stages import BID, BUILD, CHARACTER, PHASE3, PICK, PILES, PRESTIGE, REPLAC
 STAGE_MOVES = {
     PILES: {"choose_pile"},
     PICK: {"take_pair", "use", "select", "confirm", "discard", "done"},
-    BID: {"exchange", "play", "play_pair", "use", "bid", "pass"},
+    BID: {"exchange", "play", "play_pair", "use", "select", "confirm", "bid", "pass"},
     CHARACTER: {"take_character"},
     PRESTIGE: {"prestige", "decline"},
     BUILD: {"build"},
@@ -48,7 +48,7 @@ FIELDS = {
     "decline": set(),
     "build": {"from", "extra"},
 }
-USE_FIELDS = {2: {"pairs", "cards"}, 7: {"discard", "take"}, 8: {"cards"}, 11: {"district"}, 12: {"cards"}}
+USE_FIELDS = {2: {"pairs", "cards"}, 7: {"discard", "take"}, 8: {"cards"}, 11: {"district"}}
 USE_FIELDS.update({13: {"card"}, 15: {"card"}, 20: {"card"}, 14: {"steps"}, 22: {"cards"}})
 PHASE_OF_STAGE = {PICK: ch.PHASE_I, BID: ch.PHASE_II, REPLACE: ch.PHASE_II, PHASE3: ch.PHASE_III}
 
@@ -83,6 +83,10 @@ def explain(state: Any, seat: int, move: dict[str, Any]) -> IllegalMove:
         fields = ", ".join(sorted(FIELDS[kind])) or "no other field"
         return IllegalMove("malformed_move", f"A {kind!r} move has exactly these fields: {fields}.")
     player = state.players[seat]
+    if kind not in ("select", "confirm"):
+        refusal = _finish_selection_first(state)
+        if refusal is not None:
+            return refusal
     handler = _EXPLAIN.get(kind)
     if handler is not None:
         refusal = handler(state, seat, player, move)
@@ -115,18 +119,29 @@ def _pair(state, seat, player, move):
     return None
 
 
+def _selection(state) -> list[str] | None:
+    if state.stage == PICK:
+        return state.turn["select"]
+    return state.pending["select12"]
+
+
 def _select(state, seat, player, move):
-    turn = state.turn
-    if turn["select"] is None:
-        return IllegalMove("no_selection", "Cards are selected only while character 1 discards.")
-    if not _is_symbol(move["card"]) or not _holds(player["hand"], turn["select"] + [move["card"]]):
-        return IllegalMove("card_not_in_hand", "You have no such card left in hand to select.")
+    chosen = _selection(state)
+    if chosen is None:
+        return IllegalMove("no_selection", "Cards are selected only while character 1 or 12 discards.")
+    if state.stage == PICK:
+        if not _is_symbol(move["card"]) or not _holds(player["hand"], chosen + [move["card"]]):
+            return IllegalMove("card_not_in_hand", "You have no such card left in hand to select.")
+    elif not _is_symbol(move["card"]) or not _holds(
+        player["reserve"] + player["shown"], chosen + [move["card"]]
+    ):
+        return IllegalMove("card_not_in_reserve", "You have no such card left in your reserve to select.")
     return None
 
 
 def _confirm(state, seat, player, move):
-    if state.turn["select"] is None:
-        return IllegalMove("no_selection", "There is nothing to confirm: character 1 is not being used.")
+    if _selection(state) is None:
+        return IllegalMove("no_selection", "There is nothing to confirm: no character is discarding.")
     return None
 
 
@@ -151,6 +166,14 @@ def _done(state, seat, player, move):
 
 def stage_is(state: Any, stage: str) -> bool:
     return state.stage == stage
+
+
+def _finish_selection_first(state) -> IllegalMove | None:
+    if state.stage == BID and state.pending["select12"] is not None:
+        return IllegalMove(
+            "finish_character_first", "Select the reserve cards character 12 discards, then confirm."
+        )
+    return None
 
 
 def _exchange(state, seat, player, move):
@@ -323,6 +346,9 @@ def _explain_use(state: Any, seat: int, move: dict[str, Any]) -> IllegalMove:
         return IllegalMove("no_dollar", f"Using character {n} costs $1 placed on it; you have none to spare.")
     if state.stage == PICK and (state.turn["select"] is not None or state.turn["discard"]):
         return IllegalMove("finish_character_first", "Finish the discards of the character in use first.")
+    refusal = _finish_selection_first(state)
+    if refusal is not None:
+        return refusal
     return IllegalMove(
         "character_condition", _CONDITIONS.get(n, f"Character {n} cannot be used that way now.")
     )
@@ -334,7 +360,7 @@ _CONDITIONS = {
     7: "Character 7: discard a character you own and take one beside the elevator worth at most 1 more.",
     8: "Character 8: only right after taking a pair, with reserve cards identical to that pair's cards.",
     11: "Character 11: a skyscraper from your board replaces a black one in a district that has one.",
-    12: "Character 12: discard cards you hold in your reserve.",
+    12: "Character 12 is used on your bidding turn; its reserve cards are selected next.",
     13: "Character 13: play one card of your hand, of any type.",
     14: "Character 14: jokers need a card in the bid, and you cannot go back beyond the start space.",
     15: "Character 15: a reserve card of the same symbol as a card played from your hand in this bid.",

@@ -11,7 +11,7 @@ cards (the humans run Tom).
 not know, each among cards drawn from the same deck (before or after a reshuffle); the known
 cards stay, moving between hand and reserve only for a player who has exchanged since the
 start of the round. It also shuffles the deck, the prestige stack and the character stacks.
-The bid another seat is building, and the cards it selected for character 1, stay as they are:
+The bid another seat is building, and the cards it selected for character 1 or 12, stay as they are:
 no other seat decides while it does.
 """
 
@@ -188,6 +188,7 @@ class HiddenMixin:
             "characters": sorted(pending["uses"]),
             "press_steps_back": pending["steps"],
             "double_points": pending["double"],
+            "selected": None if pending["select12"] is None else c.sort_cards(pending["select12"]),
         }
 
     def _decision_view(self) -> dict[str, Any] | None:
@@ -251,17 +252,23 @@ class HiddenMixin:
             player["reserve_tags"] = [tag for _, tag in entries[size:]]
 
     def _fixed_hand_entries(self, seat: int) -> set[tuple[int, str, int]]:
-        """The cards another seat has selected for character 1 keep their place."""
+        """The cards another seat has selected for character 1 (hand) or 12 (reserve) keep
+        their place."""
         fixed: set[tuple[int, str, int]] = set()
         actor = self.actor
-        if actor < 0 or actor == seat or self.stage != PICK or not self.turn or not self.turn["select"]:
+        if actor < 0 or actor == seat:
             return fixed
-        hand = self.players[actor]["hand"]
-        wanted = c.counts(self.turn["select"])
-        for i, card in enumerate(hand):
+        if self.stage == PICK and self.turn and self.turn["select"]:
+            where, chosen = "hand", self.turn["select"]
+        elif self.stage == BID and self.pending and self.pending["select12"]:
+            where, chosen = "reserve", self.pending["select12"]
+        else:
+            return fixed
+        wanted = c.counts(chosen)
+        for i, card in enumerate(self.players[actor][where]):
             if wanted.get(card, 0) > 0:
                 wanted[card] -= 1
-                fixed.add((actor, "hand", i))
+                fixed.add((actor, where, i))
         return fixed
 
 

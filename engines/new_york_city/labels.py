@@ -26,7 +26,7 @@ def _use(state: Any, move: dict[str, Any]) -> str:
         return f"{text}: {first} from pair {i + 1}, {second} from pair {j + 1}"
     if n == 7:
         return f"{text}: discard character {move['discard']}, take character {move['take']}"
-    if n in (8, 12, 22):
+    if n in (8, 22):
         return f"{text}: {_cards(move['cards'])}"
     if n == 11:
         return f"{text} in {_district(move['district'])}"
@@ -48,9 +48,12 @@ def label(state: Any, move: dict[str, Any]) -> str:
     if kind == "use":
         return _use(state, move)
     if kind == "select":
-        return f"Select a {c.TITLES[move['card']]} card to discard"
+        where = "hand" if state.stage == "pick" else "reserve"
+        return f"Select a {c.TITLES[move['card']]} card of your {where} to discard"
     if kind == "confirm":
-        return "Discard the selected cards and draw as many"
+        if state.stage == "pick":
+            return "Discard the selected cards and draw as many (character 1)"
+        return "Discard the selected reserve cards and refill the reserve (character 12)"
     if kind == "discard":
         return f"Discard {_cards(move['cards'])}"
     if kind == "done":

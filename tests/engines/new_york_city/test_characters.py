@@ -211,7 +211,16 @@ def test_NYC_CHAR_11_a_black_skyscraper_replaced_by_one_from_the_board():
 # ---- Phase II ------------------------------------------------------------------------
 def test_NYC_CHAR_12_one_point_reserve_discarded_and_refilled():
     state = bidding("press", ["press"], 12, reserve=["joker", "plans"])
-    state.apply(0, use(12, cards=["plans"]))
+    state.apply(0, use(12))
+    assert state.legal_moves(0) == [
+        {"type": "select", "card": "plans"},
+        {"type": "select", "card": "joker"},
+        {"type": "confirm"},
+    ]
+    state.apply(0, {"type": "select", "card": "plans"})
+    assert state.view(0)["pending_bid"]["selected"] == ["plans"]
+    assert state.view(1)["pending_bid"] is None
+    state.apply(0, {"type": "confirm"})
     player = state.players[0]
     assert player["score"] == 1 and len(player["reserve"]) == 2 and "joker" in player["reserve"]
     assert state.discard[-1] == "plans" and player["on_characters"] == 1

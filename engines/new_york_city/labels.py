@@ -57,6 +57,8 @@ def label(state: Any, move: dict[str, Any]) -> str:
     if kind == "discard":
         return f"Discard {_cards(move['cards'])}"
     if kind == "done":
+        if state.stage == "replace":
+            return "Keep your hand (do not use character 22 now)"
         return "End your turn"
     if kind == "exchange":
         give, take = c.TITLES[move["give"]], c.TITLES[move["take"]]

@@ -406,3 +406,33 @@ def test_NYC_ROUND_END_the_reserve_stays():
     reserve = list(state.players[RED]["reserve"])
     phase_three(state)
     assert state.round == 2 and state.players[RED]["reserve"] == reserve
+
+
+def test_NYC_ACTION_ORDER_the_press_leader_acts_first_whatever_the_bids():
+    state = three_players(red=["characters"], yellow=["characters"] * 3, blue=["characters"] * 2)
+    set_press(state, (b.BLACK, 7), (BLUE, 4), (RED, 2), (YELLOW, 1))
+    start_bidding(state, "characters", starter=RED)
+    for seat, cards in ((RED, 1), (YELLOW, 3), (BLUE, 2)):
+        bid(state, seat, *[play("characters")] * cards)
+    order = []
+    while state.stage == "character":
+        order.append(state.actor)
+        state.apply(state.actor, state.legal_moves(state.actor)[0])
+    assert order == [BLUE, RED, YELLOW]
+
+
+def test_NYC_SUPPLY_dollars_and_skyscrapers_run_out():
+    state = three_players(red=["dollars"] * 3)
+    state.supply_dollars = 1
+    start_bidding(state, "dollars", starter=RED)
+    bid(state, RED, *[play("dollars")] * 3)
+    bid(state, YELLOW)
+    bid(state, BLUE)
+    assert state.players[RED]["dollars"] == 2 and state.supply_dollars == 0
+    state = three_players(red=["plans"] * 3)
+    state.players[RED]["supply"], state.players[RED]["board"] = 2, 17
+    start_bidding(state, "plans", starter=RED)
+    bid(state, RED, *[play("plans")] * 3)
+    bid(state, YELLOW)
+    bid(state, BLUE)
+    assert state.players[RED]["board"] == 19 and state.players[RED]["supply"] == 0

@@ -98,3 +98,13 @@ def test_NYC_WINNER_most_points_ties_to_the_press_leader():
     assert result.ranks == [2, 3, 1] and result.winners == [BLUE]
     assert result.scores == [10, 10, 10]
     assert "automata" not in result.to_dict()
+
+
+def test_NYC_FINAL_END_CHARACTERS_humans_score_their_conditions():
+    state = final()
+    give_characters(state, RED, 36, 35)
+    state.towers[0] = [3, 0, 0]
+    state.towers[1] = [4, 0, 0]
+    parts = final_scores(state)["breakdown"][RED]
+    assert parts["characters"] == 4 + 5
+    assert parts["end_characters"] == 2 + 2 * 2

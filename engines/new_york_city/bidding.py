@@ -265,7 +265,8 @@ class BiddingMixin:
                 self._to_bid(p, "reserve", card)
                 self._add_element("pair15", [card, card], 1)
             # The reserve is refilled at once; the new card may be exchanged and played.
-            self._refill_reserve(p, ev, "character 15")
+            # The draw is seen at the table, but not which character caused it.
+            self._refill_reserve(p, ev, "reserve refilled")
         elif n == 16:
             self._add_element("joker16", [], 1)
         elif n == 17:

@@ -152,12 +152,12 @@ class ActionsMixin:
         if self.players[p]["tom"]:
             self._tom_prestige(p, ev)
             self.queue.pop(0)
-        elif self._prestige_placements(p):
+        elif self._prestige_placements():
             self.actor = p
         else:
             self.queue.pop(0)  # no vehicle left for the open tiles: the bonus cannot be used
 
-    def _prestige_placements(self, p: int) -> list[tuple[int, int, int]]:
+    def _prestige_placements(self) -> list[tuple[int, int, int]]:
         """(tile, connection, district): a tile goes on an end of a vehicle of its colour."""
         out = []
         for tile in self.prestige_open:
@@ -165,7 +165,6 @@ class ActionsMixin:
                 if b.CONNECTION_VEHICLE[conn] == b.TILE_VEHICLE[tile]:
                     for d in b.CONNECTION_ENDS[conn]:
                         out.append((tile, conn, d))
-        del p
         return out
 
     def _tower_sources(self, p: int, district: int) -> list[str]:
@@ -185,7 +184,7 @@ class ActionsMixin:
 
     def _prestige_moves(self, seat: int) -> list[Move]:
         moves: list[Move] = []
-        for tile, conn, d in self._prestige_placements(seat):
+        for tile, conn, d in self._prestige_placements():
             for source in self._tower_sources(seat, d):
                 for extra in self._extra_choices(seat, source):
                     moves.append(

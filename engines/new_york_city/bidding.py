@@ -175,7 +175,7 @@ class BiddingMixin:
                 self._to_bid(seat, "hand", card)
             self._add_element("jpair" if c.JOKER in move["cards"] else "pair", list(move["cards"]), 1)
         elif kind == "use":
-            self._use_phase2(seat, move, round_kind, ev)
+            self._use_phase2(seat, move, ev)
         elif kind == "select":
             pending["select12"].append(move["card"])
         elif kind == "confirm":
@@ -186,7 +186,6 @@ class BiddingMixin:
             self.bidding["bids"][seat] = None
             self._end_bid_turn()
             ev.append(event("passed", player=seat, round=round_kind))
-        del pending
 
     def _exchange(self, p: int, give: str, take: str, ev: Events) -> None:
         """Rule NYC-RESERVE-EXCHANGE: a hand card for a reserve card, the reserve keeps its size."""
@@ -227,10 +226,9 @@ class BiddingMixin:
         if kind in BASE_KINDS:
             pending["base"] = True
 
-    def _use_phase2(self, p: int, move: Move, round_kind: str, ev: Events) -> None:
+    def _use_phase2(self, p: int, move: Move, ev: Events) -> None:
         n = move["character"]
         pending = self.pending
-        player = self.players[p]
         if n == 12:
             pending["select12"] = []  # the reserve cards to discard are selected next
             return
@@ -273,7 +271,6 @@ class BiddingMixin:
             self._add_element("prestige17", [], 1)
         elif n == 19:
             pending["double"] = True
-        del player, round_kind
 
     def _renew_reserve(self, p: int, ev: Events) -> None:
         """Character 12, confirmed (public at once): +1 point, the selected reserve cards

@@ -17,7 +17,7 @@ def _district(name: str) -> str:
     return b.DISTRICT_TITLES.get(name, name)
 
 
-def _use(state: Any, move: dict[str, Any]) -> str:
+def _use(move: dict[str, Any]) -> str:
     n = move["character"]
     text = f"Use character {n} ({ch.ABILITIES[n]})"
     if n == 2:
@@ -34,7 +34,6 @@ def _use(state: Any, move: dict[str, Any]) -> str:
         return f"{text}: {c.TITLES[move['card']]}"
     if n == 14:
         return f"{text}: {move['steps']} space(s) back"
-    del state
     return text
 
 
@@ -46,7 +45,7 @@ def label(state: Any, move: dict[str, Any]) -> str:
     if kind == "take_pair":
         return f"Take pair {move['pair'] + 1}: {_cards(state.pairs[move['pair']])}"
     if kind == "use":
-        return _use(state, move)
+        return _use(move)
     if kind == "select":
         where = "hand" if state.stage == "pick" else "reserve"
         return f"Select a {c.TITLES[move['card']]} card of your {where} to discard"

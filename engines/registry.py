@@ -6,11 +6,12 @@ from .core import Game, UnknownGame
 from .fifth_avenue import GAME as FIFTH_AVENUE
 from .fresh_fish import GAME as FRESH_FISH
 from .new_york import GAME as NEW_YORK
+from .new_york_city import GAME as NEW_YORK_CITY
 from .property import GAME as PROPERTY
 from .wettstreit import GAME as WETTSTREIT
 
 GAMES: dict[str, Game] = {
-    game.id: game for game in (FIFTH_AVENUE, FRESH_FISH, NEW_YORK, PROPERTY, WETTSTREIT)
+    game.id: game for game in (FIFTH_AVENUE, FRESH_FISH, NEW_YORK, NEW_YORK_CITY, PROPERTY, WETTSTREIT)
 }
 
 

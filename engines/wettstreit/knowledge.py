@@ -14,12 +14,15 @@ Cards sit in hidden places (hands, the two piles, the card being auctioned) or i
 
 ``redeal`` uses exactly this: a seat's known cards stay, a pool's cards are shuffled among
 the pool's places, and every other card the seat cannot locate is dealt again at random,
-a card whose kind was announced being replaced by one of the same kind.
+a card whose kind was announced being replaced by one of the same kind. It does so over
+canonical orders only, so the sample is a function of what the seat knows and of the
+generator: never of where the hidden cards truly are.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import material as m
@@ -147,63 +150,111 @@ def _places(state: WettstreitState) -> dict[str, str]:
     return places
 
 
-def _slots(state: WettstreitState, seat: int) -> list[tuple[Any, Any]]:
-    """Every hidden place of a card, as (container, key), except ``seat``'s own hand."""
-    slots: list[tuple[Any, Any]] = []
+def _slots(state: WettstreitState, seat: int) -> list[tuple[Any, Any, tuple[int, int, int]]]:
+    """Every hidden place of a card, except ``seat``'s own hand, as (container, key, where).
+
+    ``where`` names the place as the table does: a pile position, the auction, or just a
+    hand (a hand is a set: which index holds which card is nobody's knowledge).
+    """
+    slots: list[tuple[Any, Any, tuple[int, int, int]]] = []
     if not state.is_over():
         for other, player in enumerate(state.players):
             if other != seat:
                 hand = player["hand"]
-                slots.extend((hand, i) for i in range(len(hand)))
-    for pile in m.PILES:
+                slots.extend((hand, i, (0, other, 0)) for i in range(len(hand)))
+    for number, pile in enumerate(m.PILES):
         cards = getattr(state, pile)
-        slots.extend((cards, i) for i in range(len(cards)))
+        slots.extend((cards, i, (1, number, i)) for i in range(len(cards)))
     if state.auction is not None:
-        slots.append((state.auction, "card"))
+        slots.append((state.auction, "card", (2, 0, 0)))
     return slots
 
 
+def _labeller(state: WettstreitState, identified: set[str]) -> Callable[[str], tuple]:
+    """What the seat can tell about a hidden card: its id if it knows it, else its kind if
+    announced, and the records that go with it (who else knows it, other seats' pools).
+
+    Two cards with the same label are interchangeable for the seat; labels also give the
+    canonical order of cards it cannot tell apart.
+    """
+    pooled: dict[str, list[tuple[int, bool]]] = {}
+    for number, pool in enumerate(state.pools):
+        for card in pool["cards"]:
+            pooled.setdefault(card, []).append((number, card in pool["known"]))
+    knows, type_shown = state.knows, state.type_shown
+
+    def label(card: str) -> tuple:
+        knowers = knows.get(card)
+        return (
+            m.CARD_ORDER[card] if card in identified else -1,
+            m.KIND[card] if card in type_shown else "",
+            knowers is not None,
+            tuple(knowers or ()),
+            tuple(pooled.get(card, ())),
+        )
+
+    return label
+
+
 def redeal(state: WettstreitState, seat: int, rng: random.Random) -> None:
-    """Re-deal, in place, every card ``seat`` cannot locate, consistently with what it knows."""
+    """Re-deal, in place, every card ``seat`` cannot locate, consistently with what it knows.
+
+    The sample depends only on what the seat knows and on ``rng``, never on where the
+    hidden cards truly are (a bot's guesses must carry no trace of the truth):
+
+    1. each of the seat's pools: the cards it holds (told apart only by their labels, in
+       label order) are shuffled among the pool's places (in table order);
+    2. every card the seat cannot identify is dealt again from the sorted list of such
+       cards, once shuffled, over their places in table order (a hand's places in label
+       order), a place whose kind was announced taking the first card of that kind;
+    3. the records of a card (who else knows it, a kind announced, other seats' pools) go
+       with it in step 1 and stay with its place in step 2; re-dealt hands are sorted.
+
+    ``rng`` is drawn from the same number of times for any state the seat cannot tell apart.
+    """
     slots = _slots(state, seat)
-    at = {container[key]: (container, key) for container, key in slots}
-    # 1. Pools: the seat knows its pooled cards lie among these places, not which where.
+    truth = [container[key] for container, key, _ in slots]
     mine = [pool for pool in state.pools if pool["seat"] == seat]
-    pool_known: set[str] = set()
+    fixed = {card for card in truth if known_to(state, card, seat)}
+    pool_known = {card for pool in mine for card in pool["known"]} - fixed
+    identified = fixed | pool_known
+    label = _labeller(state, identified)
+    # at[i]: the slot whose card now lies at slot i (the token moved there).
+    at = list(range(len(slots)))
+    # 1. Pools: the seat knows its pooled cards lie among these places, not which where.
     for pool in mine:
-        pool_known.update(pool["known"])
-        places = [at[card] for card in pool["cards"] if card in at]
-        cards = [container[key] for container, key in places]
-        rng.shuffle(cards)
-        for (container, key), card in zip(places, cards, strict=True):
-            container[key] = card
-            at[card] = (container, key)
+        members = set(pool["cards"])
+        here = [i for i, card in enumerate(truth) if card in members and card not in fixed]
+        places = sorted(here, key=lambda i: slots[i][2])
+        tokens = sorted(here, key=lambda i: label(truth[i]))
+        rng.shuffle(tokens)
+        for place, token in zip(places, tokens, strict=True):
+            at[place] = token
     # 2. Every card the seat cannot identify is dealt again over the places of such cards.
-    unknown = [
-        (container, key)
-        for container, key in slots
-        if not known_to(state, container[key], seat) and container[key] not in pool_known
-    ]
-    if not unknown:
-        return
-    old = [container[key] for container, key in unknown]
-    deck = list(old)
+    redealt = [i for i in range(len(slots)) if truth[at[i]] not in identified]
+    # Table order; within a hand (a set), label order: the hand's index order is the truth's.
+    redealt.sort(key=lambda i: (slots[i][2], label(truth[at[i]]) if slots[i][2][0] == 0 else ()))
+    deck = sorted((truth[at[i]] for i in redealt), key=m.CARD_ORDER.__getitem__)
     rng.shuffle(deck)
-    new: list[str | None] = [None] * len(old)
+    new: dict[int, str] = {}
     # A place whose kind was announced receives a card of that kind; the truth proves
-    # there are enough of each kind among the unknown cards, so the greedy pick never fails.
-    for index, card in enumerate(old):
-        if card in state.type_shown:
-            kind = m.KIND[card]
-            pick = next(i for i, other in enumerate(deck) if m.KIND[other] == kind)
-            new[index] = deck.pop(pick)
+    # there are enough of each kind among the unknown cards, so the pick never fails.
+    for i in redealt:
+        old = truth[at[i]]
+        if old in state.type_shown:
+            kind = m.KIND[old]
+            new[i] = deck.pop(next(n for n, card in enumerate(deck) if m.KIND[card] == kind))
     rest = iter(deck)
-    for index in range(len(old)):
-        if new[index] is None:
-            new[index] = next(rest)
-    mapping = dict(zip(old, new, strict=True))
-    for (container, key), card in zip(unknown, new, strict=True):
-        container[key] = card
+    for i in redealt:
+        if i not in new:
+            new[i] = next(rest)
+    mapping = {truth[at[i]]: card for i, card in new.items()}
+    for i, (container, key, _) in enumerate(slots):
+        container[key] = new.get(i, truth[at[i]])
+    if not state.is_over():
+        for other, player in enumerate(state.players):
+            if other != seat:
+                player["hand"].sort(key=m.CARD_ORDER.__getitem__)
     _rename(state, mapping)
 
 

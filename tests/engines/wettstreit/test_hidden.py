@@ -165,6 +165,73 @@ def test_WB_HIDDEN_REDEAL_a_pool_settles_when_its_cards_are_all_in_one_place():
     assert state.view(2)["players"][1]["known_cards"] == sorted(hand, key=m.CARD_ORDER.__getitem__)
 
 
+def _same_sample_from_any_lookalike(state, seat, tries=6):
+    """determinize(seat) from the truth and from samples of it give the same state."""
+    for a in range(tries):
+        lookalike = state.determinize(seat, random.Random(1000 + a))
+        assert lookalike.view(seat) == state.view(seat)
+        for r in range(tries):
+            assert state.determinize(seat, random.Random(r)) == lookalike.determinize(
+                seat, random.Random(r)
+            ), f"determinize({seat}) carries a trace of the truth (lookalike {a}, rng {r})"
+
+
+def test_WB_HIDDEN_REDEAL_depends_only_on_what_the_seat_knows_two_lookalike_positions():
+    # Seat 0 cannot tell these apart: seat 1's tower-1a and the face-down cathedral-9a have
+    # swapped places, and seat 1's hand (with the gate-3a it bought face up) lies in
+    # another order.
+    piles = {"face_up": ["gate-5a", "tower-3a"]}
+    hands = {0: ["gate-2a", "cathedral-4a"], 2: ["town-hall-5a"]}
+    truth = position(
+        3,
+        phase="choose_pile",
+        hands={**hands, 1: ["gate-3a", "tower-1a"]},
+        face_down=["cathedral-9a", "gate-4a"],
+        **piles,
+    )
+    twin = position(
+        3,
+        phase="choose_pile",
+        hands={**hands, 1: ["cathedral-9a", "gate-3a"]},
+        face_down=["tower-1a", "gate-4a"],
+        **piles,
+    )
+    for state in (truth, twin):
+        state.public["gate-3a"] = True
+    assert truth.view(0) == twin.view(0) and truth != twin
+    assert truth.view(1) != twin.view(1)
+    samples = set()
+    for r in range(20):
+        sample = truth.determinize(0, random.Random(r))
+        assert sample == twin.determinize(0, random.Random(r))
+        samples.add(tuple(sample.players[1]["hand"]))
+    assert len(samples) > 2, "the sample still varies with the rng"
+    for seat in range(3):
+        _same_sample_from_any_lookalike(truth, seat)
+
+
+def test_WB_HIDDEN_REDEAL_depends_only_on_what_the_seat_knows_kinds_and_pools():
+    # Seat 1 holds four cards bought face up and one bought face down from seat 0, whose
+    # kind was announced; then seat 0 sabotages the hand and a card goes under the
+    # face-down pile unseen: seats 0 and 2 keep pools, seat 1 knows exactly.
+    hand = ["gate-2a", "cathedral-4a", "gate-3a", "town-hall-5a", "tower-1a"]
+    state = position(
+        3, hands={1: hand}, saboteurs={0: 1}, face_up=["tower-3a", "gate-5a"], face_down=["cathedral-9a"]
+    )
+    state.public.update({card: True for card in hand[:4]})
+    state.knows["tower-1a"] = [0, 1]
+    state.type_shown["tower-1a"] = True
+    rig(state, [(5, 4), (6, 1)])
+    play(state, {"type": "sabotage_hand", "target": 1})
+    assert state.face_down[0] == "tower-1a"
+    assert sorted(pool["seat"] for pool in state.pools) == [0, 2]
+    for seat in range(3):
+        _same_sample_from_any_lookalike(state, seat)
+    lost = {state.determinize(2, random.Random(r)).face_down[0] for r in range(40)}
+    assert set(hand[:4]) < lost, "seat 2 does not know which card went under the pile"
+    assert any(m.KIND[card] == "tower" for card in lost)
+
+
 # ---- views and events over whole games -------------------------------------------------------------
 def test_WB_HIDDEN_no_view_or_event_names_a_card_its_viewer_cannot_locate():
     for seats, seed in ((3, 11), (4, 12), (3, 13), (4, 14)):

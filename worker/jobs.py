@@ -11,12 +11,13 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from rq import get_current_job
 
 from engines import registry
-from engines.bots import choose
+from engines.bots import choose, level_for
 from service.botqueue import BotQueue
 from service.config import Settings
 from service.games import Games, bot_seats_to_act
@@ -77,7 +78,15 @@ def play_bot_turn(
     }
 
 
-def _play_one(games: Games, game_id: str, version: int, deadline: float | None = None) -> dict[str, Any]:
+def _timer(seconds: float | None) -> Callable[[], bool] | None:
+    """A budget check for a bot's thinking (engines keep no clock; the worker does)."""
+    if seconds is None:
+        return None
+    deadline = time.monotonic() + seconds
+    return lambda: time.monotonic() >= deadline
+
+
+def _play_one(games: Games, game_id: str, version: int) -> dict[str, Any]:
     """Play the move of the first bot seat to act at ``version``."""
     try:
         stored = games.store.load(game_id)
@@ -96,7 +105,7 @@ def _play_one(games: Games, game_id: str, version: int, deadline: float | None =
     rng = random.Random(f"{game_id}:{version}:{seat}")
     fallback = False
     try:
-        move = choose(state, seat, bot, rng, level=level, deadline=deadline)
+        move = choose(state, seat, bot, rng, level=level, out_of_time=_timer(level_for(bot, level).seconds))
     except Exception:  # a bot must never stall a game: play any legal move instead
         log.exception("bot %s failed in game %s at version %s; playing a random move", bot, game_id, version)
         move = rng.choice(state.legal_moves(seat))

@@ -15,7 +15,7 @@ choice is the same on any state that differs only in what its seat cannot see).
 from __future__ import annotations
 
 import random
-import time
+from collections.abc import Callable
 
 from ..core import Move, State
 from .greedy import greedy_move
@@ -42,23 +42,26 @@ def choose(
     rng: random.Random,
     *,
     level: str | None = None,
-    deadline: float | None = None,
+    out_of_time: Callable[[], bool] | None = None,
 ) -> Move:
-    """Return the move a bot seat plays. ``deadline`` (time.monotonic) caps the thinking."""
+    """Return the move a bot seat plays.
+
+    Engines keep no clock: the caller, who owns one, passes ``out_of_time`` (true once the
+    level's ``seconds`` or its own deadline have passed) and the search stops there.
+    """
     plan = level_for(bot, level)
-    if plan.seconds is not None:
-        own_deadline = time.monotonic() + plan.seconds
-        deadline = own_deadline if deadline is None else min(deadline, own_deadline)
     if plan.bot == "random":
         return random_move(state, seat, rng)
     if plan.bot == "greedy":
-        return greedy_move(state, seat, rng, samples=plan.samples, epsilon=plan.epsilon, deadline=deadline)
+        return greedy_move(
+            state, seat, rng, samples=plan.samples, epsilon=plan.epsilon, out_of_time=out_of_time
+        )
     return ismcts_move(
         state,
         seat,
         rng,
         iterations=plan.iterations,
-        deadline=deadline,
+        out_of_time=out_of_time,
         rollout_depth=plan.rollout_depth,
         exploration=plan.exploration,
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-import time
+from collections.abc import Callable
 
 from ..core import Move, State
 from .values import final_values, margins
@@ -23,7 +23,7 @@ def greedy_move(
     *,
     samples: int = 1,
     epsilon: float = 0.0,
-    deadline: float | None = None,
+    out_of_time: Callable[[], bool] | None = None,
 ) -> Move:
     """The move with the best average value one ply ahead; a random one with chance ``epsilon``."""
     first = state.determinize(seat, rng)
@@ -37,7 +37,7 @@ def greedy_move(
             after = sample.clone()
             after.apply_listed(seat, move)
             totals[index] += _value(after, seat)
-        if deadline is not None and time.monotonic() > deadline:
+        if out_of_time is not None and out_of_time():
             break
     best = max(totals)
     return rng.choice([move for move, total in zip(moves, totals, strict=True) if total >= best - 1e-9])

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import random
-import time
+from collections.abc import Callable
 
 from ..core import Move, State
 from .values import final_values, margins
@@ -66,12 +66,12 @@ def ismcts_move(
     rng: random.Random,
     *,
     iterations: int = 400,
-    deadline: float | None = None,
+    out_of_time: Callable[[], bool] | None = None,
     rollout_depth: int = 4,
     exploration: float = 0.7,
     stats: dict | None = None,
 ) -> Move:
-    """The most visited move at the root after ``iterations`` or at ``deadline``."""
+    """The most visited move at the root after ``iterations``, or when ``out_of_time()``."""
     pool = [state.determinize(seat, rng)]
     root_moves = pool[0].legal_moves(seat)
     if len(root_moves) == 1:
@@ -82,7 +82,7 @@ def ismcts_move(
     scale = _Scale()
     done = 0
     while done < max(iterations, 1):
-        if deadline is not None and done and time.monotonic() >= deadline:
+        if out_of_time is not None and done and out_of_time():
             break
         if len(pool) < _POOL_SIZE:
             pool.append(state.determinize(seat, rng))

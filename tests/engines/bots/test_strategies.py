@@ -1,0 +1,85 @@
+"""Bots over every game: they see only their seat, respect their budget, and play legal moves."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+
+from engines.bots import LEVELS, choose, greedy_move, ismcts_move, level_for
+from engines.core.conformance import random_playout
+from engines.registry import GAMES
+
+
+@functools.cache
+def midgame(game_id: str):
+    """A position about a third into a random game, with the seat to act."""
+    game = GAMES[game_id]
+    seats = max(game.min_seats, 2) if game.max_seats >= 2 else 1
+    options = game.option_combinations(seats)[0]
+    playout = random_playout(game, seats, options, seed=11, check=False)
+    state = game.setup(seats, options, 11)
+    for seat, move in playout.moves[: len(playout.moves) // 3]:
+        state.apply(seat, move)
+    return state
+
+
+STRATEGIES = {
+    "greedy": lambda state, seat, rng: greedy_move(state, seat, rng, samples=2),
+    "ismcts": lambda state, seat, rng: ismcts_move(state, seat, rng, iterations=40),
+}
+
+
+@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_bot_chooses_the_same_on_any_state_its_seat_cannot_tell_apart(game_id, strategy):
+    state = midgame(game_id)
+    seat = state.to_act()[0]
+    play = STRATEGIES[strategy]
+    chosen = play(state.clone(), seat, random.Random(42))
+    assert chosen in state.legal_moves(seat)
+    for trial in range(3):
+        lookalike = state.determinize(seat, random.Random(trial))
+        assert play(lookalike, seat, random.Random(42)) == chosen
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_game_has_an_evaluation_for_the_greedy_bot(game_id):
+    state = midgame(game_id)
+    evaluate = GAMES[game_id].evaluate
+    assert evaluate is not None
+    values = [evaluate(state, seat) for seat in range(state.seats)]
+    assert all(isinstance(v, int | float) for v in values)
+
+
+def test_ismcts_stops_when_out_of_time_and_returns_its_best_move_so_far():
+    state = midgame("property").clone()
+    rng = random.Random(5)
+    while len(state.legal_moves(state.to_act()[0])) < 3:
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice(state.legal_moves(seat)))
+    seat = state.to_act()[0]
+    calls = []
+
+    def out_of_time() -> bool:
+        calls.append(1)
+        return len(calls) > 25
+
+    stats = {}
+    move = ismcts_move(state, seat, random.Random(1), iterations=10_000, out_of_time=out_of_time, stats=stats)
+    assert stats["iterations"] == 26
+    assert move in state.legal_moves(seat)
+
+
+def test_levels_map_to_strategies_and_budgets():
+    assert level_for(None, None).name == "medium"
+    assert level_for("ismcts", None).name == "medium"
+    assert level_for("greedy", None).name == "greedy"
+    assert level_for("random", None).name == "random"
+    assert level_for(None, "hard").bot == "ismcts" and LEVELS["hard"].seconds <= 1.5
+    state = midgame("property")
+    seat = state.to_act()[0]
+    for name in LEVELS:
+        move = choose(state, seat, None, random.Random(3), level=name, out_of_time=lambda: True)
+        assert move in state.legal_moves(seat)

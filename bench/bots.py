@@ -121,11 +121,10 @@ def main() -> None:
                 )
                 wins = sum(results)
                 low, high = wilson(wins, len(results))
-                print(
-                    f"| {game_id} | {seats} | {tested} | {opponent} | {len(results)} | {wins / len(results):.0%} "
-                    f"| {low:.0%}–{high:.0%} |  <!-- {time.perf_counter() - started:.0f} s -->",
-                    flush=True,
-                )
+                share = wins / len(results)
+                seconds = time.perf_counter() - started
+                row = f"| {game_id} | {seats} | {tested} | {opponent} | {len(results)} | {share:.0%} "
+                print(f"{row}| {low:.0%}–{high:.0%} |  <!-- {seconds:.0f} s -->", flush=True)
             speeds[game_id] = iterations_per_second(game_id)
     print()
     print("| game | ISMCTS iterations/s (one core) |")

@@ -113,17 +113,24 @@ def redeal(
     Kind by kind (each colour, then black): the secret cards of that kind in the other
     hands and the unseen part of that pile (a colour pile's top card is seen) are shuffled
     together and dealt back, sizes kept. Known cards stay where they are.
+
+    The result depends only on what the seat knows and on ``rng``: each pool is sorted
+    before it is shuffled (``engines.core.cards.redeal``), and each other hand is rebuilt
+    as its shown cards followed by its new secret cards, kind by kind, so nothing of the
+    true order of a hand survives (a hand's order means nothing in play).
     """
     secrets = {s: secret_cards(players[s]) for s in others}
+    dealt: dict[int, list[str]] = {s: [] for s in others}
     for kind in m.KINDS:
         pile = black if kind == m.BLACK else piles[kind]
         keep_top = 0 if kind == m.BLACK else min(1, len(pile["hidden"]))
-        held = [[c for c in secrets[s] if m.CARD_KIND[c] == kind] for s in others]
-        places = [pile["hidden"][keep_top:], *(list(cards) for cards in held)]
+        places = [
+            pile["hidden"][keep_top:],
+            *([c for c in secrets[s] if m.CARD_KIND[c] == kind] for s in others),
+        ]
         deal_again(rng, places)
         pile["hidden"][keep_top:] = places[0]
-        for s, old, new in zip(others, held, places[1:], strict=True):
-            hand = players[s]["hand"]
-            for card in old:
-                hand.remove(card)
-            hand.extend(new)
+        for s, new in zip(others, places[1:], strict=True):
+            dealt[s].extend(new)
+    for s in others:
+        players[s]["hand"] = list(players[s]["shown"]) + dealt[s]

@@ -531,13 +531,15 @@ class FifthAvenueState(State):
         ``seat`` knows every card it saw: its hand, the piles' top cards, the cards seen put
         under the piles, the cards others took face up or took back from a bid, and the kind
         (colour or black) of every secret card. Another seat's unfinished bid is private: in
-        the copy that seat has not started choosing. The face-down shop tiles are shuffled.
+        the copy that seat has not started choosing. The face-down shop tiles are shuffled
+        (sorted first: the sample must not depend on their true order).
         """
         others = [s for s in range(self.seats) if s != seat]
         if self.auction is not None:
             for s in others:
                 self.auction["draft"][s] = []
         piles.redeal(self.players, self.colour_piles, self.black_pile, others, rng)
+        self.tile_bag.sort()
         rng.shuffle(self.tile_bag)
 
     def explain_illegal(self, seat: int, move: Move) -> IllegalMove:

@@ -7,12 +7,16 @@ character stacks. Everything else is open: the board, money, skyscrapers, charac
 track, pairs, bids laid down, the discard pile, the face-up card of character 3, and Tom's
 cards (the humans run Tom).
 
-``redeal_hidden(seat)`` re-deals, for the other seats, every card whose symbol the table does
-not know, each among cards drawn from the same deck (before or after a reshuffle); the known
-cards stay, moving between hand and reserve only for a player who has exchanged since the
-start of the round. It also shuffles the deck, the prestige stack and the character stacks.
-The bid another seat is building, and the cards it selected for character 1 or 12, stay as they are:
-no other seat decides while it does.
+``redeal_hidden(seat)`` depends only on what ``seat`` knows and on the rng: two states the seat
+cannot tell apart give the same sample. For the other seats it re-deals every card whose symbol
+the table does not know, each among cards drawn from the same deck (before or after a
+reshuffle); the known cards stay, moving between hand and reserve only for a player who has
+exchanged since the start of the round. It also shuffles the deck, the prestige stack and the
+character stacks. Another seat's uncommitted choices are hidden, so they are undone in the
+sample: the cards it selected for character 1 or 12 are plain cards again, and a bid it is
+building goes back to its hand, except the reserve cards played with character 15 (the table
+saw the reserve refilled), which stay in the bid, re-dealt, one per use of 15. Every pool is
+sorted before it is shuffled and every hand rebuilt in a canonical order.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from . import board as b
 from . import cards as c
 from . import characters as ch
 from . import press
+from .bidding import new_pending
 from .stages import BID, OVER, PICK, PILES
 
 PHASES = {PILES: "setup", PICK: "I", OVER: "end"}
@@ -210,66 +215,132 @@ class HiddenMixin:
 
     # ---- determinize ---------------------------------------------------------------------------------
     def redeal_hidden(self, seat: int, rng: random.Random) -> None:
+        """Re-deal what ``seat`` cannot see, from what it knows and ``rng`` only.
+
+        Every pool is put in a canonical order (sorted) before it is shuffled, and the number
+        of random numbers drawn depends only on public counts, so two states ``seat`` cannot
+        tell apart give the same sample for the same ``rng``.
+        """
         for stack in self.stacks:
+            stack.sort()
             rng.shuffle(stack)
+        self.prestige_stack.sort()
         rng.shuffle(self.prestige_stack)
-        fixed = self._fixed_hand_entries(seat)
-        # Unknown cards, grouped by the deck epoch they were drawn from.
-        groups: dict[int, list[tuple[list[str], int]]] = {}
+        bid_slots = self._forget_uncommitted(seat)
+        # What the seat knows of each other hand and reserve: the known cards and, for every
+        # other card, the deck epoch it came from. Unknown symbols join their epoch's pool.
+        pools: dict[int, list[str]] = {}
+        layout: list[tuple[dict[str, Any], list[list[Any]], list[list[Any]]]] = []
         for q in range(self.humans):
             if q == seat:
                 continue
             player = self.players[q]
-            for where in ("hand", "reserve"):
-                cards, tags = player[where], player[where + "_tags"]
-                for i, tag in enumerate(tags):
-                    if tag != c.KNOWN and (q, where, i) not in fixed:
-                        groups.setdefault(tag, []).append((cards, i))
-        for i in range(len(self.deck)):
-            groups.setdefault(self.epoch, []).append((self.deck, i))
-        for places in groups.values():
-            symbols = [cards[i] for cards, i in places]
-            rng.shuffle(symbols)
-            for (cards, i), symbol in zip(places, symbols, strict=True):
-                cards[i] = symbol
-        # Hand or reserve: unsure only for a player who exchanged cards this round.
-        for q in range(self.humans):
-            player = self.players[q]
-            if q == seat or not player["mixed"] or any(entry[0] == q for entry in fixed):
-                continue
-            entries = list(
-                zip(
-                    player["hand"] + player["reserve"],
-                    player["hand_tags"] + player["reserve_tags"],
-                    strict=True,
-                )
-            )
-            rng.shuffle(entries)
-            size = len(player["hand"])
-            player["hand"] = [card for card, _ in entries[:size]]
-            player["hand_tags"] = [tag for _, tag in entries[:size]]
-            player["reserve"] = [card for card, _ in entries[size:]]
-            player["reserve_tags"] = [tag for _, tag in entries[size:]]
+            hand = _slots(player["hand"], player["hand_tags"], pools)
+            reserve = _slots(player["reserve"], player["reserve_tags"], pools)
+            if player["mixed"]:
+                # Hand or reserve: unsure only for a player who exchanged cards this round.
+                both = sorted(hand + reserve, key=_slot_key)
+                rng.shuffle(both)
+                hand, reserve = both[: len(hand)], both[len(hand) :]
+            layout.append((player, sorted(hand, key=_slot_key), sorted(reserve, key=_slot_key)))
+        bid = _slots([card for card, _ in bid_slots], [tag for _, tag in bid_slots], pools)
+        bid.sort(key=_slot_key)
+        for card in self.deck:
+            pools.setdefault(self.epoch, []).append(card)
+        # Each epoch's unknown cards are dealt back among that epoch's places, in a fixed order.
+        places = [slot for _, hand, reserve in layout for slot in hand + reserve] + bid
+        deck: list[str] = []
+        for epoch in sorted(pools):
+            pool = c.sort_cards(pools[epoch])
+            rng.shuffle(pool)
+            for slot in places:
+                if slot[0] == epoch:
+                    slot[1] = pool.pop()
+            deck.extend(pool)  # only the current epoch has cards left: the deck
+        self.deck = deck
+        for player, hand, reserve in layout:
+            for where, slots in (("hand", hand), ("reserve", reserve)):
+                slots.sort(key=_slot_key)
+                player[where] = [card for _, card in slots]
+                player[where + "_tags"] = [tag for tag, _ in slots]
+        if bid:
+            self._sample_bid(bid)
 
-    def _fixed_hand_entries(self, seat: int) -> set[tuple[int, str, int]]:
-        """The cards another seat has selected for character 1 (hand) or 12 (reserve) keep
-        their place."""
-        fixed: set[tuple[int, str, int]] = set()
+    def _forget_uncommitted(self, seat: int) -> list[tuple[str, int]]:
+        """Undo, in the sample for ``seat``, another seat's uncommitted choices.
+
+        The cards it selected for character 1 or 12 are just cards of its hand or reserve
+        again (and whether it began selecting is hidden too), and the cards of a bid being
+        built go back to its hand. Only what the table saw stays: the reserve cards played
+        with character 15 (the table saw the reserve refilled); they are returned, with
+        their tags, to be re-dealt as the bid's reserve cards.
+        """
         actor = self.actor
         if actor < 0 or actor == seat:
-            return fixed
-        if self.stage == PICK and self.turn and self.turn["select"]:
-            where, chosen = "hand", self.turn["select"]
-        elif self.stage == BID and self.pending and self.pending["select12"]:
-            where, chosen = "reserve", self.pending["select12"]
+            return []
+        if self.stage == PICK and self.turn is not None:
+            self.turn["select"] = None
+        if self.stage != BID or self.pending is None:
+            return []
+        pending = self.pending
+        player = self.players[actor]
+        entries = iter(zip(pending["cards"], pending["tags"], strict=True))
+        from_reserve: list[tuple[str, int]] = []
+        for element in pending["elements"]:
+            for source in _SOURCES[element["kind"]]:
+                card, tag = next(entries)
+                if source == "hand":
+                    player["hand"].append(card)
+                    player["hand_tags"].append(tag)
+                else:
+                    from_reserve.append((card, tag))
+        self.pending = new_pending()
+        return from_reserve
+
+    def _sample_bid(self, slots: list[list[Any]]) -> None:
+        """The bid another seat is building, as the table knows it: one reserve card per use
+        of character 15 (the hand cards that went with them are back in the hand)."""
+        pending = self.pending
+        for tag, card in slots:
+            pending["cards"].append(card)
+            pending["tags"].append(tag)
+            pending["uses"].append(15)
+            pending["elements"].append({"kind": "res15", "cards": [card], "value": 1})
+            pending["value"] += 1
+
+
+# Where the cards of each kind of bid element come from, in the order they joined the bid.
+_SOURCES = {
+    "match": ("hand",),
+    "joker": ("hand",),
+    "pair": ("hand", "hand"),
+    "jpair": ("hand", "hand"),
+    "conv13": ("hand",),
+    "conv20": ("hand",),
+    "res15": ("reserve",),
+    "pair15": ("hand", "reserve"),
+    "jokers14": (),
+    "joker16": (),
+    "prestige17": (),
+}
+
+
+def _slots(cards: list[str], tags: list[int], pools: dict[int, list[str]]) -> list[list[Any]]:
+    """[tag, symbol] for each card, the symbol kept only when the table knows it; the hidden
+    symbols go to their epoch's pool."""
+    out: list[list[Any]] = []
+    for card, tag in zip(cards, tags, strict=True):
+        if tag == c.KNOWN:
+            out.append([tag, card])
         else:
-            return fixed
-        wanted = c.counts(chosen)
-        for i, card in enumerate(self.players[actor][where]):
-            if wanted.get(card, 0) > 0:
-                wanted[card] -= 1
-                fixed.add((actor, where, i))
-        return fixed
+            pools.setdefault(tag, []).append(card)
+            out.append([tag, None])
+    return out
+
+
+def _slot_key(slot: list[Any]) -> tuple[int, int]:
+    tag, card = slot
+    return tag, -1 if card is None else c.SYMBOL_ORDER[card]
 
 
 def _tile(t: int) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from engines.core.conformance import random_playout
 from engines.fifth_avenue import GAME, piles
 from engines.fifth_avenue import material as m
 
-from .helpers import TS, add, first, new_game, set_hand, start_auction
+from .helpers import TS, add, at_turn, first, new_game, set_hand, start_auction
 
 
 def test_FA_HIDDEN_a_hand_is_seen_whole_by_its_owner_only():
@@ -106,6 +106,46 @@ def test_FA_HIDDEN_face_down_shop_tiles_are_shuffled_by_determinize_but_the_draw
     other = state.determinize(2, random.Random(3))
     assert other.setup_step["tile"] == state.setup_step["tile"]
     assert Counter(other.tile_bag) == Counter(state.tile_bag) and other.tile_bag != state.tile_bag
+
+
+def _secret_black(state, seat):
+    return [c for c in piles.secret_cards(state.players[seat]) if m.CARD_KIND[c] == m.BLACK]
+
+
+def _swap(hand_a, card_a, hand_b, card_b):
+    hand_a[hand_a.index(card_a)] = card_b
+    hand_b[hand_b.index(card_b)] = card_a
+
+
+def test_FA_HIDDEN_determinize_depends_only_on_what_the_seat_knows():
+    # Seat 1 took two colour cards face up, then started an auction and chose a first card.
+    state = new_game(3, seed=5)
+    at_turn(state, 1)
+    state.apply(1, {"type": "choose_action", "action": "A"})
+    state.apply(1, {"type": "take_card", "colour": "green"})
+    state.apply(1, {"type": "take_card", "colour": "grey"})
+    start_auction(state, 1, [TS])
+    add(state, 1, next(mv["card"] for mv in state.legal_moves(1) if mv["type"] == "add_card"))
+    assert state.players[1]["shown"] and state.auction["draft"][1] and len(state.tile_bag) > 1
+
+    # A state seat 0 cannot tell apart: other secret cards, other orders, no draft yet.
+    twin = state.clone()
+    twin.auction["draft"][1] = []
+    one, two = _secret_black(twin, 1), _secret_black(twin, 2)
+    a, b = next((a, b) for a in one for b in two if a != b)
+    _swap(twin.players[1]["hand"], a, twin.players[2]["hand"], b)
+    c = next(c for c in twin.black_pile["hidden"] if c not in (a, b))
+    _swap(twin.players[2]["hand"], a, twin.black_pile["hidden"], c)
+    twin.players[1]["hand"].reverse()
+    twin.colour_piles["violet"]["hidden"][1:] = twin.colour_piles["violet"]["hidden"][:0:-1]
+    twin.tile_bag.reverse()
+    assert twin != state and twin.view(0) == state.view(0)
+
+    for salt in range(5):
+        sample = state.determinize(0, random.Random(salt))
+        assert sample == twin.determinize(0, random.Random(salt))
+        assert sample.view(0) == state.view(0)
+        assert sample.determinize(0, random.Random(salt)) == sample
 
 
 def test_FA_CHANCE_the_same_seed_and_moves_replay_the_same_game():

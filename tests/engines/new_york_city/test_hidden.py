@@ -8,8 +8,9 @@ from engines.core.events import redact
 from engines.new_york_city import GAME
 from engines.new_york_city import board as b
 from engines.new_york_city import cards as c
+from engines.new_york_city.bidding import new_pending
 
-from .helpers import clear_phase1, new_game, set_cards, set_press, start_bidding
+from .helpers import clear_phase1, give_characters, new_game, set_cards, set_press, start_bidding
 
 
 def test_NYC_HIDDEN_hands_and_reserves_only_to_their_owner():
@@ -101,15 +102,120 @@ def test_NYC_HIDDEN_hand_or_reserve_unsure_only_after_an_exchange():
     assert ("press", "press") in seen and len(seen) > 1
 
 
-def test_NYC_HIDDEN_a_bid_in_progress_is_not_redealt():
+def _same_sample(one, two, seat: int, salts=range(8)) -> None:
+    """``one`` and ``two`` look the same to ``seat`` and determinize identically."""
+    assert one.view(seat) == two.view(seat)
+    for salt in salts:
+        assert one.determinize(seat, random.Random(salt)) == two.determinize(seat, random.Random(salt))
+
+
+def bidder(kind: str, hand, *numbers, reserve=None):
+    """Seat 0 (press leader) to bid in ``kind`` with ``hand``, ``reserve`` and ``numbers``."""
     state = new_game(2, seed=12)
     clear_phase1(state)
     set_press(state, (0, 3), (1, 1), (b.BLACK, 8))
-    set_cards(state, 0, hand=["press", "press", "dollars"])
-    start_bidding(state, "press")
+    set_cards(state, 0, hand=hand, reserve=reserve)
+    give_characters(state, 0, *numbers)
+    start_bidding(state, kind, starter=0)
+    return state
+
+
+def test_NYC_HIDDEN_determinize_depends_only_on_what_the_seat_knows():
+    """Two states seat 0 cannot tell apart (other hidden cards, deck, prestige stack and
+    character stacks in another order) give the same sample for the same rng."""
+    state = new_game(3, seed=21)
+    clear_phase1(state)
+    set_cards(state, 1, hand=["press", "joker", "plans"], reserve=["dollars", "prestige"])
+    set_cards(state, 2, hand=["skyscrapers"], reserve=["characters", "press"])
+    state.players[1]["hand_tags"][1] = c.KNOWN  # the table saw its joker arrive
+    state.players[2]["mixed"] = True  # it exchanged: hand or reserve is unsure
+    twin = state.clone()
+    p1, p2 = twin.players[1], twin.players[2]
+    p1["hand"][0], p2["hand"][0] = p2["hand"][0], p1["hand"][0]  # unknown cards swapped
+    p1["reserve"], p1["reserve_tags"] = ["dollars", "prestige"][::-1], [0, 0]
+    p2["hand"], p2["reserve"] = [p2["reserve"][1]], [p2["reserve"][0], p2["hand"][0]]
+    twin.deck.reverse()
+    twin.prestige_stack.reverse()
+    for stack in twin.stacks:
+        stack.reverse()
+    assert twin != state
+    _same_sample(state, twin, 0)
+    # And from any sample of the truth, as the conformance suite checks.
+    for salt in range(5):
+        _same_sample(state, state.determinize(0, random.Random(100 + salt)), 0)
+
+
+def test_NYC_HIDDEN_a_bid_in_progress_goes_back_to_the_hand_for_the_others():
+    state = bidder("press", ["press", "dollars", "dollars"])
+    before = state.clone()
     state.apply(0, {"type": "play", "card": "press"})
+    state.apply(0, {"type": "play_pair", "cards": ["dollars", "dollars"]})
     copy = state.determinize(1, random.Random(3))
-    assert copy.pending == state.pending and copy.view(1) == state.view(1)
+    assert copy.pending == new_pending() and len(copy.players[0]["hand"]) == 3
+    assert copy.view(1) == state.view(1)
+    # The other seat cannot tell whether the bid was begun: same sample either way.
+    _same_sample(state, before, 1)
+    # The bidder itself keeps its bid.
+    assert state.determinize(0, random.Random(3)).pending == state.pending
+
+
+def test_NYC_HIDDEN_reserve_cards_played_with_15_stay_in_the_bid():
+    """The table saw the reserve refilled: one reserve card per use of 15 stays in the bid,
+    re-dealt; the hand card played with it goes back to the hand."""
+    state = bidder("dollars", ["press", "joker"], 15, reserve=["press", "joker"])
+    state.apply(0, {"type": "use", "character": 15, "card": "press"})
+    assert len(state.pending["cards"]) == 2 and len(state.players[0]["reserve"]) == 2
+    seen = set()
+    for salt in range(30):
+        copy = state.determinize(1, random.Random(salt))
+        assert copy.view(1) == state.view(1)
+        pending = copy.pending
+        assert pending["uses"] == [15] and pending["value"] == 1 and len(pending["cards"]) == 1
+        assert pending["elements"] == [{"kind": "res15", "cards": pending["cards"], "value": 1}]
+        assert len(copy.players[0]["hand"]) == 2 and len(copy.players[0]["reserve"]) == 2
+        seen.add(pending["cards"][0])
+    assert len(seen) > 1, "the reserve card's symbol is re-dealt"
+    _same_sample(state, state.determinize(1, random.Random(7)), 1)
+
+
+def test_NYC_HIDDEN_cards_selected_for_character_1_are_forgotten_by_the_others():
+    state = new_game(2, seed=5)
+    seat = state.actor
+    for player in state.players:
+        player["characters"], player["used"] = [], []
+    give_characters(state, seat, 1)
+    set_cards(state, seat, hand=["press", "press", "joker"])
+    before = state.clone()
+    state.apply(seat, {"type": "use", "character": 1})
+    state.apply(seat, {"type": "select", "card": "joker"})
+    copy = state.determinize(1 - seat, random.Random(1))
+    assert copy.turn["select"] is None
+    _same_sample(state, before, 1 - seat)
+    assert state.determinize(seat, random.Random(1)).turn["select"] == ["joker"]
+
+
+def test_NYC_HIDDEN_cards_selected_for_character_12_are_forgotten_by_the_others():
+    state = bidder("press", ["press"], 12, reserve=["joker", "plans"])
+    before = state.clone()
+    state.apply(0, {"type": "use", "character": 12})
+    state.apply(0, {"type": "select", "card": "plans"})
+    assert state.determinize(1, random.Random(2)).pending["select12"] is None
+    _same_sample(state, before, 1)
+
+
+def test_NYC_HIDDEN_determinize_is_pure_along_random_games():
+    rng = random.Random(5)
+    for seats, seed in ((2, 31), (3, 32), (4, 33)):
+        state = GAME.setup(seats, {}, seed)
+        for step in range(400):
+            if not state.to_act():
+                break
+            if step % 7 == 0:
+                for seat in range(seats):
+                    sample = state.determinize(seat, random.Random(rng.random()))
+                    _same_sample(state, sample, seat, salts=[rng.random()])
+            actor = state.to_act()[0]
+            state.apply(actor, rng.choice(state.legal_moves(actor)))
 
 
 def test_NYC_CHANCE_seed_options_and_moves_replay_exactly():

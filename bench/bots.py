@@ -1,0 +1,137 @@
+"""Bot strength and speed, per game: matches between levels, ISMCTS iterations per second.
+
+    python bench/bots.py [--games 20] [--game property] [--jobs 2]
+
+For each game, in two-seat games (or the game's smallest table when it needs more), plays
+    ismcts (medium, the default level) vs random, ismcts vs greedy, greedy vs random,
+alternating seats, and prints the tested bot's win share (rank 1; a shared first place
+counts as a win shared among the tied) with a 95 % Wilson interval. At tables of three or
+more the other seats are all played by the opponent bot. Also prints ISMCTS iterations per
+second on positions from random games. Iteration budgets only (no clock), so runs repeat.
+Not a test; record the output in bench/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engines.bots import LEVELS, greedy_move, ismcts_move, random_move  # noqa: E402
+from engines.core.conformance import random_playout  # noqa: E402
+from engines.registry import GAMES  # noqa: E402
+
+
+def bot(name: str):
+    level = LEVELS[name]
+    if level.bot == "random":
+        return random_move
+    if level.bot == "greedy":
+        return lambda s, seat, rng: greedy_move(s, seat, rng, samples=level.samples, epsilon=level.epsilon)
+    return lambda s, seat, rng: ismcts_move(
+        s,
+        seat,
+        rng,
+        iterations=level.iterations,
+        rollout_depth=level.rollout_depth,
+        exploration=level.exploration,
+    )
+
+
+def table(game_id: str) -> tuple[int, dict]:
+    game = GAMES[game_id]
+    seats = min(max(2, game.min_seats), game.max_seats)
+    return seats, game.option_combinations(seats)[0]
+
+
+def play_match(args: tuple[str, str, str, int]) -> float:
+    """One game: the tested level in one seat (rotating), the opponent level elsewhere."""
+    game_id, tested, opponent, seed = args
+    game = GAMES[game_id]
+    seats, options = table(game_id)
+    state = game.setup(seats, options, seed)
+    tested_seat = seed % seats
+    players = {s: bot(tested if s == tested_seat else opponent) for s in range(seats)}
+    rng = random.Random(seed)
+    while not state.is_over():
+        acting = state.to_act()
+        seat = acting[rng.randrange(len(acting))]
+        state.apply(seat, players[seat](state, seat, rng))
+    ranks = state.result().ranks
+    automata = state.result().to_dict().get("automata", [])
+    firsts = ranks.count(1) + sum(1 for a in automata if a.get("rank") == 1)
+    return 1.0 / firsts if ranks[tested_seat] == 1 else 0.0
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    margin = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - margin), min(1.0, centre + margin))
+
+
+def iterations_per_second(game_id: str, positions: int = 6) -> float:
+    game = GAMES[game_id]
+    seats, options = table(game_id)
+    total_iterations, total_seconds = 0, 0.0
+    for seed in range(positions):
+        playout = random_playout(game, seats, options, seed, check=False)
+        state = game.setup(seats, options, seed)
+        for seat, move in playout.moves[: len(playout.moves) * (seed + 1) // (positions + 1)]:
+            state.apply(seat, move)
+        seat = state.to_act()[0]
+        if len(state.legal_moves(seat)) < 2:
+            continue
+        stats: dict = {}
+        started = time.perf_counter()
+        ismcts_move(state, seat, random.Random(seed), iterations=LEVELS["medium"].iterations, stats=stats)
+        total_seconds += time.perf_counter() - started
+        total_iterations += stats["iterations"]
+    return total_iterations / total_seconds if total_seconds else float("nan")
+
+
+MATCHUPS = (("medium", "random"), ("medium", "greedy"), ("greedy", "random"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=20, help="games per matchup")
+    parser.add_argument("--game", choices=sorted(GAMES), action="append")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    titles = args.game or sorted(GAMES)
+    print("| game | seats | tested | opponent | games | win share | 95 % interval |")
+    print("|---|---|---|---|---|---|---|")
+    speeds = {}
+    with multiprocessing.Pool(args.jobs) as pool:
+        for game_id in titles:
+            seats, _ = table(game_id)
+            for tested, opponent in MATCHUPS:
+                started = time.perf_counter()
+                results = pool.map(
+                    play_match, [(game_id, tested, opponent, seed) for seed in range(args.games)]
+                )
+                wins = sum(results)
+                low, high = wilson(wins, len(results))
+                share = wins / len(results)
+                seconds = time.perf_counter() - started
+                row = f"| {game_id} | {seats} | {tested} | {opponent} | {len(results)} | {share:.0%} "
+                print(f"{row}| {low:.0%}–{high:.0%} |  <!-- {seconds:.0f} s -->", flush=True)
+            speeds[game_id] = iterations_per_second(game_id)
+    print()
+    print("| game | ISMCTS iterations/s (one core) |")
+    print("|---|---|")
+    for game_id, speed in speeds.items():
+        print(f"| {game_id} | {speed:.0f} |")
+
+
+if __name__ == "__main__":
+    main()

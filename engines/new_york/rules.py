@@ -77,6 +77,8 @@ class NewYorkState(State):
     #   avenue_counts[c][a-1], street_counts[c][s-1], on_board[c], supply[c]: pieces
     #   money[s]; hands[s], hand_epochs[s]: cards and the stock epoch each was drawn in
     #   known[s][str(v)]: cards of hand s that seat v knows (given in an exchange)
+    #   exchange_received[s]: cards s received in exchanges since its hand was last discarded
+    #     (public: everyone sees an exchange, not its cards; bounds known[s] when re-dealt)
     #   min_red_blue[s]: what the table knows of hand s: at least [red, blue] cards
     #   stock, discard: card lists (top = end); stock_epoch counts reshuffles
     #   stops_added: the Stop cards are on the discard pile or in the stock
@@ -107,6 +109,7 @@ class NewYorkState(State):
         self.hands = [[] for _ in range(seats)]
         self.hand_epochs = [[] for _ in range(seats)]
         self.known = [{} for _ in range(seats)]
+        self.exchange_received = [0] * seats
         self.min_red_blue = [[0, 0] for _ in range(seats)]
         self.stock = list(m.deck(opts["events"]))
         self.shuffle(self.stock)
@@ -566,6 +569,8 @@ class NewYorkState(State):
         # one card changed hands each way.
         self.known[seat].setdefault(str(giver), []).append(offered)
         self.known[giver].setdefault(str(seat), []).append(back)
+        self.exchange_received[seat] += 1
+        self.exchange_received[giver] += 1
         for s in (seat, giver):
             self.min_red_blue[s] = [max(0, n - 1) for n in self.min_red_blue[s]]
         return [
@@ -586,6 +591,7 @@ class NewYorkState(State):
         self.hands[seat] = []
         self.hand_epochs[seat] = []
         self.known[seat] = {}
+        self.exchange_received[seat] = 0
         self.min_red_blue[seat] = [0, 0]
         events = [event("hand_revealed", seat=seat, cards=hand)]
         return events + self._end_turn(seat, draw=True)

@@ -118,7 +118,7 @@ def test_NY_HIDDEN_cards_drawn_after_a_reshuffle_come_from_the_seen_discards():
             continue
         other = state.determinize(0, random.Random(seed))
         for seat in (1, 2):
-            assert other.hand_epochs[seat] == state.hand_epochs[seat]
+            assert sorted(other.hand_epochs[seat]) == sorted(state.hand_epochs[seat])
             for epoch in set(state.hand_epochs[seat]) - {state.stock_epoch}:
                 old = [
                     c for c, e in zip(state.hands[seat], state.hand_epochs[seat], strict=True) if e == epoch
@@ -135,6 +135,103 @@ def test_NY_HIDDEN_cards_drawn_after_a_reshuffle_come_from_the_seen_discards():
                 assert len(new) == len(old) and not Counter(new) - pool
         return
     pytest.fail("no position with cards from an older stock was reached")
+
+
+def _hidden_team_position():
+    """Seat 0's view of a team game after a reshuffle: two states it cannot tell apart.
+
+    Seat 0 gave its partner (seat 2) the red joker; seats 1 and 3 have exchanged a card, and
+    seat 1 now offers seat 3 another; two Stop cards lie in the stock. The second state holds
+    other cards in the hands of seats 1 and 3 (each from the same stock as in the first), its
+    own order in seat 2's hand, other cards in the stock (in another order), another card on
+    offer and other knowledge between seats 1 and 3.
+    """
+    hands = {
+        0: ["red-1", "red-2", "blue-1", "blue-2"],
+        1: ["red-3", "red-4", "blue-3", "blue-4", "red-5"],
+        2: ["red-6", "blue-5", "red-joker", "blue-6"],
+        3: ["red-7", "blue-7", "blue-7", "red-6"],
+    }
+    truth = position(4, options={"teams": True}, current=1, hands=hands)
+    truth.stock_epoch = 1
+    truth.hand_epochs = [[1, 1, 1, 1], [0, 0, 1, 1, 1], [0, 0, 1, 1], [0, 1, 1, 1]]
+    truth.discard = truth.stock[:30]
+    truth.stock = truth.stock[30:]
+    truth.stock[3:3] = [m.STOP]
+    truth.stock[9:9] = [m.STOP]
+    truth.stops_added = True
+    truth.min_red_blue = [[2, 2], [2, 2], [2, 2], [1, 2]]
+    truth.known = [{}, {"3": ["blue-4"]}, {"0": ["red-joker"]}, {"1": ["red-6"]}]
+    truth.exchange_received = [0, 1, 1, 1]
+    truth.exchanged = False
+    truth.offer = {"card": "red-4"}
+    truth.phase = "exchange"
+
+    twin = truth.clone()
+    # Epoch 0: red-3 (seat 1) and red-7 (seat 3) change places.
+    twin.hands[1] = ["red-7", "red-4", "blue-3", "blue-4", "red-5"]
+    twin.hands[3] = ["red-3", "blue-7", "blue-7", "red-6"]
+    # Epoch 1: blue-4 (seat 1) goes to the stock for one of its blue cards.
+    swapped = next(c for c in twin.stock if c.startswith("blue-") and c != "blue-4")
+    twin.hands[1][3] = swapped
+    twin.stock[twin.stock.index(swapped)] = "blue-4"
+    twin.stock.reverse()
+    twin.hands[2] = ["blue-6", "red-joker", "red-6", "blue-5"]
+    twin.hand_epochs[2] = [1, 1, 0, 0]
+    twin.known = [{}, {}, {"0": ["red-joker"]}, {"1": ["blue-7"]}]
+    twin.offer = {"card": "red-5"}
+    return truth, twin
+
+
+def test_NY_HIDDEN_determinize_depends_only_on_what_the_seat_knows():
+    truth, twin = _hidden_team_position()
+    assert twin.view(0) == truth.view(0), "seat 0 cannot tell the two states apart"
+    assert twin != truth
+    for seed in range(30):
+        sample = truth.determinize(0, random.Random(seed))
+        assert sample == twin.determinize(0, random.Random(seed)), "a trace of the truth"
+        assert sample == sample.determinize(0, random.Random(seed)), "a trace of the sample"
+        assert sample.view(0) == truth.view(0)
+        assert "red-joker" in sample.hands[2], "the card it gave its partner stays there"
+        for seat in (1, 2, 3):
+            have, need = red_blue(sample.hands[seat]), truth.min_red_blue[seat]
+            assert have[0] >= need[0] and have[1] >= need[1]
+        assert sample.offer["card"] in sample.hands[1]
+        known = sample.known[3].get("1", [])
+        assert len(known) == 1 and not Counter(known) - Counter(sample.hands[3])
+        assert sample.stock.count(m.STOP) == 2 and len(sample.stock) == len(truth.stock)
+
+
+def test_NY_HIDDEN_the_fallback_deal_depends_only_on_what_the_seat_knows(monkeypatch):
+    """When swapping cannot restore every hand's known minimum, the colour-pattern deal does."""
+    from engines.new_york import hidden
+
+    monkeypatch.setattr(hidden, "_repair", lambda *args: False)
+    truth, twin = _hidden_team_position()
+    for seed in range(30):
+        sample = truth.determinize(0, random.Random(seed))
+        assert sample == twin.determinize(0, random.Random(seed))
+        for seat in (1, 2, 3):
+            have, need = red_blue(sample.hands[seat]), truth.min_red_blue[seat]
+            assert have[0] >= need[0] and have[1] >= need[1]
+        for seat in (1, 2, 3):
+            for epoch in (0, 1):
+                held = [
+                    c for c, e in zip(sample.hands[seat], sample.hand_epochs[seat], strict=True) if e == epoch
+                ]
+                assert len(held) == truth.hand_epochs[seat].count(epoch)
+        old = Counter(
+            c
+            for seat in (1, 2, 3)
+            for c, e in zip(sample.hands[seat], sample.hand_epochs[seat], strict=True)
+            if e == 0
+        )
+        assert old == Counter(
+            c
+            for seat in (1, 2, 3)
+            for c, e in zip(truth.hands[seat], truth.hand_epochs[seat], strict=True)
+            if e == 0
+        ), "cards from before the reshuffle stay in the hands"
 
 
 # ---- invariants over whole games ---------------------------------------------------------------

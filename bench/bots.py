@@ -92,7 +92,17 @@ def iterations_per_second(game_id: str, positions: int = 6) -> float:
             continue
         stats: dict = {}
         started = time.perf_counter()
-        ismcts_move(state, seat, random.Random(seed), iterations=LEVELS["medium"].iterations, stats=stats)
+        medium = LEVELS["medium"]
+        ismcts_move(
+            state,
+            seat,
+            random.Random(seed),
+            iterations=medium.iterations,
+            rollout_depth=medium.rollout_depth,
+            exploration=medium.exploration,
+            prior_visits=medium.prior_visits,
+            stats=stats,
+        )
         total_seconds += time.perf_counter() - started
         total_iterations += stats["iterations"]
     return total_iterations / total_seconds if total_seconds else float("nan")

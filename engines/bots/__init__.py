@@ -64,6 +64,7 @@ def choose(
         out_of_time=out_of_time,
         rollout_depth=plan.rollout_depth,
         exploration=plan.exploration,
+        prior_visits=plan.prior_visits,
     )
 
 

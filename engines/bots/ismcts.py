@@ -103,7 +103,9 @@ def ismcts_move(
     return best.move
 
 
-def _seed_root(root: Node, worlds: list[State], seat: int, moves: list[Move], scale: _Scale, visits: int) -> None:
+def _seed_root(
+    root: Node, worlds: list[State], seat: int, moves: list[Move], scale: _Scale, visits: int
+) -> None:
     """Start every root move with the greedy bot's opinion of it, worth ``visits`` visits.
 
     With a few hundred iterations spread over dozens of moves, UCB alone barely separates

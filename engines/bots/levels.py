@@ -19,8 +19,9 @@ class Level:
     seconds: float | None = None
     samples: int = 1
     epsilon: float = 0.0
-    rollout_depth: int = 4
-    exploration: float = 0.7
+    rollout_depth: int = 0
+    exploration: float = 0.2
+    prior_visits: int = 10
     default_for_bot: bool = False
 
     def to_dict(self) -> dict:

@@ -23,6 +23,8 @@ from service.games import Games, bot_seats_to_act
 from service.problems import Problem
 from service.store import GameMissing, GameStore
 
+from . import faults
+
 log = logging.getLogger(__name__)
 
 
@@ -94,6 +96,7 @@ def _play_one(games: Games, game_id: str, version: int) -> dict[str, Any]:
     bot = stored.meta["seats"][seat].get("bot", "random")
     rng = random.Random(f"{game_id}:{version}:{seat}")
     fallback = False
+    faults.before_bot_move()  # a no-op unless a crash test asks for a slow bot
     try:
         move = choose(state, seat, bot, rng)
     except Exception:  # a bot must never stall a game: play any legal move instead

@@ -85,9 +85,11 @@ def address_key(address: str | None) -> str:
         ip = ipaddress.ip_address(address)
     except ValueError:
         return address[:64]
-    if ip.version == 6 and ip.ipv4_mapped is None:
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
         return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip.ipv4_mapped or ip)
+    return str(ip)
 
 
 def token_key(token: str) -> str:

@@ -12,6 +12,24 @@ CLIENTS = 50
 ROUNDS = 6
 
 
+def race(live, game_id, token, version, choices, sessions) -> list[tuple[int, dict, dict]]:
+    """Every client posts its move at ``version`` at the same instant."""
+    barrier = threading.Barrier(len(sessions))
+
+    def one(index: int) -> tuple[int, dict, dict]:
+        barrier.wait()
+        reply = sessions[index].post(
+            f"{live}/games/{game_id}/actions",
+            json={"move": choices[index], "version": version},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=60,
+        )
+        return reply.status_code, reply.json(), choices[index]
+
+    with ThreadPoolExecutor(len(sessions)) as pool:
+        return list(pool.map(one, range(len(sessions))))
+
+
 def test_fifty_clients_racing_over_http_land_exactly_one_move_per_version(live):
     created = requests.post(
         f"{live}/games",
@@ -31,20 +49,7 @@ def test_fifty_clients_racing_over_http_land_exactly_one_move_per_version(live):
         ).json()
         rng = random.Random(round_)
         choices = [rng.choice(listing["moves"])["move"] for _ in range(CLIENTS)]  # different moves
-        barrier = threading.Barrier(CLIENTS)
-
-        def race(index: int) -> tuple[int, dict, dict]:
-            barrier.wait()
-            reply = sessions[index].post(
-                f"{live}/games/{game_id}/actions",
-                json={"move": choices[index], "version": round_},
-                headers={"Authorization": f"Bearer {token}"},
-                timeout=60,
-            )
-            return reply.status_code, reply.json(), choices[index]
-
-        with ThreadPoolExecutor(CLIENTS) as pool:
-            outcomes = list(pool.map(race, range(CLIENTS)))
+        outcomes = race(live, game_id, token, round_, choices, sessions)
         statuses = [status for status, _, _ in outcomes]
         assert statuses.count(200) == 1, statuses
         assert statuses.count(409) == CLIENTS - 1, statuses

@@ -8,7 +8,7 @@ import redis
 from flask import Flask
 from flask_smorest import Api
 
-from . import errors, logs, metrics, ratelimit
+from . import bodylimit, errors, logs, metrics, ratelimit
 from .botqueue import BotQueue
 from .config import Settings
 from .games import Games
@@ -111,6 +111,7 @@ def create_app(
     logs.install(app, enabled=settings.access_log)
     metrics.install(app)
     ratelimit.install(app, redis_client, settings)
+    bodylimit.install(app, settings.max_body_bytes)
 
     api = SkylineApi(app)
     from .api import CREATED_LINKS, blp, ops

@@ -109,6 +109,7 @@ import importlib.abc, sys
 class Block(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         dev = {"pytest", "_pytest", "xdist", "hypothesis", "schemathesis", "requests", "psutil"}
+        dev |= {"jsonschema_rs", "ruff"}
         if name.split(".")[0] in dev:
             raise ImportError(f"dev dependency imported at run time: {name}")
 sys.meta_path.insert(0, Block())

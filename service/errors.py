@@ -71,9 +71,18 @@ def _from_http(error: HTTPException) -> Response:
     return response
 
 
+# Redis down, restarting (loading its AOF), failing over (a read-only replica), or full
+# (maxmemory with noeviction): nothing was written, and the client may retry.
+_REDIS_UNAVAILABLE = (
+    redis.ConnectionError,
+    redis.TimeoutError,
+    redis.exceptions.ReadOnlyError,
+    redis.exceptions.OutOfMemoryError,
+)
+
+
 def _from_redis(error: redis.RedisError) -> Response:
-    """Redis down, restarting or failing over: the client may retry, nothing of theirs is lost."""
-    if not isinstance(error, redis.ConnectionError | redis.TimeoutError | redis.BusyLoadingError):
+    if not isinstance(error, _REDIS_UNAVAILABLE):
         return _from_anything(error)
     log.warning("redis unavailable: %s", error)
     response = problem_response(503, "redis_unavailable", "The game store is unavailable; retry shortly.")

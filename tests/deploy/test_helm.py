@@ -177,6 +177,7 @@ def test_defaults_api_and_worker_deployments(rendered):
     (service,) = kinds["Service"]
     assert service["spec"]["selector"] == api["spec"]["selector"]["matchLabels"]
     assert "Ingress" not in kinds
+    assert config["SKYLINE_TRUSTED_PROXY_HOPS"] == "0", "no proxy: X-Forwarded-For is not trusted"
 
 
 def test_ingress_routes_to_the_api_service_with_tls(rendered):
@@ -189,6 +190,7 @@ def test_ingress_routes_to_the_api_service_with_tls(rendered):
     assert backend == {"name": service["metadata"]["name"], "port": {"name": "http"}}
     assert ingress["spec"]["tls"] == [{"secretName": "games-tls", "hosts": ["games.example.org"]}]
     assert ingress["spec"]["ingressClassName"] == "nginx"
+    assert kinds["ConfigMap"][0]["data"]["SKYLINE_TRUSTED_PROXY_HOPS"] == "1", "the ingress controller's hop"
 
 
 def test_an_existing_secret_is_used_and_none_is_created(rendered):

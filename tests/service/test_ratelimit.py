@@ -10,6 +10,8 @@ from dataclasses import replace
 import pytest
 import redis
 import requests
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from service import create_app
 from service.config import parse_rate
@@ -41,7 +43,8 @@ def test_over_the_address_limit_is_a_429_problem_with_retry_after(limited):
     assert refused.mimetype == "application/problem+json"
     body = refused.get_json()
     assert body["code"] == "rate_limited" and body["status"] == 429 and "address" in body["detail"]
-    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    # Up to two windows: a window filled at once still weighs on the next (test_the_window_slides).
+    assert 1 <= int(refused.headers["Retry-After"]) <= 2 * 60
     assert limited.get("/catalog", environ_base={"REMOTE_ADDR": an_address()}).status_code == 200, (
         "others pass"
     )
@@ -92,6 +95,7 @@ def test_the_window_slides(redis_client):
     assert all(limiter.hit(limit, "a", now=base + 5).allowed for _ in range(10))
     refused = limiter.hit(limit, "a", now=base + 5)
     assert not refused.allowed and refused.retry_after_seconds == 6  # 5 s to the boundary, then 10 % of 10 s
+    # (so Retry-After may exceed the window: a window filled at once still weighs on the next one)
     # Just after the boundary the previous window still weighs 95 %: refused, for a moment.
     early = limiter.hit(limit, "a", now=base + 10.5)
     assert not early.allowed and early.retry_after_seconds == 1
@@ -139,7 +143,7 @@ def test_behind_a_proxy_the_forwarded_address_is_counted(settings, redis_client)
 
 
 def test_without_redis_the_limiter_lets_requests_through(settings):
-    dead = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2)
+    dead = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0))
     app = create_app(replace(settings, rate_limit_per_address=(1, 60)), redis_client=dead)
     client = app.test_client()
     assert [client.get("/catalog").status_code for _ in range(3)] == [200, 200, 200]

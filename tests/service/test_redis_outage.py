@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from service import create_app
 from service.embedded import EmbeddedRedis
@@ -32,7 +34,7 @@ def test_a_full_redis_refuses_writes_with_503_and_keeps_serving_reads(settings, 
 
 
 def test_an_unreachable_redis_is_503_not_500(settings):
-    dead = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2)
+    dead = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0))
     client = create_app(replace(settings, redis_url="redis://127.0.0.1:1/0"), redis_client=dead).test_client()
     for response in (
         client.get("/games/some-game"),

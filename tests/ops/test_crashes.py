@@ -159,9 +159,15 @@ def test_redis_restarted_with_aof_keeps_every_game_at_its_version(stack_factory)
             "POST", "/games", json={"title": "property", "seed": 40 + seed, "seats": seats}
         ).json()
         games[created["id"]] = created
-        if any(seat["kind"] == "human" for seat in seats):
+        tokens = tokens_of(created)
+        if tokens:
+            # Stop at a human's turn, so no bot move is pending when the snapshot is taken.
             play_until(
-                client, created["id"], tokens_of(created), rng, stop=lambda game: game["version"] >= 12
+                client,
+                created["id"],
+                tokens,
+                rng,
+                stop=lambda game, humans=set(tokens): game["version"] >= 12 and set(game["to_act"]) <= humans,
             )
     for game_id, created in games.items():
         if all(seat["kind"] == "bot" for seat in created["seats"]):

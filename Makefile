@@ -1,5 +1,7 @@
 # `make run` serves the API on the embedded default; `make test` runs every check.
-# Both set themselves up from nothing: a virtualenv in .venv with the pinned stack.
+# Both set themselves up from nothing: a virtualenv in .venv with the pinned stack, and for the
+# deployment checks a second one, .venv-tools (hadolint, Helm SDK, kubernetes-validate: ~350 MB),
+# kept apart so that neither the app's virtualenv nor the image carries them.
 
 PYTHON ?= $(shell for p in python3.11 python3.12 python3.13 python3; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -7,10 +9,13 @@ PYTHON ?= $(shell for p in python3.11 python3.12 python3.13 python3; do \
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+TOOLS := .venv-tools
+TOOLS_STAMP := $(TOOLS)/.installed-stamp
+IMAGE ?= skyline:dev
 PORT ?= 8000
 export PORT
 
-.PHONY: run test lint bench openapi clean
+.PHONY: run test lint bench openapi tools deploy-check image clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed"; exit 1; }
@@ -19,12 +24,29 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
 	@touch $(STAMP)
 
+$(TOOLS_STAMP): requirements-tools.txt
+	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed"; exit 1; }
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet --upgrade pip
+	$(TOOLS)/bin/python -m pip install --quiet -r requirements-tools.txt
+	@touch $(TOOLS_STAMP)
+
+tools: $(TOOLS_STAMP)
+
 run: $(STAMP)
 	$(BIN)/skyline serve --port $(PORT)
 
-test: $(STAMP)
+test: $(STAMP) $(TOOLS_STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n 2 --dist loadgroup
+	SKYLINE_REQUIRE_TOOLS=1 $(BIN)/python -m pytest -n 2 --dist loadgroup
+
+# Only the Dockerfile and Helm chart checks (hadolint, lint, render, kubernetes-validate --strict).
+deploy-check: $(STAMP) $(TOOLS_STAMP)
+	SKYLINE_REQUIRE_TOOLS=1 $(BIN)/python -m pytest -q tests/deploy
+
+# Needs a Docker daemon (there is none on the development machines; the tests lint it instead).
+image:
+	docker build -t $(IMAGE) .
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -37,4 +59,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/http_load.py
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .hypothesis .schemathesis
+	rm -rf $(VENV) $(TOOLS) var .pytest_cache .hypothesis .schemathesis

@@ -144,7 +144,7 @@ def main() -> None:
     args = parser.parse_args()
     data = tempfile.mkdtemp(prefix="skyline-bench-")
     redis_server = EmbeddedRedis(data, appendonly=True).start()
-    env = {**os.environ, "REDIS_URL": redis_server.url}
+    env = {**os.environ, "REDIS_URL": redis_server.url, "SKYLINE_RATE_LIMIT_PER_ADDRESS": "off"}
     processes = Processes(env)
     api_port, floor_port = free_port(), free_port()
     try:

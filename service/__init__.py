@@ -8,7 +8,7 @@ import redis
 from flask import Flask
 from flask_smorest import Api
 
-from . import errors
+from . import bodylimit, errors, logs, metrics, ratelimit
 from .botqueue import BotQueue
 from .config import Settings
 from .games import Games
@@ -66,7 +66,9 @@ def api_config() -> dict[str, Any]:
                 "description": (
                     "Skyline is a headless rules service for city-building board games. Create a game, "
                     "list the legal moves of your seat, apply one. Errors are application/problem+json "
-                    "with a stable `code`."
+                    "with a stable `code`. Every response carries `X-Request-ID` (yours, when you send a "
+                    "sane one). Requests are rate limited per address and per seat token: over the limit, "
+                    "429 with `Retry-After`."
                 ),
             },
         },
@@ -97,10 +99,19 @@ def create_app(
     enqueue = (
         BotQueue(redis_client, job_timeout=settings.bot_job_timeout).enqueue_turn if enqueue_bots else None
     )
-    games = Games(store, enqueue)
+    games = Games(store, enqueue, stall_seconds=settings.bot_stall_seconds)
     app.extensions["skyline.settings"] = settings
     app.extensions["skyline.games"] = games
     app.extensions["skyline.catalog"] = games.catalog()
+
+    if settings.trusted_proxy_hops > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxy_hops)  # type: ignore[method-assign]
+    logs.install(app, enabled=settings.access_log)
+    metrics.install(app)
+    ratelimit.install(app, redis_client, settings)
+    bodylimit.install(app, settings.max_body_bytes)
 
     api = SkylineApi(app)
     from .api import CREATED_LINKS, blp, ops
@@ -108,10 +119,12 @@ def create_app(
 
     api.register_blueprint(ops)
     api.register_blueprint(blp)
+    api.register_blueprint(metrics.blp)
     add_game_schemas(api.spec)
     add_links(api.spec, "/games", "post", "201", CREATED_LINKS)
     document_create_game(api.spec)
     name_error_responses(api.spec, {code: name for code, (name, _) in ERROR_RESPONSES.items()})
+    ratelimit.document(api.spec)
     errors.register(app)
     app.extensions["skyline.api"] = api
     return app

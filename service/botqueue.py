@@ -8,7 +8,10 @@ import redis
 from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
+from rq.registry import StartedJobRegistry
 from rq.serializers import JSONSerializer
+
+from .logs import current_request_id
 
 QUEUE_NAME = "skyline-bots"
 JOB_FUNCTION = "worker.jobs.play_bot_turn"
@@ -43,7 +46,12 @@ class BotQueue:
                 job = Job.fetch(jid, connection=self.queue.connection, serializer=JSONSerializer)
             except NoSuchJobError:
                 job = None
-            if job is not None and job.get_status() not in _DONE:
+            if job is not None and job.get_status() == JobStatus.STARTED:
+                # Started by a worker that may have died (SIGKILL, lost node): a job past its
+                # deadline is retried now, or failed when out of retries, as RQ's own
+                # maintenance would do a little later.
+                StartedJobRegistry(queue=self.queue).cleanup()
+            if job is not None and job.get_status(refresh=True) not in _DONE:
                 return
             if job is not None:
                 job.delete()
@@ -62,4 +70,6 @@ class BotQueue:
             result_ttl=600,
             failure_ttl=24 * 3600,
             retry=Retry(max=self.retries) if self.retries else None,
+            # The request (or job) that caused this turn, for the worker's log line.
+            meta={"request_id": current_request_id()},
         )

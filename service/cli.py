@@ -27,9 +27,26 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _worker(args: argparse.Namespace) -> int:
-    from .embedded import run_worker
+    # The CLI is the composition root: the only place service reaches into worker.
+    from worker.runner import run
 
-    return run_worker(burst=args.burst)
+    return run(burst=args.burst, http_port=args.http_port or None)
+
+
+def _healthcheck(args: argparse.Namespace) -> int:
+    """Exit 0 when the API (``PORT``) or the worker (``SKYLINE_WORKER_PORT``) answers /healthz here."""
+    import urllib.request
+
+    ports = [os.environ.get("PORT", "8000"), os.environ.get("SKYLINE_WORKER_PORT", "")]
+    for port in filter(None, ports):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=args.timeout) as reply:
+                if reply.status == 200:
+                    return 0
+        except OSError:
+            continue
+    print("skyline: nothing healthy answers on ports " + ", ".join(filter(None, ports)), file=sys.stderr)
+    return 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,7 +65,17 @@ def main(argv: list[str] | None = None) -> int:
 
     worker = sub.add_parser("worker", help="run an RQ worker playing bot turns (needs REDIS_URL)")
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
+    worker.add_argument(
+        "--http-port",
+        type=int,
+        default=int(os.environ.get("SKYLINE_WORKER_PORT") or 0),
+        help="serve /metrics and /healthz of this worker on this port (default SKYLINE_WORKER_PORT; 0: off)",
+    )
     worker.set_defaults(run=_worker)
+
+    health = sub.add_parser("healthcheck", help="exit 0 when the API or worker in this container is healthy")
+    health.add_argument("--timeout", type=float, default=3.0)
+    health.set_defaults(run=_healthcheck)
 
     openapi = sub.add_parser("openapi", help="print the OpenAPI document (YAML)")
     openapi.set_defaults(run=_openapi)

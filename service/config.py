@@ -3,12 +3,29 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
 
 def _int(name: str, default: int) -> int:
     value = os.environ.get(name)
     return default if value in (None, "") else int(value)
+
+
+_RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*(s|m|h)?\s*$")
+_UNIT = {None: 1, "s": 1, "m": 60, "h": 3600}
+
+
+def parse_rate(text: str | None, name: str = "rate") -> tuple[int, int] | None:
+    """``"600/60"`` (600 requests per 60 s), ``"100/1m"``; ``"off"`` or ``"0"`` is no limit."""
+    if text is None or text.strip().lower() in ("", "0", "off", "none", "false"):
+        return None
+    match = _RATE.match(text)
+    if not match or int(match[1]) < 1 or int(match[2]) < 1:
+        raise ValueError(
+            f"{name}: expected REQUESTS/SECONDS such as 600/60 or 100/1m, or 'off'; got {text!r}"
+        )
+    return int(match[1]), int(match[2]) * _UNIT[match[3]]
 
 
 @dataclass(frozen=True)
@@ -20,6 +37,12 @@ class Settings:
     bot_job_timeout: int
     sse_max_seconds: int
     sse_heartbeat_seconds: int
+    # Production knobs (issue 9): each has a default, so code building Settings by hand still works.
+    rate_limit_per_address: tuple[int, int] | None = (1200, 60)  # requests, window seconds
+    rate_limit_per_token: tuple[int, int] | None = (600, 60)
+    trusted_proxy_hops: int = 0  # X-Forwarded-For entries to trust (load balancer, ingress)
+    bot_stall_seconds: float = 30.0  # a bot seat idle this long gets its turn enqueued again on GET
+    access_log: bool = True
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -31,4 +54,14 @@ class Settings:
             bot_job_timeout=_int("SKYLINE_BOT_JOB_TIMEOUT", 30),
             sse_max_seconds=_int("SKYLINE_SSE_MAX_SECONDS", 300),
             sse_heartbeat_seconds=_int("SKYLINE_SSE_HEARTBEAT_SECONDS", 15),
+            rate_limit_per_address=parse_rate(
+                os.environ.get("SKYLINE_RATE_LIMIT_PER_ADDRESS", "1200/60"), "SKYLINE_RATE_LIMIT_PER_ADDRESS"
+            ),
+            rate_limit_per_token=parse_rate(
+                os.environ.get("SKYLINE_RATE_LIMIT_PER_TOKEN", "600/60"), "SKYLINE_RATE_LIMIT_PER_TOKEN"
+            ),
+            trusted_proxy_hops=_int("SKYLINE_TRUSTED_PROXY_HOPS", 0),
+            bot_stall_seconds=float(os.environ.get("SKYLINE_BOT_STALL_SECONDS") or 30),
+            access_log=os.environ.get("SKYLINE_ACCESS_LOG", "on").strip().lower()
+            not in ("0", "off", "false"),
         )

@@ -90,34 +90,40 @@ class EmbeddedRedis:
         client.close()
         return self
 
-    def stop(self) -> None:
+    def halt(self, *, kill: bool = False) -> None:
+        """Stop the server but keep its socket folder, so ``start()`` brings it back at the same URL.
+
+        SIGTERM lets Redis flush its AOF; ``kill=True`` is a crash (SIGKILL).
+        """
         if self.process is not None and self.process.poll() is None:
-            self.process.terminate()  # SIGTERM: redis flushes the AOF and exits
+            if kill:
+                self.process.kill()
+            else:
+                self.process.terminate()  # SIGTERM: redis flushes the AOF and exits
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+
+    def stop(self) -> None:
+        self.halt()
         shutil.rmtree(self.socket_dir, ignore_errors=True)
 
 
 def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
+    """gunicorn with the production settings of ``service.gunicorn_conf`` (gthread, no control
+    socket, JSON logs, Prometheus multiprocess hooks), on the given address."""
     return [
         sys.executable,
         "-m",
         "gunicorn",
+        "--config",
+        "python:service.gunicorn_conf",
         "--bind",
         f"{host}:{port}",
         "--workers",
         str(workers),
-        # Threads let a few live event streams share a process with ordinary requests.
-        "--worker-class",
-        "gthread",
-        "--threads",
-        "8",
-        "--no-control-socket",
-        "--graceful-timeout",
-        "20",
         "service.wsgi:app",
     ]
 
@@ -134,6 +140,13 @@ def serve(*, port: int, host: str, workers: int, data_dir: str, bot_workers: int
         embedded = EmbeddedRedis(data_dir).start()
         env["REDIS_URL"] = embedded.url
         print(f"skyline: embedded Redis on {embedded.socket} (data in {embedded.data_dir})", flush=True)
+    # One metrics directory for gunicorn's processes and the bot workers, so the API's /metrics
+    # shows everything; emptied at each start (prometheus-client's multiprocess mode).
+    metrics_dir = Path(data_dir).resolve() / "metrics"
+    shutil.rmtree(metrics_dir, ignore_errors=True)
+    metrics_dir.mkdir(parents=True)
+    env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
+    env.pop("SKYLINE_WORKER_PORT", None)  # the API's /metrics covers the workers here
     children = [subprocess.Popen(gunicorn_command(host, port, workers), env=env)]
     children += [subprocess.Popen(worker_command(), env=env) for _ in range(bot_workers)]
     print(f"skyline: serving on http://{host}:{port} — Ctrl-C to stop", flush=True)
@@ -167,21 +180,3 @@ def serve(*, port: int, host: str, workers: int, data_dir: str, bot_workers: int
             embedded.stop()
     print("skyline: stopped", flush=True)
     return status
-
-
-def run_worker(*, burst: bool = False) -> int:
-    """Run one RQ worker on the bot queue (REDIS_URL must be set)."""
-    from rq.serializers import JSONSerializer
-    from rq.worker import SimpleWorker
-
-    from .botqueue import QUEUE_NAME
-
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        raise SystemExit("REDIS_URL is not set.")
-    connection = redis.Redis.from_url(url)
-    # Bot turns are short, pure-Python jobs: forking a work horse for each would cost more
-    # than the turn itself. Timeouts still hold (SIGALRM in the worker process).
-    worker = SimpleWorker([QUEUE_NAME], connection=connection, serializer=JSONSerializer)
-    worker.work(burst=burst, logging_level="WARNING")
-    return 0

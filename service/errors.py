@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 import orjson
+import redis
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 
@@ -70,6 +71,25 @@ def _from_http(error: HTTPException) -> Response:
     return response
 
 
+# Redis down, restarting (loading its AOF), failing over (a read-only replica), or full
+# (maxmemory with noeviction): nothing was written, and the client may retry.
+_REDIS_UNAVAILABLE = (
+    redis.ConnectionError,
+    redis.TimeoutError,
+    redis.exceptions.ReadOnlyError,
+    redis.exceptions.OutOfMemoryError,
+)
+
+
+def _from_redis(error: redis.RedisError) -> Response:
+    if not isinstance(error, _REDIS_UNAVAILABLE):
+        return _from_anything(error)
+    log.warning("redis unavailable: %s", error)
+    response = problem_response(503, "redis_unavailable", "The game store is unavailable; retry shortly.")
+    response.headers["Retry-After"] = "1"
+    return response
+
+
 def _from_anything(error: Exception) -> Response:
     log.exception("unhandled error", exc_info=error)
     return problem_response(500, "internal_error", "Something went wrong on our side; it has been logged.")
@@ -79,4 +99,5 @@ def register(app: Flask) -> None:
     app.register_error_handler(Problem, _from_problem)
     app.register_error_handler(RulesError, _from_rules)
     app.register_error_handler(HTTPException, _from_http)
+    app.register_error_handler(redis.RedisError, _from_redis)
     app.register_error_handler(Exception, _from_anything)

@@ -17,7 +17,7 @@ from engines import registry
 from engines.bots import LEVELS, STRATEGIES, level_for
 from engines.core import RulesError, State, redact_all
 
-from . import auth
+from . import auth, metrics
 from .problems import Problem, from_rules_error, not_found
 from .store import DuplicateRequest, GameMissing, GameStore, StaleVersion, StoredGame, new_game_id
 
@@ -44,9 +44,16 @@ def bot_seats_to_act(meta: dict[str, Any], state: State) -> list[int]:
 class Games:
     """The use-cases of the HTTP API over a GameStore."""
 
-    def __init__(self, store: GameStore, enqueue_bot_turn: BotEnqueuer | None = None) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        enqueue_bot_turn: BotEnqueuer | None = None,
+        *,
+        stall_seconds: float = 30.0,
+    ) -> None:
         self.store = store
         self.enqueue_bot_turn = enqueue_bot_turn
+        self.stall_seconds = stall_seconds  # SKYLINE_BOT_STALL_SECONDS
 
     # ---- catalog and creation -------------------------------------------------------
     def catalog(self) -> dict[str, Any]:
@@ -299,6 +306,7 @@ class Games:
                 continue
             except GameMissing:
                 raise not_found(game_id) from None
+            metrics.move_applied(stored.meta["title"], "human" if bot_seat is None else "bot")
             if wake_bots:
                 self._wake_bots(game_id, new_version, stored.meta, state)
             return reply
@@ -309,7 +317,7 @@ class Games:
         if self.enqueue_bot_turn is not None and bot_seats_to_act(meta, state):
             self.enqueue_bot_turn(game_id, version)
 
-    def _heal_stalled_bots(self, stored: StoredGame, state: State, after_seconds: float = 30.0) -> None:
+    def _heal_stalled_bots(self, stored: StoredGame, state: State) -> None:
         """A bot seat that has waited too long gets its job enqueued again (duplicates are ignored)."""
-        if stored.status == "active" and time.time() - stored.updated > after_seconds:
+        if stored.status == "active" and time.time() - stored.updated > self.stall_seconds:
             self._wake_bots(stored.id, stored.version, stored.meta, state)

@@ -41,7 +41,15 @@ def redis_client(redis_server):
 
 @pytest.fixture
 def settings(redis_server):
-    return replace(Settings.from_env(), redis_url=redis_server.url, max_body_bytes=16 * 1024)
+    # Rate limits are off in-process (one address makes every request); tests/service/test_ratelimit.py
+    # turns them on, and the live servers run with them on.
+    return replace(
+        Settings.from_env(),
+        redis_url=redis_server.url,
+        max_body_bytes=16 * 1024,
+        rate_limit_per_address=None,
+        rate_limit_per_token=None,
+    )
 
 
 @pytest.fixture
@@ -112,21 +120,29 @@ def worker_command() -> list[str]:
 
 
 def api_command(port: int, workers: int = 2) -> list[str]:
+    """gunicorn as production runs it (service.gunicorn_conf), on a loopback port."""
     return [
         sys.executable,
         "-m",
         "gunicorn",
+        "--config",
+        "python:service.gunicorn_conf",
         "--bind",
         f"127.0.0.1:{port}",
         "--workers",
         str(workers),
-        "--worker-class",
-        "gthread",
         "--threads",
         "4",
-        "--no-control-socket",
         "service.wsgi:app",
     ]
+
+
+# Live servers keep the rate limiter on (its Lua script runs on every request) with limits
+# that a test's burst of requests from 127.0.0.1 does not reach.
+LIVE_ENV = {
+    "SKYLINE_RATE_LIMIT_PER_ADDRESS": "1000000/60",
+    "SKYLINE_RATE_LIMIT_PER_TOKEN": "1000000/60",
+}
 
 
 @pytest.fixture(scope="session")
@@ -134,6 +150,7 @@ def live(redis_server):
     """A live API (gunicorn) and one RQ worker on the test Redis; yields the base URL."""
     env = {
         **os.environ,
+        **LIVE_ENV,
         "REDIS_URL": redis_server.url,
         "SKYLINE_SSE_MAX_SECONDS": "5",
         "SKYLINE_SSE_HEARTBEAT_SECONDS": "1",

@@ -24,6 +24,8 @@ from service.games import Games, bot_seats_to_act
 from service.problems import Problem
 from service.store import GameMissing, GameStore
 
+from . import faults
+
 log = logging.getLogger(__name__)
 
 
@@ -104,6 +106,7 @@ def _play_one(games: Games, game_id: str, version: int) -> dict[str, Any]:
     bot, level = seat_meta.get("bot"), seat_meta.get("level")
     rng = random.Random(f"{game_id}:{version}:{seat}")
     fallback = False
+    faults.before_bot_move()  # a no-op unless a crash test asks for a slow bot
     try:
         move = choose(state, seat, bot, rng, level=level, out_of_time=_timer(level_for(bot, level).seconds))
     except Exception:  # a bot must never stall a game: play any legal move instead

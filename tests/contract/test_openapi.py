@@ -29,6 +29,21 @@ def test_the_contract_is_openapi_3_1_with_every_route():
         "/games/{game_id}/record",
         "/healthz",
         "/readyz",
+        "/metrics",
     }
     problem = spec["components"]["responses"]["UnprocessableContent"]["content"]
     assert "application/problem+json" in problem
+    assert list(spec["paths"]["/metrics"]["get"]["responses"]["200"]["content"]) == ["text/plain"]
+
+
+def test_every_rate_limited_operation_documents_429_with_retry_after():
+    spec = document()
+    too_many = spec["components"]["responses"]["TooManyRequests"]
+    assert "Retry-After" in too_many["headers"] and "application/problem+json" in too_many["content"]
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            if method not in ("get", "post", "put", "patch", "delete"):
+                continue  # path-level parameters
+            documented = "429" in operation["responses"]
+            exempt = path in ("/healthz", "/readyz", "/metrics")
+            assert documented != exempt, f"{method.upper()} {path}"

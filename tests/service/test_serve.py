@@ -50,6 +50,15 @@ def test_serve_runs_everything_and_ctrl_c_stops_it_all(tmp_path):
                 break
             time.sleep(0.1)
         assert game["version"] > 0, "the embedded worker plays the bots"
+        # gunicorn and the worker share one PROMETHEUS_MULTIPROC_DIR: the API shows the bot jobs.
+        deadline = time.monotonic() + 30  # a job is counted when it ends (after up to 2 s of moves)
+        while time.monotonic() < deadline:
+            metrics = requests.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+            if 'skyline_bot_jobs_total{outcome="played"}' in metrics:
+                break
+            time.sleep(0.2)
+        assert 'skyline_bot_jobs_total{outcome="played"}' in metrics
+        assert 'skyline_moves_applied_total{by="bot",title="property"}' in metrics
         serve.send_signal(signal.SIGINT)
         assert serve.wait(timeout=60) == 0
         for child in children:

@@ -1,0 +1,48 @@
+"""Body size limit for chunked requests too.
+
+Flask's ``MAX_CONTENT_LENGTH`` (``SKYLINE_MAX_BODY_BYTES``) refuses a declared Content-Length
+over the limit with 413. A chunked body (no Content-Length) is only cut at the limit by
+werkzeug, which then fails as malformed JSON (400) — the wrong answer. This middleware reads
+such a body up to the limit itself: over it, the request is refused with 413 problem+json
+(through the normal error path, so it is logged and counted); under it, the body is handed on
+with its length, like any other.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from flask import Flask, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+TOO_LARGE = "skyline.body_too_large"
+
+
+class BoundedChunkedBody:
+    def __init__(self, app: Callable[..., Iterable[bytes]], max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        # werkzeug ignores any Content-Length of a chunked request, and so does this.
+        if chunked and environ.get("wsgi.input_terminated"):
+            data = environ["wsgi.input"].read(self.max_bytes + 1)
+            if len(data) > self.max_bytes:
+                environ[TOO_LARGE] = True
+                data = b""
+            environ["wsgi.input"] = io.BytesIO(data)
+            environ["CONTENT_LENGTH"] = str(len(data))
+            environ["HTTP_TRANSFER_ENCODING"] = ""  # now an ordinary body of known length
+        return self.app(environ, start_response)
+
+
+def install(app: Flask, max_bytes: int) -> None:
+    app.wsgi_app = BoundedChunkedBody(app.wsgi_app, max_bytes)  # type: ignore[method-assign]
+
+    @app.before_request
+    def _refuse_oversized() -> None:
+        if request.environ.get(TOO_LARGE):
+            raise RequestEntityTooLarge()

@@ -1,0 +1,59 @@
+"""gunicorn settings for the API: ``gunicorn --config python:service.gunicorn_conf service.wsgi:app``.
+
+The image's default command, ``skyline serve`` and the tests all use it. Environment:
+``HOST`` (default 127.0.0.1; the image sets 0.0.0.0), ``PORT`` (8000), ``WEB_CONCURRENCY``
+(processes, 2), ``SKYLINE_THREADS`` (threads per process, 8), ``SKYLINE_LOG_LEVEL`` (INFO),
+``SKYLINE_GRACEFUL_TIMEOUT`` (seconds to finish requests on SIGTERM, 20).
+
+Prometheus multiprocess mode: every process writes its samples under
+``PROMETHEUS_MULTIPROC_DIR`` and ``/metrics`` sums them. When the variable is not set, a fresh
+private directory is made here (and removed at exit). The variable has to be set before any
+process imports ``prometheus_client``, which is why this happens at the top of the config,
+in the master, before the workers are forked (``service`` never imports it at import time).
+When a worker exits, ``child_exit`` marks it dead so its live gauges stop counting.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+from service.logs import logging_config
+
+_created_metrics_dir = None
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    _created_metrics_dir = tempfile.mkdtemp(prefix="skyline-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = _created_metrics_dir
+else:
+    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
+
+bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# Threads let a few live event streams share a process with ordinary requests.
+worker_class = "gthread"
+threads = int(os.environ.get("SKYLINE_THREADS", "8"))
+# gunicorn 27's control socket defaults to $HOME/.gunicorn/gunicorn.ctl, which two instances
+# under one user clobber and a read-only home cannot hold: the API needs none.
+control_socket_disable = True
+graceful_timeout = int(os.environ.get("SKYLINE_GRACEFUL_TIMEOUT", "20"))
+timeout = 60
+keepalive = 5
+# The app writes one JSON line per request (service.logs); gunicorn's own access log is off.
+accesslog = None
+logconfig_dict = logging_config(os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())
+# Header limits stay at gunicorn's defaults; bodies are limited by SKYLINE_MAX_BODY_BYTES (413).
+limit_request_line = 4094
+limit_request_fields = 100
+
+
+def child_exit(server, worker) -> None:
+    """A worker process ended (any cause): drop its live gauges from the metrics."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server) -> None:
+    if _created_metrics_dir is not None:
+        shutil.rmtree(_created_metrics_dir, ignore_errors=True)

@@ -1,0 +1,211 @@
+"""Prometheus metrics of the API, served at ``/metrics``.
+
+- ``skyline_http_requests_total{method,route,status}`` and
+  ``skyline_http_request_duration_seconds{method,route,status}`` (route is the template,
+  ``/games/{game_id}``, so a game id never becomes a label), ``skyline_http_requests_in_flight``;
+- ``skyline_moves_applied_total{title,by}`` (by = human or bot; the worker counts bot moves),
+  ``skyline_games_created_total{title}``, ``skyline_rate_limited_total{scope}``;
+- read from Redis at scrape time: ``skyline_bot_queue_jobs{state}`` (queued, started, scheduled,
+  failed), ``skyline_bot_workers`` and ``skyline_redis_up``.
+
+Under gunicorn each worker process writes its samples to files in ``PROMETHEUS_MULTIPROC_DIR``
+(prometheus-client's multiprocess mode) and a scrape, answered by any process, sums them;
+``service.gunicorn_conf`` sets that directory up and marks dead workers. The variable must be
+set before ``prometheus_client`` is imported, so this module imports it only when a metric is
+first used — never at ``import service``, which gunicorn's master does before forking.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any
+
+import redis
+from flask import Flask, Response, current_app, g, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from .logs import route_template
+
+HTTP_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+_lock = threading.Lock()
+_metrics: SimpleNamespace | None = None
+
+
+def api_metrics() -> SimpleNamespace:
+    """The API's metric objects, created on first use (after gunicorn has forked)."""
+    global _metrics
+    if _metrics is None:
+        with _lock:
+            if _metrics is None:
+                from prometheus_client import Counter, Gauge, Histogram
+
+                _metrics = SimpleNamespace(
+                    requests=Counter(
+                        "skyline_http_requests_total",
+                        "HTTP requests answered, by method, route template and status.",
+                        ["method", "route", "status"],
+                    ),
+                    latency=Histogram(
+                        "skyline_http_request_duration_seconds",
+                        "Time to answer an HTTP request (to the first byte of a stream).",
+                        ["method", "route", "status"],
+                        buckets=HTTP_BUCKETS,
+                    ),
+                    in_flight=Gauge(
+                        "skyline_http_requests_in_flight",
+                        "HTTP requests being answered now.",
+                        multiprocess_mode="livesum",
+                    ),
+                    moves=Counter(
+                        "skyline_moves_applied_total",
+                        "Moves applied to games, by game title and by whom (human or bot).",
+                        ["title", "by"],
+                    ),
+                    games=Counter("skyline_games_created_total", "Games created, by title.", ["title"]),
+                    limited=Counter(
+                        "skyline_rate_limited_total",
+                        "Requests refused with 429, by the limit they hit (address or token).",
+                        ["scope"],
+                    ),
+                )
+    return _metrics
+
+
+def move_applied(title: str, by: str) -> None:
+    api_metrics().moves.labels(title=title, by=by).inc()
+
+
+def rate_limited(scope: str) -> None:
+    api_metrics().limited.labels(scope=scope).inc()
+
+
+# ---- scrape-time metrics read from Redis --------------------------------------------------------
+class QueueCollector:
+    """Bot queue depth, workers and Redis reachability, read from Redis at each scrape."""
+
+    def __init__(self, connection: redis.Redis) -> None:
+        self.connection = connection
+
+    def collect(self) -> Iterator[Any]:
+        from prometheus_client.core import GaugeMetricFamily
+        from rq import Queue, Worker
+        from rq.registry import FailedJobRegistry, ScheduledJobRegistry, StartedJobRegistry
+        from rq.serializers import JSONSerializer
+
+        from .botqueue import QUEUE_NAME
+
+        jobs = GaugeMetricFamily(
+            "skyline_bot_queue_jobs",
+            "Bot jobs by state (queued, started, scheduled, failed), read from Redis at scrape time.",
+            labels=["state"],
+        )
+        workers = GaugeMetricFamily("skyline_bot_workers", "RQ workers registered on the bot queue.")
+        up = GaugeMetricFamily("skyline_redis_up", "1 when Redis answered this scrape.")
+        try:
+            queue = Queue(QUEUE_NAME, connection=self.connection, serializer=JSONSerializer)
+            counts = {
+                "queued": queue.count,
+                # cleanup=False: a scrape must not requeue anything, only look.
+                "started": StartedJobRegistry(queue=queue).get_job_count(cleanup=False),
+                "scheduled": ScheduledJobRegistry(queue=queue).get_job_count(cleanup=False),
+                "failed": FailedJobRegistry(queue=queue).get_job_count(cleanup=False),
+            }
+            worker_count = Worker.count(queue=queue)
+        except (redis.RedisError, OSError):
+            up.add_metric([], 0)
+            yield up
+            return
+        for state, count in counts.items():
+            jobs.add_metric([state], count)
+        workers.add_metric([], worker_count)
+        up.add_metric([], 1)
+        yield jobs
+        yield workers
+        yield up
+
+
+class _Forward:
+    """A collector that yields another registry's metrics (single-process mode)."""
+
+    def __init__(self, registry: Any) -> None:
+        self.registry = registry
+
+    def collect(self) -> Iterator[Any]:
+        yield from self.registry.collect()
+
+
+def exposition(connection: redis.Redis | None) -> tuple[bytes, str]:
+    """The text exposition of every metric: this process's, or all processes' in multiprocess mode."""
+    from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
+    from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
+
+    registry = CollectorRegistry()
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.MultiProcessCollector(registry)
+    else:
+        registry.register(_Forward(REGISTRY))
+    if connection is not None:
+        registry.register(QueueCollector(connection))
+    return generate_latest(registry), CONTENT_TYPE_PLAIN_0_0_4
+
+
+# ---- the route and the per-request hooks ------------------------------------------------------------
+blp = Blueprint("metrics", __name__, description="Prometheus metrics.")
+
+METRICS_RESPONSES = {
+    "200": {
+        "description": "Prometheus text exposition (version 0.0.4) of every metric.",
+        "content": {"text/plain": {"schema": {"type": "string"}}},
+    }
+}
+
+
+@blp.route("/metrics")
+class Metrics(MethodView):
+    @blp.doc(operationId="getMetrics", responses=METRICS_RESPONSES)
+    def get(self):
+        """Prometheus metrics: requests, latencies, moves, bot jobs, queue depth (never rate limited)."""
+        games = current_app.extensions["skyline.games"]
+        body, content_type = exposition(games.store.redis)
+        return Response(body, status=200, headers={"Content-Type": content_type})
+
+
+def install(app: Flask) -> None:
+    """Count and time every request; register ``/metrics`` is done by ``create_app``."""
+
+    @app.before_request
+    def _start() -> None:
+        api_metrics().in_flight.inc()
+        g.metrics_in_flight = True
+        g.metrics_started = time.perf_counter()
+
+    @app.after_request
+    def _observe(response: Response) -> Response:
+        started = g.get("metrics_started")
+        if started is not None:
+            labels = {
+                "method": request.method,
+                "route": route_template(request.url_rule.rule if request.url_rule else None),
+                "status": str(response.status_code),
+            }
+            metrics = api_metrics()
+            metrics.requests.labels(**labels).inc()
+            metrics.latency.labels(**labels).observe(time.perf_counter() - started)
+            if response.status_code == 201 and labels["route"] == "/games" and request.method == "POST":
+                body = request.get_json(silent=True)
+                if isinstance(body, dict) and isinstance(body.get("title"), str):
+                    metrics.games.labels(title=body["title"]).inc()
+        return response
+
+    @app.teardown_request
+    def _done(error: BaseException | None) -> None:
+        if g.pop("metrics_in_flight", False):
+            api_metrics().in_flight.dec()

@@ -1,0 +1,205 @@
+"""Rate limits per client address and per seat token, kept in Redis, shared by every API process.
+
+A sliding-window counter: each limit keeps one counter per fixed window (``N`` requests per
+``W`` seconds) and weighs the previous window's count by how much of it still overlaps the
+last ``W`` seconds. The check and the increment are one Lua script — one round trip, atomic,
+so concurrent processes never admit more than the limit. A refused request is not counted.
+Both counters of a limit share a hash tag, so the script touches one Redis Cluster slot.
+
+Refusals are 429 problem+json (``code: rate_limited``) with ``Retry-After`` in seconds.
+Health, readiness and metrics are never limited. IPv6 clients are counted per /64 (one
+host usually owns a whole /64). Behind a load balancer or ingress, set
+``SKYLINE_TRUSTED_PROXY_HOPS`` so the address is read from ``X-Forwarded-For``.
+If Redis cannot be reached the limiter lets the request through (and logs it): the request
+itself will then meet Redis or not.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import logging
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+from flask import Flask, Response, request
+
+from . import metrics
+from .errors import problem_response
+
+log = logging.getLogger(__name__)
+
+EXEMPT_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+
+_SLIDING_WINDOW = """
+-- KEYS[1]: this window's counter, KEYS[2]: the previous window's counter
+-- ARGV[1]: limit, ARGV[2]: window (ms), ARGV[3]: time elapsed in this window (ms)
+local limit = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local elapsed = tonumber(ARGV[3])
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
+local used = previous * (window - elapsed) / window + current
+if used + 1 <= limit then
+  redis.call('INCR', KEYS[1])
+  redis.call('PEXPIRE', KEYS[1], 2 * window)
+  return {1, math.floor(limit - used - 1), 0}
+end
+-- Refused: how long until the estimate falls below the limit again.
+local wait
+if current + 1 <= limit then
+  -- Still in this window: wait until enough of the previous window has slid out.
+  wait = window - elapsed - (limit - 1 - current) * window / previous
+else
+  -- Only in a later window: this window then weighs as the previous one.
+  wait = (window - elapsed) + window * (1 - (limit - 1) / current)
+end
+if wait < 1 then wait = 1 end
+return {0, 0, math.ceil(wait)}
+"""
+
+
+@dataclass(frozen=True)
+class Limit:
+    scope: str  # "address" or "token"
+    requests: int
+    window_seconds: int
+
+
+@dataclass(frozen=True)
+class Decision:
+    allowed: bool
+    remaining: int
+    retry_after_seconds: int
+    limit: Limit
+
+
+def address_key(address: str | None) -> str:
+    """The identity an address is counted under: the address, or its /64 for IPv6."""
+    if not address:
+        return "unknown"
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def token_key(token: str) -> str:
+    # Never a secret in a key name: a digest of it.
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()[:32]
+
+
+class RateLimiter:
+    """Checks and counts requests against the limits, in Redis."""
+
+    def __init__(self, client: redis.Redis, *, prefix: str = "sk:rl") -> None:
+        self.redis = client
+        self.prefix = prefix
+        self._script = client.register_script(_SLIDING_WINDOW)
+
+    def hit(self, limit: Limit, identity: str, now: float | None = None) -> Decision:
+        now_ms = int((time.time() if now is None else now) * 1000)
+        window_ms = limit.window_seconds * 1000
+        index = now_ms // window_ms
+        base = f"{self.prefix}:{{{limit.scope}:{identity}}}"
+        allowed, remaining, wait_ms = self._script(
+            keys=[f"{base}:{index}", f"{base}:{index - 1}"],
+            args=[limit.requests, window_ms, now_ms - index * window_ms],
+        )
+        return Decision(bool(allowed), int(remaining), math.ceil(int(wait_ms) / 1000), limit)
+
+    def check(self, checks: list[tuple[Limit, str]]) -> Decision | None:
+        """Count the request under every limit; the first refusal, or None when all allow it."""
+        for limit, identity in checks:
+            decision = self.hit(limit, identity)
+            if not decision.allowed:
+                return decision
+        return None
+
+
+def _bearer(header: str | None) -> str | None:
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
+def refusal(decision: Decision) -> Response:
+    limit = decision.limit
+    who = "this address" if limit.scope == "address" else "this token"
+    response = problem_response(
+        429,
+        "rate_limited",
+        f"Too many requests from {who}: at most {limit.requests} per {limit.window_seconds} s. "
+        f"Retry after {decision.retry_after_seconds} s.",
+    )
+    response.headers["Retry-After"] = str(decision.retry_after_seconds)
+    return response
+
+
+def install(app: Flask, client: redis.Redis, settings: Any) -> None:
+    """Refuse requests over the configured limits (settings.rate_limit_per_address / _per_token)."""
+    limits: list[Limit] = []
+    by_address = settings.rate_limit_per_address
+    by_token = settings.rate_limit_per_token
+    address_limit = Limit("address", *by_address) if by_address else None
+    token_limit = Limit("token", *by_token) if by_token else None
+    limits = [x for x in (address_limit, token_limit) if x is not None]
+    if not limits:
+        return
+    limiter = RateLimiter(client)
+    app.extensions["skyline.ratelimiter"] = limiter
+
+    @app.before_request
+    def _limit() -> Response | None:
+        if request.path in EXEMPT_PATHS:
+            return None
+        checks: list[tuple[Limit, str]] = []
+        if address_limit is not None:
+            checks.append((address_limit, address_key(request.remote_addr)))
+        token = _bearer(request.headers.get("Authorization"))
+        if token_limit is not None and token is not None:
+            checks.append((token_limit, token_key(token)))
+        if not checks:
+            return None
+        try:
+            refused = limiter.check(checks)
+        except (redis.RedisError, OSError) as error:
+            log.warning("rate limiter unavailable, letting the request through: %s", error)
+            return None
+        if refused is None:
+            return None
+        metrics.rate_limited(refused.limit.scope)
+        return refusal(refused)
+
+
+def document(spec: Any, response_name: str = "TooManyRequests") -> None:
+    """Declare 429 (with Retry-After) on every rate-limited operation of the contract."""
+    spec.components.response(
+        response_name,
+        {
+            "description": "Too many requests from this address or token; retry after the given delay.",
+            "headers": {
+                "Retry-After": {
+                    "description": "Seconds to wait before retrying.",
+                    "schema": {"type": "integer", "minimum": 1},
+                }
+            },
+            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+        },
+    )
+    for path, operations in spec._paths.items():
+        if path in EXEMPT_PATHS:
+            continue
+        for operation in operations.values():
+            if isinstance(operation, dict) and "responses" in operation:
+                operation["responses"]["429"] = {"$ref": f"#/components/responses/{response_name}"}

@@ -1,0 +1,158 @@
+"""Real processes for the production proofs: a Redis of the test's own, gunicorn APIs and RQ workers
+started and killed one by one, and an HTTP client that fails over between APIs like a load balancer.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+import requests
+
+from engines import registry
+from service.embedded import EmbeddedRedis
+
+from ..conftest import LIVE_ENV, Processes, api_command, free_port, wait_http, worker_command
+
+
+class Stack:
+    """One Redis (AOF on) with any number of APIs and workers, each started with its own environment."""
+
+    def __init__(self, data_dir: Path, **env: str) -> None:
+        self.redis = EmbeddedRedis(data_dir, appendonly=True).start()
+        self.env = {**os.environ, **LIVE_ENV, "REDIS_URL": self.redis.url, **env}
+        self.groups: list[Processes] = []
+
+    def _start(self, command: list[str], env: dict[str, str]):
+        processes = Processes({**self.env, **env})
+        self.groups.append(processes)
+        return processes.start(command)
+
+    def api(self, workers: int = 1, **env: str) -> tuple[str, subprocess.Popen]:
+        port = free_port()
+        child = self._start(api_command(port, workers), env)
+        url = f"http://127.0.0.1:{port}"
+        wait_http(url + "/readyz")
+        return url, child
+
+    def worker(self, **env: str):
+        return self._start(worker_command(), env)
+
+    @staticmethod
+    def kill(child, sig: int = signal.SIGKILL) -> None:
+        """Send ``sig`` to a process and all its descendants (gunicorn's master and workers)."""
+        try:
+            family = [*psutil.Process(child.pid).children(recursive=True), psutil.Process(child.pid)]
+        except psutil.NoSuchProcess:
+            return
+        for process in family:
+            try:
+                process.send_signal(sig)
+            except psutil.NoSuchProcess:
+                pass
+        child.wait(timeout=15)
+
+    def close(self) -> None:
+        for processes in self.groups:
+            processes.stop()
+        self.redis.stop()
+
+
+@pytest.fixture
+def stack_factory(tmp_path):
+    stacks: list[Stack] = []
+
+    def make(**env: str) -> Stack:
+        stack = Stack(tmp_path / f"stack{len(stacks)}", **env)
+        stacks.append(stack)
+        return stack
+
+    yield make
+    for stack in stacks:
+        stack.close()
+
+
+class FailoverClient:
+    """Sends each request to the next API in turn; an API that refuses connections is dropped,
+    and the request goes to the next one — what a load balancer does for its clients."""
+
+    def __init__(self, bases: list[str]) -> None:
+        self.bases = list(bases)
+        self.turn = 0
+        self.http = requests.Session()
+        self.failovers = 0
+        self.served_by: dict[str, int] = {base: 0 for base in bases}
+
+    def request(self, method: str, path: str, token: str | None = None, **kwargs) -> requests.Response:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        while self.bases:
+            base = self.bases[self.turn % len(self.bases)]
+            self.turn += 1
+            try:
+                response = self.http.request(method, base + path, headers=headers, timeout=30, **kwargs)
+            except requests.ConnectionError:
+                self.bases.remove(base)
+                self.failovers += 1
+                continue
+            assert response.status_code < 500, f"{method} {path} via {base}: {response.text}"
+            self.served_by[base] += 1
+            return response
+        raise AssertionError("no API left")
+
+
+def tokens_of(created: dict) -> dict[int, str]:
+    return {seat["seat"]: seat["token"] for seat in created["seats"] if "token" in seat}
+
+
+def play_until(
+    client: FailoverClient,
+    game_id: str,
+    tokens: dict[int, str],
+    rng: random.Random,
+    *,
+    stop=lambda game: False,
+    timeout: float = 120.0,
+) -> dict:
+    """Play the human seats' moves (random legal ones) until the game ends or ``stop(game)``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        game = client.request("GET", f"/games/{game_id}").json()
+        if game["status"] == "finished" or stop(game):
+            return game
+        humans = [seat for seat in game["to_act"] if seat in tokens]
+        if not humans:
+            time.sleep(0.02)  # a bot's turn, in a worker
+            continue
+        seat = rng.choice(humans)
+        listing = client.request("GET", f"/games/{game_id}/moves", tokens[seat]).json()
+        if not listing["moves"]:
+            continue
+        move = rng.choice(listing["moves"])["move"]
+        reply = client.request(
+            "POST",
+            f"/games/{game_id}/actions",
+            tokens[seat],
+            json={"move": move, "version": listing["version"]},
+        )
+        assert reply.status_code in (200, 409), reply.text
+    raise AssertionError(f"game {game_id} neither ended nor reached the stop condition in {timeout} s")
+
+
+def assert_record_replays(client: FailoverClient, game_id: str) -> dict:
+    """The record replays, move by move, to the stored result; versions are 1..n with no gap."""
+    record = client.request("GET", f"/games/{game_id}/record").json()
+    events = client.request("GET", f"/games/{game_id}/events").json()
+    versions = [entry["version"] for entry in events["events"]]
+    assert versions == list(range(1, len(record["moves"]) + 1)), "one log entry per version, none lost"
+    game = registry.get(record["title"])
+    state = game.setup(len(record["seats"]), record["options"], record["seed"])
+    for entry in record["moves"]:
+        state.apply(entry["seat"], entry["move"])
+    assert state.is_over() and state.result().to_dict() == record["result"]
+    return record

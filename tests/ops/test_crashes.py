@@ -1,0 +1,196 @@
+"""Crashes: a worker killed mid-turn, a worker stopped mid-turn, Redis restarted. No game is lost
+or stuck.
+
+Bot turns are slowed down with ``SKYLINE_FAULT_BOT_DELAY_SECONDS`` (worker/faults.py) so that a
+test can act while a worker is inside a turn; the job timeout, the abandon grace and RQ's
+maintenance interval are shortened so that recovery takes seconds, not minutes.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import time
+
+import redis
+import requests
+from rq.job import Job, JobStatus
+from rq.serializers import JSONSerializer
+
+from service.botqueue import job_id
+
+from .conftest import FailoverClient, assert_record_replays, play_until, tokens_of
+
+BOT = {"kind": "bot", "bot": "random"}
+HUMAN = {"kind": "human"}
+# Short deadlines, for the API (which sets each job's timeout) and the workers.
+FAST_RECOVERY = {
+    "SKYLINE_BOT_JOB_TIMEOUT": "4",
+    "SKYLINE_BOT_STALL_SECONDS": "1",
+    "SKYLINE_WORKER_ABANDON_GRACE_SECONDS": "1",
+    "SKYLINE_WORKER_MAINTENANCE_SECONDS": "1",
+    "SKYLINE_WORKER_TTL_SECONDS": "17",  # an idle worker wakes up (and may clean up) every 2 s
+}
+
+
+def wait_for(condition, timeout: float, what: str, interval: float = 0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def fetch(connection, game_id: str, version: int) -> Job:
+    return Job.fetch(job_id(game_id, version), connection=connection, serializer=JSONSerializer)
+
+
+def test_a_worker_killed_in_the_middle_of_a_bot_turn_loses_no_game(stack_factory):
+    """SIGKILL while the bot thinks about the first move: RQ's StartedJobRegistry keeps the job;
+    past its deadline it is retried (Retry(max=2)) on the surviving worker, and the game ends."""
+    stack = stack_factory(**FAST_RECOVERY)
+    api, _ = stack.api()
+    connection = redis.Redis.from_url(stack.redis.url)
+    doomed = stack.worker(SKYLINE_FAULT_BOT_DELAY_SECONDS="60")  # thinks "forever"
+    client = FailoverClient([api])
+    created = client.request(
+        "POST", "/games", json={"title": "property", "seed": 5, "seats": [BOT, BOT]}
+    ).json()
+    first = wait_for(
+        lambda: (job := fetch(connection, created["id"], 0)).get_status() == JobStatus.STARTED and job,
+        20,
+        "the doomed worker to start the first bot turn",
+    )
+    retries_before = first.retries_left
+    time.sleep(0.5)  # well inside the turn
+    stack.kill(doomed)
+    assert client.request("GET", f"/games/{created['id']}").json()["version"] == 0, "killed before it moved"
+
+    killed = time.monotonic()
+    stack.worker()  # a healthy worker
+    wait_for(
+        lambda: client.request("GET", f"/games/{created['id']}").json()["version"] > 0,
+        30,
+        "the turn to be retried (deadline: job timeout 4 s + grace 1 s, then maintenance or a GET)",
+    )
+    recovered_in = time.monotonic() - killed
+    final = play_until(client, created["id"], {}, random.Random(1), timeout=90)
+    assert final["status"] == "finished"
+    assert_record_replays(client, created["id"])
+    retried = fetch(connection, created["id"], 0)
+    assert retried.get_status() == JobStatus.FINISHED
+    assert retried.retries_left == retries_before - 1, "the abandoned job itself was retried"
+    assert retried.return_value()["outcome"] == "played"
+    assert recovered_in < 15, f"recovered in {recovered_in:.1f} s"
+
+
+def test_a_worker_killed_after_some_moves_of_a_multi_move_job_loses_no_game(stack_factory):
+    """SIGKILL after a job has already landed some of its consecutive bot moves: the retried job
+    is stale and does nothing, and the stalled game is woken up by the next client's GET."""
+    stack = stack_factory(**FAST_RECOVERY)
+    api, _ = stack.api()
+    doomed = stack.worker(SKYLINE_FAULT_BOT_DELAY_SECONDS="0.3")
+    client = FailoverClient([api])
+    created = client.request(
+        "POST", "/games", json={"title": "property", "seed": 6, "seats": [BOT, BOT]}
+    ).json()
+    wait_for(
+        lambda: client.request("GET", f"/games/{created['id']}").json()["version"] >= 2,
+        20,
+        "two bot moves to land inside the first job",
+        interval=0.02,
+    )
+    stack.kill(doomed)
+    killed_at = client.request("GET", f"/games/{created['id']}").json()["version"]
+    stack.worker()
+    final = play_until(client, created["id"], {}, random.Random(2), timeout=90)
+    assert final["status"] == "finished" and final["version"] > killed_at
+    assert_record_replays(client, created["id"])
+
+
+def test_a_stopped_worker_finishes_its_current_bot_turn_first(stack_factory):
+    """SIGTERM (what Kubernetes sends) is RQ's warm shutdown: the turn in progress completes."""
+    stack = stack_factory(**FAST_RECOVERY)
+    api, _ = stack.api()
+    connection = redis.Redis.from_url(stack.redis.url)
+    worker = stack.worker(SKYLINE_FAULT_BOT_DELAY_SECONDS="2.5")
+    client = FailoverClient([api])
+    created = client.request(
+        "POST", "/games", json={"title": "property", "seed": 7, "seats": [BOT, BOT]}
+    ).json()
+    wait_for(
+        lambda: fetch(connection, created["id"], 0).get_status() == JobStatus.STARTED,
+        20,
+        "the worker to start the first bot turn",
+    )
+    worker.send_signal(signal.SIGTERM)
+    assert worker.wait(timeout=15) == 0, "the worker exits cleanly after its turn"
+    job = fetch(connection, created["id"], 0)
+    assert job.get_status() == JobStatus.FINISHED and job.return_value()["outcome"] == "played"
+    game = client.request("GET", f"/games/{created['id']}").json()
+    assert game["version"] == 1, "the turn in progress landed, and no further one was started"
+    assert fetch(connection, created["id"], 1).get_status() == JobStatus.QUEUED, "the next turn waits"
+
+
+def snapshot(api: str, games: dict[str, dict]) -> dict[str, tuple]:
+    seen = {}
+    for game_id, created in games.items():
+        token = next(iter(tokens_of(created).values()), None)
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        game = requests.get(f"{api}/games/{game_id}", headers=headers, timeout=10).json()
+        log = requests.get(f"{api}/games/{game_id}/events", headers=headers, timeout=10).json()
+        seen[game_id] = (game["version"], game["status"], game["view"], len(log["events"]))
+    return seen
+
+
+def test_redis_restarted_with_aof_keeps_every_game_at_its_version(stack_factory):
+    stack = stack_factory()
+    api, _ = stack.api()
+    stack.worker()
+    client = FailoverClient([api])
+    rng = random.Random(3)
+    games = {}
+    for seed, seats in enumerate(
+        [[HUMAN, HUMAN], [HUMAN, BOT], [BOT, BOT], [HUMAN, BOT, BOT], [BOT, BOT, BOT]]
+    ):
+        created = client.request(
+            "POST", "/games", json={"title": "property", "seed": 40 + seed, "seats": seats}
+        ).json()
+        games[created["id"]] = created
+        tokens = tokens_of(created)
+        if tokens:
+            # Stop at a human's turn, so no bot move is pending when the snapshot is taken.
+            play_until(
+                client,
+                created["id"],
+                tokens,
+                rng,
+                stop=lambda game, humans=set(tokens): game["version"] >= 12 and set(game["to_act"]) <= humans,
+            )
+    for game_id, created in games.items():
+        if all(seat["kind"] == "bot" for seat in created["seats"]):
+            play_until(client, game_id, {}, rng)  # finished by the worker
+    before = snapshot(api, games)
+    assert {status for _, status, _, _ in before.values()} == {"active", "finished"}
+
+    # A clean restart (SIGTERM: Redis writes out its AOF), then a crash (SIGKILL).
+    for kill in (False, True):
+        if kill:
+            time.sleep(1.5)  # appendfsync everysec
+        stack.redis.halt(kill=kill)
+        down = requests.get(f"{api}/games/{next(iter(games))}", timeout=10)
+        assert down.status_code == 503 and down.json()["code"] == "redis_unavailable"
+        assert requests.get(f"{api}/readyz", timeout=10).status_code == 503
+        stack.redis.start()
+        wait_for(lambda: requests.get(f"{api}/readyz", timeout=10).status_code == 200, 20, "readiness")
+        assert snapshot(api, games) == before, "every game is back, at the same version"
+
+    # And play goes on: a human move lands at the next version, bot seats still get played.
+    for game_id, created in games.items():
+        tokens = tokens_of(created)
+        if tokens and before[game_id][1] == "active":
+            final = play_until(client, game_id, tokens, rng)
+            assert final["status"] == "finished" and final["version"] > before[game_id][0]
+            assert_record_replays(client, game_id)

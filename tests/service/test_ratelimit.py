@@ -1,0 +1,196 @@
+"""Rate limits per address and per token, in Redis: 429 problem+json with Retry-After."""
+
+from __future__ import annotations
+
+import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+
+import pytest
+import redis
+import requests
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from service import create_app
+from service.config import parse_rate
+from service.ratelimit import Limit, RateLimiter, address_key
+
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+
+
+def an_address() -> str:
+    # Counters live in the session's Redis: each test counts under addresses of its own.
+    return "10.{}.{}.{}".format(*(random.randrange(256) for _ in range(3)))
+
+
+@pytest.fixture
+def limited(settings, redis_client):
+    app = create_app(
+        replace(settings, rate_limit_per_address=(5, 60), rate_limit_per_token=(3, 60)),
+        redis_client=redis_client,
+    )
+    return app.test_client()
+
+
+def test_over_the_address_limit_is_a_429_problem_with_retry_after(limited):
+    address = {"REMOTE_ADDR": an_address()}
+    for _ in range(5):
+        assert limited.get("/catalog", environ_base=address).status_code == 200
+    refused = limited.get("/catalog", environ_base=address)
+    assert refused.status_code == 429
+    assert refused.mimetype == "application/problem+json"
+    body = refused.get_json()
+    assert body["code"] == "rate_limited" and body["status"] == 429 and "address" in body["detail"]
+    # Up to two windows: a window filled at once still weighs on the next (test_the_window_slides).
+    assert 1 <= int(refused.headers["Retry-After"]) <= 2 * 60
+    assert limited.get("/catalog", environ_base={"REMOTE_ADDR": an_address()}).status_code == 200, (
+        "others pass"
+    )
+
+
+def test_health_readiness_and_metrics_are_never_limited(limited):
+    address = {"REMOTE_ADDR": an_address()}
+    for _ in range(6):
+        limited.get("/catalog", environ_base=address)
+    assert limited.get("/catalog", environ_base=address).status_code == 429
+    for path in ("/healthz", "/readyz", "/metrics"):
+        for _ in range(10):
+            assert limited.get(path, environ_base=address).status_code == 200, path
+
+
+def test_a_token_is_limited_whatever_address_it_comes_from(limited):
+    created = limited.post(
+        "/games", json={"title": "property", "seats": HUMANS}, environ_base={"REMOTE_ADDR": an_address()}
+    )
+    game_id = created.get_json()["id"]
+    token, other = (seat["token"] for seat in created.get_json()["seats"])
+    for _ in range(3):
+        reply = limited.get(
+            f"/games/{game_id}",
+            headers={"Authorization": f"Bearer {token}"},
+            environ_base={"REMOTE_ADDR": an_address()},
+        )
+        assert reply.status_code == 200
+    refused = limited.get(
+        f"/games/{game_id}",
+        headers={"Authorization": f"Bearer {token}"},
+        environ_base={"REMOTE_ADDR": an_address()},
+    )
+    assert refused.status_code == 429 and "token" in refused.get_json()["detail"]
+    assert "Retry-After" in refused.headers
+    fine = limited.get(
+        f"/games/{game_id}",
+        headers={"Authorization": f"Bearer {other}"},
+        environ_base={"REMOTE_ADDR": an_address()},
+    )
+    assert fine.status_code == 200
+
+
+def test_the_window_slides(redis_client):
+    limiter = RateLimiter(redis_client, prefix=f"test:rl:{random.random()}")
+    limit = Limit("address", 10, 10)
+    base = 1_000_000_000.0  # a window boundary (a multiple of 10 s)
+    assert all(limiter.hit(limit, "a", now=base + 5).allowed for _ in range(10))
+    refused = limiter.hit(limit, "a", now=base + 5)
+    assert not refused.allowed and refused.retry_after_seconds == 6  # 5 s to the boundary, then 10 % of 10 s
+    # (so Retry-After may exceed the window: a window filled at once still weighs on the next one)
+    # Just after the boundary the previous window still weighs 95 %: refused, for a moment.
+    early = limiter.hit(limit, "a", now=base + 10.5)
+    assert not early.allowed and early.retry_after_seconds == 1
+    # At 15 % into the next window, 8.5 requests' worth remain: one more passes.
+    assert limiter.hit(limit, "a", now=base + 11.5).allowed
+    assert limiter.hit(limit, "b", now=base + 5).allowed, "identities are counted apart"
+
+
+def test_the_check_and_count_is_atomic_under_concurrency(redis_server):
+    limit = Limit("token", 20, 60)
+    prefix = f"test:rl:{random.random()}"
+    barrier = threading.Barrier(50)
+
+    def hit(_: int) -> bool:
+        limiter = RateLimiter(redis.Redis.from_url(redis_server.url), prefix=prefix)
+        barrier.wait()
+        return limiter.hit(limit, "racer").allowed
+
+    with ThreadPoolExecutor(50) as pool:
+        allowed = list(pool.map(hit, range(50)))
+    assert allowed.count(True) == 20
+
+
+def test_ipv6_clients_are_counted_per_64():
+    assert address_key("2001:db8::1") == address_key("2001:db8::ffff") == "2001:db8::/64"
+    assert address_key("2001:db8:0:1::1") != address_key("2001:db8::1")
+    assert address_key("::ffff:10.1.2.3") == "10.1.2.3"
+    assert address_key("10.1.2.3") == "10.1.2.3"
+    assert address_key(None) == "unknown"
+
+
+def test_behind_a_proxy_the_forwarded_address_is_counted(settings, redis_client):
+    app = create_app(
+        replace(settings, rate_limit_per_address=(2, 60), trusted_proxy_hops=1), redis_client=redis_client
+    )
+    client = app.test_client()
+    proxy = {"REMOTE_ADDR": an_address()}
+    first, second = an_address(), an_address()
+    for _ in range(2):
+        assert (
+            client.get("/catalog", headers={"X-Forwarded-For": first}, environ_base=proxy).status_code == 200
+        )
+    assert client.get("/catalog", headers={"X-Forwarded-For": first}, environ_base=proxy).status_code == 429
+    assert client.get("/catalog", headers={"X-Forwarded-For": second}, environ_base=proxy).status_code == 200
+
+
+def test_without_redis_the_limiter_lets_requests_through(settings):
+    dead = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0))
+    app = create_app(replace(settings, rate_limit_per_address=(1, 60)), redis_client=dead)
+    client = app.test_client()
+    assert [client.get("/catalog").status_code for _ in range(3)] == [200, 200, 200]
+    down = client.get("/games/whatever")
+    assert down.status_code == 503 and down.get_json()["code"] == "redis_unavailable"
+
+
+@pytest.mark.parametrize(
+    ("text", "parsed"),
+    [
+        ("600/60", (600, 60)),
+        ("100/1m", (100, 60)),
+        ("5/2h", (5, 7200)),
+        ("off", None),
+        ("0", None),
+        ("", None),
+    ],
+)
+def test_rates_are_read_from_the_environment(text, parsed):
+    assert parse_rate(text) == parsed
+
+
+@pytest.mark.parametrize("text", ["lots", "10/0", "0/10", "10 per minute", "-1/60"])
+def test_a_bad_rate_is_refused_at_startup(text):
+    with pytest.raises(ValueError, match="REQUESTS/SECONDS"):
+        parse_rate(text)
+
+
+# ---- body size limits, through gunicorn -------------------------------------------------------------------
+def test_bodies_over_the_limit_are_413_through_gunicorn(live):
+    huge = b'{"title": "property", "seats": [], "options": {"x": "' + b"a" * 70_000 + b'"}}'
+    declared = requests.post(
+        f"{live}/games", data=huge, headers={"Content-Type": "application/json"}, timeout=10
+    )
+    assert declared.status_code == 413 and declared.json()["code"] == "body_too_large"
+    chunked = requests.post(
+        f"{live}/games",
+        data=(huge[i : i + 8192] for i in range(0, len(huge), 8192)),  # no Content-Length
+        headers={"Content-Type": "application/json"},
+        timeout=10,
+    )
+    assert chunked.status_code == 413 and chunked.json()["code"] == "body_too_large"
+    small = b'{"title": "property", "seats": [{"kind": "human"}, {"kind": "human"}]}'
+    fine = requests.post(
+        f"{live}/games",
+        data=(small[i : i + 10] for i in range(0, len(small), 10)),
+        headers={"Content-Type": "application/json"},
+        timeout=10,
+    )
+    assert fine.status_code == 201, "a chunked body under the limit is read whole"

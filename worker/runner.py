@@ -1,0 +1,147 @@
+"""`skyline worker`: the RQ worker that plays bot turns, ready for production.
+
+- Jobs run in the worker process (``SimpleWorker``: a bot turn is shorter than a fork), with
+  RQ's timeout (SIGALRM) still enforced.
+- SIGTERM is RQ's warm shutdown: the current job finishes, then the worker exits. Give the
+  worker's pod a ``terminationGracePeriodSeconds`` above ``SKYLINE_BOT_JOB_TIMEOUT``.
+- A worker killed mid-job (SIGKILL, lost node) leaves its job in RQ's StartedJobRegistry. The
+  job's deadline there is its timeout plus ``SKYLINE_WORKER_ABANDON_GRACE_SECONDS`` (RQ's
+  SimpleWorker would add a fixed 60 s); past it, the maintenance of any live worker (every
+  ``SKYLINE_WORKER_MAINTENANCE_SECONDS``) — or the API, when a client looks at a game whose bot
+  has stalled for ``SKYLINE_BOT_STALL_SECONDS`` — retries the job (``Retry(max=2)``). A retried
+  turn that already landed does nothing: every move is a compare-and-set on the version.
+- One JSON log line per job (game, version, outcome, moves, duration, the request that caused
+  it); metrics in ``worker.metrics``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from typing import Any
+
+import redis
+from rq.defaults import DEFAULT_WORKER_TTL
+from rq.exceptions import AbandonedJobError
+from rq.job import Job
+from rq.queue import Queue
+from rq.serializers import JSONSerializer
+from rq.timeouts import JobTimeoutException
+from rq.worker import SimpleWorker
+
+from service import logs
+from service.botqueue import QUEUE_NAME
+
+from . import metrics
+
+log = logging.getLogger("skyline.worker")
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    return default if value in (None, "") else int(value)
+
+
+class SkylineWorker(SimpleWorker):
+    """SimpleWorker with a short abandon deadline, metrics and a JSON line per job."""
+
+    def __init__(self, *args: Any, abandon_grace_seconds: int = 15, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.abandon_grace_seconds = abandon_grace_seconds
+        self._failures: dict[str, type[BaseException] | None] = {}
+        self.push_exc_handler(self._on_exception)
+
+    def get_heartbeat_ttl(self, job: Job, working_time: float = 0.0) -> int:
+        """How long the job's StartedJobRegistry entry (and this worker's key) may go unrenewed.
+
+        A SimpleWorker sends no heartbeat while its job runs, so this must cover the whole
+        job: its timeout (enforced by SIGALRM) plus a grace for the bookkeeping after it.
+        """
+        if job.timeout == -1:
+            return DEFAULT_WORKER_TTL
+        return int(job.timeout or DEFAULT_WORKER_TTL) + self.abandon_grace_seconds
+
+    def _on_exception(self, job: Job, exc_type: Any, exc_value: Any, traceback: Any) -> None:
+        if exc_type is AbandonedJobError or isinstance(exc_value, AbandonedJobError):
+            # Found by maintenance: a job whose worker died. RQ retries it (or fails it) next.
+            metrics.job_done("abandoned", None)
+            log.warning(
+                "bot job abandoned by a dead worker",
+                extra={
+                    "event": "bot_job",
+                    "job_id": job.id,
+                    "outcome": "abandoned",
+                    "retries_left": job.retries_left,
+                    "args": list(job.args or ()),
+                },
+            )
+            return None
+        self._failures[job.id] = exc_type
+        return None
+
+    def perform_job(self, job: Job, queue: Queue, execution: Any) -> bool:
+        meta = job.meta or {}
+        token = logs.bind_request_id(meta.get("request_id") or f"job:{job.id}")
+        started = time.perf_counter()
+        try:
+            ok = super().perform_job(job, queue, execution)
+        except BaseException:
+            logs.reset_request_id(token)
+            raise
+        seconds = time.perf_counter() - started
+        fields: dict[str, Any] = {"event": "bot_job", "job_id": job.id, "worker": self.name}
+        args = list(job.args or ())
+        if len(args) >= 2:
+            fields["game_id"], fields["version"] = args[0], args[1]
+        failure = self._failures.pop(job.id, None)
+        if ok:
+            result = job.return_value()
+            outcome = result.get("outcome", "done") if isinstance(result, dict) else "done"
+            if isinstance(result, dict):
+                fields["moves"] = result.get("moves", 1 if outcome == "played" else 0)
+                if "version" in result:
+                    fields["reached_version"] = result["version"]
+        else:
+            outcome = (
+                "timeout" if failure is not None and issubclass(failure, JobTimeoutException) else "error"
+            )
+            fields["exception"] = getattr(failure, "__name__", None)
+            fields["retries_left"] = job.retries_left
+        fields["outcome"] = outcome
+        fields["duration_ms"] = round(seconds * 1000, 2)
+        metrics.job_done(outcome, seconds)
+        (log.info if ok else log.warning)("bot job", extra=fields)
+        logs.reset_request_id(token)
+        return ok
+
+
+def run(*, burst: bool = False, http_port: int | None = None) -> int:
+    """Run one worker on the bot queue until SIGTERM (warm shutdown) or, with burst, an empty queue."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        raise SystemExit("REDIS_URL is not set.")
+    logs.configure(os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())
+    connection = redis.Redis.from_url(url)  # bytes: RQ stores compressed payloads
+    worker = SkylineWorker(
+        [QUEUE_NAME],
+        connection=connection,
+        serializer=JSONSerializer,
+        abandon_grace_seconds=_env_int("SKYLINE_WORKER_ABANDON_GRACE_SECONDS", 15),
+        maintenance_interval=_env_int("SKYLINE_WORKER_MAINTENANCE_SECONDS", 60),
+        # The worker's key lives this long between heartbeats; an idle worker wakes up every
+        # (ttl - 15) s, which is also when it may run maintenance.
+        worker_ttl=_env_int("SKYLINE_WORKER_TTL_SECONDS", 60),
+    )
+    server = None
+    if http_port:
+        main = threading.main_thread()
+        server = metrics.serve_http(http_port, alive=main.is_alive)
+        log.info("worker metrics and health on port %s", server.server_port)
+    try:
+        worker.work(burst=burst, logging_level=os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())
+    finally:
+        if server is not None:
+            server.shutdown()
+    return 0

@@ -20,12 +20,39 @@ def refs(part: str) -> list[dict[str, str]]:
     return [{"$ref": f"#/components/schemas/{component_name(g, part)}"} for g in sorted(registry.GAMES)]
 
 
+def _hoist_definitions(name: str, schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Split a self-contained schema into components: ``$defs`` become their own components
+    (``<name>_<def>``) and ``#/$defs/...`` references point at them, since inside the
+    OpenAPI document ``#`` is the document's root, not the game's schema."""
+    schema = _strip(schema)
+    definitions = schema.pop("$defs", {})
+
+    def rewrite(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                return {**node, "$ref": f"#/components/schemas/{name}_{ref[len('#/$defs/') :]}"}
+            return {key: rewrite(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [rewrite(item) for item in node]
+        return node
+
+    parts = {name: rewrite(schema)}
+    for def_name, definition in definitions.items():
+        parts[f"{name}_{def_name}"] = rewrite(definition)
+    return parts
+
+
 def add_game_schemas(spec: Any) -> None:
     for game_id in sorted(registry.GAMES):
         game = registry.GAMES[game_id]
-        spec.components.schema(component_name(game_id, "Move"), _strip(game.move_schema))
-        spec.components.schema(component_name(game_id, "View"), _strip(game.view_schema))
-        spec.components.schema(component_name(game_id, "Options"), _strip(game.options_schema))
+        for part, schema in (
+            ("Move", game.move_schema),
+            ("View", game.view_schema),
+            ("Options", game.options_schema),
+        ):
+            for name, component in _hoist_definitions(component_name(game_id, part), schema).items():
+                spec.components.schema(name, component)
 
 
 def add_links(spec: Any, path: str, method: str, status: str, links: dict[str, Any]) -> None:

@@ -6,7 +6,7 @@ Only the envelopes are checked here; a move's content is judged by its game's en
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import INCLUDE, Schema, fields, validate
 
 from engines.bots import LEVELS, STRATEGIES
 
@@ -106,6 +106,12 @@ class GameCreatedSchema(Schema):
 
 
 class ResultSchema(Schema):
+    """Scores, ranks (1 = best, ties share) and breakdown per seat; games may add facts of
+    their own (automata such as Tom ranked beside the seats, tiles revealed at the end)."""
+
+    class Meta:
+        unknown = INCLUDE
+
     scores = fields.List(fields.Float(), required=True)
     ranks = fields.List(fields.Integer(), required=True)
     winners = fields.List(fields.Integer(), required=True)

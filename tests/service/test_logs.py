@@ -81,7 +81,7 @@ def test_the_worker_logs_one_json_line_per_bot_job_with_the_request_that_caused_
         )
         created = app.test_client().post(
             "/games",
-            json={"title": "property", "seed": 2, "seats": [{"kind": "bot"}, {"kind": "bot"}]},
+            json={"title": "property", "seed": 2, "seats": [{"kind": "bot", "bot": "random"}] * 2},
             headers={"X-Request-ID": "create-7"},
         )
         game_id = created.get_json()["id"]

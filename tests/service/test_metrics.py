@@ -172,7 +172,8 @@ def test_the_worker_serves_its_own_metrics_and_health(private_redis, app_on_priv
     client = app_on_private_redis.test_client()
     try:
         wait_http(f"http://127.0.0.1:{port}/healthz")
-        created = client.post("/games", json={"title": "property", "seed": 3, "seats": [{"kind": "bot"}] * 2})
+        seats = [{"kind": "bot", "bot": "random"}] * 2
+        created = client.post("/games", json={"title": "property", "seed": 3, "seats": seats})
         game_id = created.get_json()["id"]
         deadline = time.monotonic() + 60
         while client.get(f"/games/{game_id}").get_json()["status"] != "finished":

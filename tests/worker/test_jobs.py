@@ -5,12 +5,16 @@ from __future__ import annotations
 import os
 import time
 import zlib
+from dataclasses import replace
 
 import pytest
+import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
 
+from service import create_app
 from service.botqueue import QUEUE_NAME, job_id
+from service.embedded import EmbeddedRedis
 from worker import jobs
 from worker.jobs import play_bot_turn
 
@@ -73,8 +77,25 @@ def test_creating_a_game_enqueues_a_json_job_for_the_bot_turn(client, redis_clie
 
 
 @pytest.fixture
-def workers(redis_server):
-    processes = Processes({**os.environ, "REDIS_URL": redis_server.url})
+def private_redis(tmp_path):
+    """A Redis of this test's own: the session one also serves the live server, whose queue
+    fills with the bot turns of games that schemathesis creates."""
+    server = EmbeddedRedis(tmp_path / "redis", appendonly=False).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def private_client(settings, private_redis):
+    app = create_app(
+        replace(settings, redis_url=private_redis.url), redis_client=redis.Redis.from_url(private_redis.url)
+    )
+    return app.test_client()
+
+
+@pytest.fixture
+def workers(private_redis):
+    processes = Processes({**os.environ, "REDIS_URL": private_redis.url})
     for _ in range(2):
         processes.start(worker_command())
     yield processes
@@ -91,7 +112,8 @@ def wait_finished(client, game_id, timeout=120):
     raise AssertionError(f"game {game_id} did not finish: {game}")
 
 
-def test_real_workers_play_bot_only_games_to_the_end_in_parallel(client, workers):
+def test_real_workers_play_bot_only_games_to_the_end_in_parallel(private_client, workers):
+    client = private_client
     games = [create(client, [BOT] * seats, seed=seats)["id"] for seats in (2, 3, 4, 2)]
     for game_id in games:
         final = wait_finished(client, game_id)
@@ -99,7 +121,8 @@ def test_real_workers_play_bot_only_games_to_the_end_in_parallel(client, workers
         assert client.get(f"/games/{game_id}/record").status_code == 200
 
 
-def test_a_human_against_bots_through_the_worker(client, workers):
+def test_a_human_against_bots_through_the_worker(private_client, workers):
+    client = private_client
     created = create(client, [HUMAN, BOT, BOT], seed=21)
     game_id, token = created["id"], created["seats"][0]["token"]
     headers = {"Authorization": f"Bearer {token}"}

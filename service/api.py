@@ -27,6 +27,7 @@ from .schemas import (
     RecordSchema,
 )
 
+# Schemas are passed as instances: webargs would otherwise build one per request.
 blp = Blueprint("games", __name__, description="Create games, read them, list and play moves.")
 ops = Blueprint("operations", __name__, description="Health and readiness.")
 
@@ -81,7 +82,7 @@ class Catalog(MethodView):
 
 @blp.route("/games")
 class GameList(MethodView):
-    @blp.arguments(CreateGameSchema)
+    @blp.arguments(CreateGameSchema())
     @blp.response(201, GameCreatedSchema, headers={"Location": {"schema": {"type": "string"}}})
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(operationId="createGame")
@@ -120,8 +121,8 @@ class Moves(MethodView):
 
 @blp.route("/games/<game_id>/actions")
 class Actions(MethodView):
-    @blp.arguments(ActionSchema)
-    @blp.arguments(ActionQuerySchema, location="query")
+    @blp.arguments(ActionSchema())
+    @blp.arguments(ActionQuerySchema(), location="query")
     @blp.response(200, ActionResultSchema)
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(403, response="Forbidden")
@@ -147,7 +148,7 @@ class Actions(MethodView):
 
 @blp.route("/games/<game_id>/events")
 class Events(MethodView):
-    @blp.arguments(EventsQuerySchema, location="query")
+    @blp.arguments(EventsQuerySchema(), location="query")
     @blp.response(200, EventsSchema)
     @blp.alt_response(
         200,

@@ -116,9 +116,15 @@ def _play_one(games: Games, game_id: str, version: int) -> dict[str, Any]:
     try:
         reply = games.act(game_id, None, move, version, bot_seat=seat, wake_bots=False)
     except Problem as problem:
-        if problem.code == "stale_version":
+        if problem.code != "stale_version":
+            raise
+        # Another seat moved while the bot thought. In sequential play the bot is then no
+        # longer to act; with simultaneous sealed choices (a blind bid) it still is, and
+        # what changed is hidden from it, so its choice stands if the rules still allow it.
+        try:
+            reply = games.act(game_id, None, move, None, bot_seat=seat, wake_bots=False)
+        except Problem:
             return {"outcome": "stale", "current": problem.extra.get("current_version")}
-        raise
     kinds = {entry["seat"]: entry["kind"] for entry in stored.meta["seats"]}
     return {
         "outcome": "played",

@@ -160,3 +160,49 @@ def test_a_level_must_match_its_bot(client):
         },
     )
     assert response.status_code == 422 and response.get_json()["code"] == "level_not_for_bot"
+
+
+def test_a_sealed_choice_stands_when_another_seat_chose_meanwhile(client, redis_client, monkeypatch):
+    """Fresh Fish's blind auction: the bot's bid, chosen at version v, still lands after the
+    human's bid made version v + 1 (the human's bid is hidden from the bot anyway)."""
+    from engines.registry import GAMES
+
+    game = GAMES["fresh-fish"]
+    created = client.post(
+        "/games",
+        json={
+            "title": "fresh-fish",
+            "seed": 5,
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+        },
+    ).get_json()
+    game_id, token = created["id"], created["seats"][0]["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    store = client.application.extensions["skyline.games"].store
+    for _ in range(400):  # play on until both seats must bid at once
+        stored = store.load(game_id)
+        state = game.restore(stored.state)
+        if sorted(state.to_act()) == [0, 1]:
+            break
+        if 0 in state.to_act():
+            move = client.get(f"/games/{game_id}/moves", headers=headers).get_json()["moves"][0]["move"]
+            client.post(f"/games/{game_id}/actions", json={"move": move}, headers=headers)
+        else:
+            play_bot_turn(game_id, stored.version, connection=redis_client, max_turns=1)
+    else:
+        pytest.skip("no simultaneous auction reached with this seed")
+    real_choose = jobs.choose
+
+    def slow_choose(state, seat, *args, **kwargs):
+        move = real_choose(state, seat, *args, **kwargs)
+        # The human bids while the bot thinks.
+        human_move = client.get(f"/games/{game_id}/moves", headers=headers).get_json()["moves"][0]["move"]
+        assert (
+            client.post(f"/games/{game_id}/actions", json={"move": human_move}, headers=headers).status_code
+            == 200
+        )
+        return move
+
+    monkeypatch.setattr(jobs, "choose", slow_choose)
+    outcome = play_bot_turn(game_id, stored.version, connection=redis_client, max_turns=1)
+    assert outcome["outcome"] == "played" and outcome["version"] == stored.version + 2

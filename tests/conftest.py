@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import replace
@@ -22,7 +21,7 @@ import requests
 
 from service import create_app
 from service.config import Settings
-from service.embedded import EmbeddedRedis
+from service.embedded import EmbeddedRedis, gunicorn_command, worker_command
 
 
 @pytest.fixture(scope="session")
@@ -115,26 +114,9 @@ class Processes:
             log.close()
 
 
-def worker_command() -> list[str]:
-    return [sys.executable, "-m", "service.cli", "worker"]
-
-
 def api_command(port: int, workers: int = 2) -> list[str]:
     """gunicorn as production runs it (service.gunicorn_conf), on a loopback port."""
-    return [
-        sys.executable,
-        "-m",
-        "gunicorn",
-        "--config",
-        "python:service.gunicorn_conf",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        str(workers),
-        "--threads",
-        "4",
-        "service.wsgi:app",
-    ]
+    return [*gunicorn_command("127.0.0.1", port, workers)[:-1], "--threads", "4", "service.wsgi:app"]
 
 
 # Live servers keep the rate limiter on (its Lua script runs on every request) with limits

@@ -27,8 +27,17 @@ def promise(state: FifthAvenueState, seat: int) -> float:
                 value += 1.5 * plot["count"] * board.plot_points(plots, index)
     value += 3.0 * player["park"]  # 2 to 5 points each at the end
     value += 0.8 * player["reserve"]  # skyscrapers ready to build after an auction
-    # Cards buy skyscrapers; colour cards name plots, black ones only add value.
-    for card in player["hand"]:
+    # Cards buy skyscrapers; colour cards name plots, black ones only add value. Cards in a
+    # running auction (drafted or bid) are still the seat's unless it wins, and leading an
+    # auction promises the skyscrapers it would build: without that, a one-ply search sees
+    # only the cost of bidding and never bids.
+    held = list(player["hand"])
+    auction = state.auction
+    if auction is not None and "bids" in auction:
+        held += auction["draft"][seat] + auction["bids"][seat]
+        if auction["high"] == seat:
+            value += 2.0
+    for card in held:
         value += 0.12 * m.CARD_VALUE[card] if m.CARD_KIND[card] != m.BLACK else 0.08 * m.CARD_VALUE[card]
     return value
 

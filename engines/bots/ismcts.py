@@ -183,11 +183,13 @@ def _iterate(
         world.apply_listed(actor, best.move)
         node = best
         path.append(best)
-    # Rollout: a few random moves, then judge the position.
+    # Rollout: a few random moves — or, with ``rollout_depth`` negative, random moves until
+    # the searching seat is to act again (at most -rollout_depth moves) — then judge.
     depth = 0
-    while depth < rollout_depth:
+    limit = abs(rollout_depth)
+    while depth < limit:
         acting = world.to_act()
-        if not acting:
+        if not acting or (rollout_depth < 0 and seat in acting):
             break
         actor = acting[rng.randrange(len(acting))]
         moves = world.legal_moves(actor)

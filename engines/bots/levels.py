@@ -19,7 +19,9 @@ class Level:
     seconds: float | None = None
     samples: int = 1
     epsilon: float = 0.0
-    rollout_depth: int = 0
+    # Negative: play random moves until the searching seat is to act again (at most 12),
+    # so every line is judged at the same point of the turn cycle (see docs/bots.md).
+    rollout_depth: int = -12
     exploration: float = 0.2
     prior_visits: int = 10
     default_for_bot: bool = False

@@ -25,6 +25,15 @@ SMART = {"kind": "bot", "level": "easy"}
 HUMAN = {"kind": "human", "name": "Ada"}
 
 
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory):
+    """This module's own Redis: the session one may also serve the live API's RQ worker
+    (tests/contract), which would play the bot turns these tests play by hand."""
+    server = EmbeddedRedis(tmp_path_factory.mktemp("worker-redis"), appendonly=False).start()
+    yield server
+    server.stop()
+
+
 def create(client, seats, seed=1):
     response = client.post("/games", json={"title": "property", "seats": seats, "seed": seed})
     assert response.status_code == 201

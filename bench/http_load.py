@@ -5,8 +5,8 @@ Starts one Redis (the embedded binary), the API as `skyline serve` runs it (guni
 for 1, 8 and 32 concurrent clients, measures requests per second and p50/p99 latency of
   - GET /floor, GET /games/{id}/moves, and POST /games/{id}/actions.
 Clients are threads with keep-alive connections. For POSTs each client plays human-vs-human
-Property games whose seed it chose, mirroring them locally with the engine to know a legal
-move without asking (so the phase is pure POSTs). Usage:
+Property games whose seed it chose, played through locally with the engine before the clock
+starts, so the phase is pure POSTs and the client spends no CPU on rules while timed. Usage:
     python bench/http_load.py [--seconds 8] [--workers 2]
 Not a test; record the printed table in bench/RESULTS.md.
 """
@@ -51,8 +51,12 @@ class Conn:
         return response.status, payload, elapsed
 
 
-class MirroredGame:
-    """A human-vs-human Property game, mirrored locally so the client knows legal moves."""
+class ScriptedGame:
+    """A human-vs-human Property game whose moves were chosen beforehand with the engine.
+
+    The whole game is played locally when it is created, so during a timed phase the client
+    only sends requests: it does not take the servers' CPU for rules of its own.
+    """
 
     def __init__(self, conn: Conn, seed: int) -> None:
         status, payload, _ = conn.request(
@@ -64,17 +68,24 @@ class MirroredGame:
         created = json.loads(payload)
         self.id = created["id"]
         self.tokens = {s["seat"]: s["token"] for s in created["seats"]}
-        self.state = GAMES["property"].setup(2, {}, seed)
+        state = GAMES["property"].setup(2, {}, seed)
+        self.first_seat = state.to_act()[0]
+        rng = random.Random(seed)
+        self.script: list[tuple[int, dict]] = []
+        while not state.is_over():
+            seat = state.to_act()[0]
+            move = rng.choice(state.legal_moves(seat))
+            state.apply(seat, move)
+            self.script.append((seat, move))
         self.version = 0
-        self.rng = random.Random(seed)
 
-    def next_action(self):
-        seat = self.state.to_act()[0]
-        move = self.rng.choice(self.state.legal_moves(seat))
-        return seat, move
+    def is_over(self) -> bool:
+        return self.version >= len(self.script)
 
-    def applied(self, seat: int, move: dict) -> None:
-        self.state.apply(seat, move)
+    def next_action(self) -> tuple[int, dict]:
+        return self.script[self.version]
+
+    def applied(self) -> None:
         self.version += 1
 
 
@@ -82,15 +93,18 @@ def run_phase(kind: str, port: int, clients: int, seconds: float, games_for_get:
     latencies: list[float] = []
     errors = 0
     lock = threading.Lock()
-    deadline = time.perf_counter() + seconds
     seeds = iter(range(10_000 * clients, 10_000 * clients + 1_000_000))
+    conns = [Conn(port) for _ in range(clients)]
+    # Each POST client starts with a game of its own, scripted before the clock starts.
+    first_games = [ScriptedGame(c, next(seeds)) if kind == "post_action" else None for c in conns]
+    deadline = time.perf_counter() + seconds
 
     def client(index: int) -> None:
         nonlocal errors
-        conn = Conn(port)
+        conn = conns[index]
         mine: list[float] = []
         bad = 0
-        game = None
+        game = first_games[index]
         while time.perf_counter() < deadline:
             if kind == "floor":
                 status, _, elapsed = conn.request("GET", "/floor")
@@ -98,10 +112,10 @@ def run_phase(kind: str, port: int, clients: int, seconds: float, games_for_get:
                 game_id, token = random.choice(games_for_get)
                 status, _, elapsed = conn.request("GET", f"/games/{game_id}/moves", token=token)
             else:
-                if game is None or game.state.is_over():
+                if game is None or game.is_over():
                     with lock:
                         seed = next(seeds)
-                    game = MirroredGame(conn, seed)
+                    game = ScriptedGame(conn, seed)
                 seat, move = game.next_action()
                 status, _, elapsed = conn.request(
                     "POST",
@@ -110,7 +124,7 @@ def run_phase(kind: str, port: int, clients: int, seconds: float, games_for_get:
                     token=game.tokens[seat],
                 )
                 if status == 200:
-                    game.applied(seat, move)
+                    game.applied()
             if status >= 400:
                 bad += 1
             mine.append(elapsed)
@@ -141,10 +155,18 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--clients", default="1,8,32")
+    parser.add_argument(
+        "--rate-limit",
+        choices=["token", "off"],
+        default="token",
+        help="token: per-token limit on (per address off: every client shares 127.0.0.1)",
+    )
     args = parser.parse_args()
     data = tempfile.mkdtemp(prefix="skyline-bench-")
     redis_server = EmbeddedRedis(data, appendonly=True).start()
     env = {**os.environ, "REDIS_URL": redis_server.url, "SKYLINE_RATE_LIMIT_PER_ADDRESS": "off"}
+    if args.rate_limit == "off":
+        env["SKYLINE_RATE_LIMIT_PER_TOKEN"] = "off"
     processes = Processes(env)
     api_port, floor_port = free_port(), free_port()
     try:
@@ -158,9 +180,8 @@ def main() -> None:
         conn = Conn(api_port)
         games_for_get = []
         for seed in range(50):
-            game = MirroredGame(conn, seed)
-            seat = game.state.to_act()[0]
-            games_for_get.append((game.id, game.tokens[seat]))
+            game = ScriptedGame(conn, seed)
+            games_for_get.append((game.id, game.tokens[game.first_seat]))
         rows = []
         for clients in [int(c) for c in args.clients.split(",")]:
             for kind, port in (("floor", floor_port), ("get_moves", api_port), ("post_action", api_port)):

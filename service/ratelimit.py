@@ -2,9 +2,10 @@
 
 A sliding-window counter: each limit keeps one counter per fixed window (``N`` requests per
 ``W`` seconds) and weighs the previous window's count by how much of it still overlaps the
-last ``W`` seconds. The check and the increment are one Lua script — one round trip, atomic,
-so concurrent processes never admit more than the limit. A refused request is not counted.
-Both counters of a limit share a hash tag, so the script touches one Redis Cluster slot.
+last ``W`` seconds. The checks of every limit that applies (address, token) and the increments
+are one Lua script — one round trip per request, atomic, so concurrent processes never admit
+more than a limit. A refused request is counted under no limit. (The keys of the two limits
+live in different slots: like RQ, the limiter needs a single Redis, not a Redis Cluster.)
 
 Refusals are 429 problem+json (``code: rate_limited``) with ``Retry-After`` in seconds.
 Health, readiness and metrics are never limited. IPv6 clients are counted per /64 (one
@@ -34,31 +35,40 @@ log = logging.getLogger(__name__)
 
 EXEMPT_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 
-_SLIDING_WINDOW = """
--- KEYS[1]: this window's counter, KEYS[2]: the previous window's counter
--- ARGV[1]: limit, ARGV[2]: window (ms), ARGV[3]: time elapsed in this window (ms)
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local elapsed = tonumber(ARGV[3])
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
-local used = previous * (window - elapsed) / window + current
-if used + 1 <= limit then
-  redis.call('INCR', KEYS[1])
-  redis.call('PEXPIRE', KEYS[1], 2 * window)
-  return {1, math.floor(limit - used - 1), 0}
+_SLIDING_WINDOWS = """
+-- For limit i: KEYS[2i-1] its window's counter, KEYS[2i] its previous window's counter;
+-- ARGV[3i-2] the limit, ARGV[3i-1] the window (ms), ARGV[3i] time elapsed in the window (ms).
+-- All or nothing: the request counts under every limit, or (refused) under none.
+local count = #KEYS / 2
+local remaining = nil
+for i = 1, count do
+  local limit = tonumber(ARGV[3 * i - 2])
+  local window = tonumber(ARGV[3 * i - 1])
+  local elapsed = tonumber(ARGV[3 * i])
+  local current = tonumber(redis.call('GET', KEYS[2 * i - 1]) or '0')
+  local previous = tonumber(redis.call('GET', KEYS[2 * i]) or '0')
+  local used = previous * (window - elapsed) / window + current
+  if used + 1 > limit then
+    -- Refused: how long until the estimate falls below the limit again.
+    local wait
+    if current + 1 <= limit then
+      -- Still in this window: wait until enough of the previous window has slid out.
+      wait = window - elapsed - (limit - 1 - current) * window / previous
+    else
+      -- Only in a later window: this window then weighs as the previous one.
+      wait = (window - elapsed) + window * (1 - (limit - 1) / current)
+    end
+    if wait < 1 then wait = 1 end
+    return {0, i, 0, math.ceil(wait)}
+  end
+  local left = math.floor(limit - used - 1)
+  if remaining == nil or left < remaining then remaining = left end
 end
--- Refused: how long until the estimate falls below the limit again.
-local wait
-if current + 1 <= limit then
-  -- Still in this window: wait until enough of the previous window has slid out.
-  wait = window - elapsed - (limit - 1 - current) * window / previous
-else
-  -- Only in a later window: this window then weighs as the previous one.
-  wait = (window - elapsed) + window * (1 - (limit - 1) / current)
+for i = 1, count do
+  redis.call('INCR', KEYS[2 * i - 1])
+  redis.call('PEXPIRE', KEYS[2 * i - 1], 2 * tonumber(ARGV[3 * i - 1]))
 end
-if wait < 1 then wait = 1 end
-return {0, 0, math.ceil(wait)}
+return {1, 0, remaining, 0}
 """
 
 
@@ -103,26 +113,26 @@ class RateLimiter:
     def __init__(self, client: redis.Redis, *, prefix: str = "sk:rl") -> None:
         self.redis = client
         self.prefix = prefix
-        self._script = client.register_script(_SLIDING_WINDOW)
+        self._script = client.register_script(_SLIDING_WINDOWS)
 
     def hit(self, limit: Limit, identity: str, now: float | None = None) -> Decision:
-        now_ms = int((time.time() if now is None else now) * 1000)
-        window_ms = limit.window_seconds * 1000
-        index = now_ms // window_ms
-        base = f"{self.prefix}:{{{limit.scope}:{identity}}}"
-        allowed, remaining, wait_ms = self._script(
-            keys=[f"{base}:{index}", f"{base}:{index - 1}"],
-            args=[limit.requests, window_ms, now_ms - index * window_ms],
-        )
-        return Decision(bool(allowed), int(remaining), math.ceil(int(wait_ms) / 1000), limit)
+        """Count one request under one limit."""
+        return self.check([(limit, identity)], now)
 
-    def check(self, checks: list[tuple[Limit, str]]) -> Decision | None:
-        """Count the request under every limit; the first refusal, or None when all allow it."""
+    def check(self, checks: list[tuple[Limit, str]], now: float | None = None) -> Decision:
+        """Count the request under every limit, in one round trip; refused, it counts under none."""
+        now_ms = int((time.time() if now is None else now) * 1000)
+        keys: list[str] = []
+        args: list[int] = []
         for limit, identity in checks:
-            decision = self.hit(limit, identity)
-            if not decision.allowed:
-                return decision
-        return None
+            window_ms = limit.window_seconds * 1000
+            index = now_ms // window_ms
+            base = f"{self.prefix}:{{{limit.scope}:{identity}}}"
+            keys += [f"{base}:{index}", f"{base}:{index - 1}"]
+            args += [limit.requests, window_ms, now_ms - index * window_ms]
+        allowed, refused_by, remaining, wait_ms = self._script(keys=keys, args=args)
+        limit = checks[int(refused_by) - 1][0] if refused_by else checks[0][0]
+        return Decision(bool(allowed), int(remaining), math.ceil(int(wait_ms) / 1000), limit)
 
 
 def _bearer(header: str | None) -> str | None:
@@ -172,12 +182,13 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> None:
         if not checks:
             return None
         try:
-            refused = limiter.check(checks)
+            decision = limiter.check(checks)
         except (redis.RedisError, OSError) as error:
             log.warning("rate limiter unavailable, letting the request through: %s", error)
             return None
-        if refused is None:
+        if decision.allowed:
             return None
+        refused = decision
         metrics.rate_limited(refused.limit.scope)
         return refusal(refused)
 

@@ -88,6 +88,23 @@ def test_a_token_is_limited_whatever_address_it_comes_from(limited):
     assert fine.status_code == 200
 
 
+def test_a_refused_request_counts_under_no_limit(limited):
+    """Address and token are checked together in one script: a request the token limit refuses
+    does not use up the address's allowance either."""
+    address = {"REMOTE_ADDR": an_address()}
+    created = limited.post("/games", json={"title": "property", "seats": HUMANS}, environ_base=address)
+    game_id, token = created.get_json()["id"], created.get_json()["seats"][0]["token"]
+    bearer = {"Authorization": f"Bearer {token}"}
+    for _ in range(2):  # address: 3 of 5 used; token: 2 of 3
+        assert limited.get(f"/games/{game_id}", headers=bearer, environ_base=address).status_code == 200
+    assert limited.get(f"/games/{game_id}", headers=bearer, environ_base=address).status_code == 200
+    for _ in range(3):  # refused by the token: the address still has 1 left
+        assert limited.get(f"/games/{game_id}", headers=bearer, environ_base=address).status_code == 429
+    assert limited.get("/catalog", environ_base=address).status_code == 200
+    refused = limited.get("/catalog", environ_base=address)
+    assert refused.status_code == 429 and "address" in refused.get_json()["detail"]
+
+
 def test_the_window_slides(redis_client):
     limiter = RateLimiter(redis_client, prefix=f"test:rl:{random.random()}")
     limit = Limit("address", 10, 10)

@@ -23,25 +23,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engines.bots import LEVELS, greedy_move, ismcts_move, random_move  # noqa: E402
+from engines.bots import LEVELS, choose, ismcts_move  # noqa: E402
 from engines.core.conformance import random_playout  # noqa: E402
 from engines.registry import GAMES  # noqa: E402
 
 
 def bot(name: str):
-    level = LEVELS[name]
-    if level.bot == "random":
-        return random_move
-    if level.bot == "greedy":
-        return lambda s, seat, rng: greedy_move(s, seat, rng, samples=level.samples, epsilon=level.epsilon)
-    return lambda s, seat, rng: ismcts_move(
-        s,
-        seat,
-        rng,
-        iterations=level.iterations,
-        rollout_depth=level.rollout_depth,
-        exploration=level.exploration,
-    )
+    """The level as the worker plays it (engines.bots.choose), with no clock: iteration budgets only."""
+    return lambda s, seat, rng: choose(s, seat, None, rng, level=name)
 
 
 def table(game_id: str) -> tuple[int, dict]:
@@ -116,13 +105,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games per matchup")
     parser.add_argument("--game", choices=sorted(GAMES), action="append")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--speed-only", action="store_true", help="only ISMCTS iterations per second")
     args = parser.parse_args()
     titles = args.game or sorted(GAMES)
-    print("| game | seats | tested | opponent | games | win share | 95 % interval |")
-    print("|---|---|---|---|---|---|---|")
     speeds = {}
+    if not args.speed_only:
+        print("| game | seats | tested | opponent | games | win share | 95 % interval |")
+        print("|---|---|---|---|---|---|---|")
     with multiprocessing.Pool(args.jobs) as pool:
         for game_id in titles:
+            if args.speed_only:
+                speeds[game_id] = iterations_per_second(game_id)
+                continue
             seats, _ = table(game_id)
             for tested, opponent in MATCHUPS:
                 started = time.perf_counter()

@@ -35,24 +35,28 @@ def touches_colour(board: Board, avenue: int, street: int, colour: int) -> bool:
     return False
 
 
+# The same, keyed by 0-based (row, column): the group search walks the board in those.
+_NEIGHBOURS_0 = {(a - 1, s - 1): around for (a, s), around in NEIGHBOURS.items()}
+
+
 def groups(board: Board, colour: int) -> list[list[tuple[int, int]]]:
-    """The colour's orthogonally connected groups, largest first."""
+    """The colour's orthogonally connected groups, largest first (squares as (avenue, street))."""
     seen: set[tuple[int, int]] = set()
     found = []
-    for avenue, street in m.SQUARES:
-        if board[avenue - 1][street - 1] != colour or (avenue, street) in seen:
-            continue
-        group = [(avenue, street)]
-        seen.add((avenue, street))
-        frontier = [(avenue, street)]
-        while frontier:
-            a, s = frontier.pop()
-            for na, ns in neighbours(a, s):
-                if (na, ns) not in seen and board[na - 1][ns - 1] == colour:
-                    seen.add((na, ns))
-                    group.append((na, ns))
-                    frontier.append((na, ns))
-        found.append(sorted(group))
+    for row, line in enumerate(board):
+        for column, owner in enumerate(line):
+            if owner != colour or (row, column) in seen:
+                continue
+            seen.add((row, column))
+            group = [(row, column)]
+            frontier = [(row, column)]
+            while frontier:
+                for square in _NEIGHBOURS_0[frontier.pop()]:
+                    if square not in seen and board[square[0]][square[1]] == colour:
+                        seen.add(square)
+                        group.append(square)
+                        frontier.append(square)
+            found.append(sorted((r + 1, c + 1) for r, c in group))
     found.sort(key=len, reverse=True)
     return found
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from . import city, plays
 from . import material as m
-from .scoring import seat_points
+from .scoring import colour_score
 
 if TYPE_CHECKING:
     from .rules import NewYorkState
@@ -32,11 +32,14 @@ def evaluate(state: NewYorkState, seat: int) -> float:
 
 
 def _static(state: NewYorkState, seat: int) -> float:
-    points = seat_points(state)
-    value = [float(p["points"]) for p in points]
+    two = state.options["two_colours"]
+    value = [float(state.money[s] * m.MONEY_POINTS) for s in range(state.seats)]
     for s in range(state.seats):
         for colour in state.seat_colours[s]:
+            # The count of scoring.seat_points, from the same group search as the promise.
             found = city.groups(state.board, colour)
+            largest = len(found[0]) if found else 0
+            value[s] += colour_score(largest, state.on_board[colour], two)
             if len(found) > 1:
                 value[s] += 0.5 * len(found[1])
     value[seat] += 0.3 * sum(1 for card in state.hands[seat] if m.is_joker(card))

@@ -12,8 +12,15 @@ if TYPE_CHECKING:
     from .rules import NewYorkState
 
 
-def colour_points(board: city.Board, colour: int, on_board: int, two_colours: bool) -> dict[str, Any]:
+def colour_score(largest: int, on_board: int, two_colours: bool) -> int:
     """Largest orthogonal group ×2, other buildings ×1 (variant 3: other buildings ×0)."""
+    group_points = m.TWO_COLOUR_GROUP_POINTS if two_colours else m.GROUP_POINTS
+    other_points = m.TWO_COLOUR_OTHER_POINTS if two_colours else m.OTHER_POINTS
+    return largest * group_points + (on_board - largest) * other_points
+
+
+def colour_points(board: city.Board, colour: int, on_board: int, two_colours: bool) -> dict[str, Any]:
+    """A colour's count, itemised (colour_score's terms)."""
     largest = city.largest_group(board, colour)
     group_points = m.TWO_COLOUR_GROUP_POINTS if two_colours else m.GROUP_POINTS
     other_points = m.TWO_COLOUR_OTHER_POINTS if two_colours else m.OTHER_POINTS

@@ -20,9 +20,9 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, TypeVar
 
 import redis
 from flask import Flask, Response, current_app, g, request
@@ -33,48 +33,63 @@ from .logs import route_template
 
 HTTP_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
-_lock = threading.Lock()
-_metrics: SimpleNamespace | None = None
+T = TypeVar("T")
 
 
-def api_metrics() -> SimpleNamespace:
-    """The API's metric objects, created on first use (after gunicorn has forked)."""
-    global _metrics
-    if _metrics is None:
-        with _lock:
-            if _metrics is None:
-                from prometheus_client import Counter, Gauge, Histogram
+def built_once(build: Callable[[], T]) -> Callable[[], T]:
+    """A getter that calls ``build`` on first use only, once across threads.
 
-                _metrics = SimpleNamespace(
-                    requests=Counter(
-                        "skyline_http_requests_total",
-                        "HTTP requests answered, by method, route template and status.",
-                        ["method", "route", "status"],
-                    ),
-                    latency=Histogram(
-                        "skyline_http_request_duration_seconds",
-                        "Time to answer an HTTP request (to the first byte of a stream).",
-                        ["method", "route", "status"],
-                        buckets=HTTP_BUCKETS,
-                    ),
-                    in_flight=Gauge(
-                        "skyline_http_requests_in_flight",
-                        "HTTP requests being answered now.",
-                        multiprocess_mode="livesum",
-                    ),
-                    moves=Counter(
-                        "skyline_moves_applied_total",
-                        "Moves applied to games, by game title and by whom (human or bot).",
-                        ["title", "by"],
-                    ),
-                    games=Counter("skyline_games_created_total", "Games created, by title.", ["title"]),
-                    limited=Counter(
-                        "skyline_rate_limited_total",
-                        "Requests refused with 429, by the limit they hit (address or token).",
-                        ["scope"],
-                    ),
-                )
-    return _metrics
+    Metrics are made lazily (after gunicorn has forked, see above) and exactly once:
+    registering the same name twice is an error in prometheus_client.
+    """
+    lock = threading.Lock()
+    built: list[T] = []
+
+    def get() -> T:
+        if not built:
+            with lock:
+                if not built:
+                    built.append(build())
+        return built[0]
+
+    return get
+
+
+def _api_metrics() -> SimpleNamespace:
+    from prometheus_client import Counter, Gauge, Histogram
+
+    return SimpleNamespace(
+        requests=Counter(
+            "skyline_http_requests_total",
+            "HTTP requests answered, by method, route template and status.",
+            ["method", "route", "status"],
+        ),
+        latency=Histogram(
+            "skyline_http_request_duration_seconds",
+            "Time to answer an HTTP request (to the first byte of a stream).",
+            ["method", "route", "status"],
+            buckets=HTTP_BUCKETS,
+        ),
+        in_flight=Gauge(
+            "skyline_http_requests_in_flight",
+            "HTTP requests being answered now.",
+            multiprocess_mode="livesum",
+        ),
+        moves=Counter(
+            "skyline_moves_applied_total",
+            "Moves applied to games, by game title and by whom (human or bot).",
+            ["title", "by"],
+        ),
+        games=Counter("skyline_games_created_total", "Games created, by title.", ["title"]),
+        limited=Counter(
+            "skyline_rate_limited_total",
+            "Requests refused with 429, by the limit they hit (address or token).",
+            ["scope"],
+        ),
+    )
+
+
+api_metrics = built_once(_api_metrics)  # The API's metric objects.
 
 
 def move_applied(title: str, by: str) -> None:

@@ -14,7 +14,6 @@ on ``SKYLINE_WORKER_PORT`` (``/metrics``, with ``/healthz`` beside it).
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Iterable
 from socketserver import ThreadingMixIn
@@ -22,29 +21,26 @@ from types import SimpleNamespace
 from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
+from service.metrics import built_once, exposition
+
 JOB_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0)
 
-_lock = threading.Lock()
-_metrics: SimpleNamespace | None = None
+
+def _bot_metrics() -> SimpleNamespace:
+    from prometheus_client import Counter, Histogram
+
+    return SimpleNamespace(
+        jobs=Counter("skyline_bot_jobs_total", "Bot jobs run, by outcome.", ["outcome"]),
+        duration=Histogram(
+            "skyline_bot_job_duration_seconds",
+            "Time a bot job took (several consecutive bot moves may share one job).",
+            ["outcome"],
+            buckets=JOB_BUCKETS,
+        ),
+    )
 
 
-def bot_metrics() -> SimpleNamespace:
-    global _metrics
-    if _metrics is None:
-        with _lock:
-            if _metrics is None:
-                from prometheus_client import Counter, Histogram
-
-                _metrics = SimpleNamespace(
-                    jobs=Counter("skyline_bot_jobs_total", "Bot jobs run, by outcome.", ["outcome"]),
-                    duration=Histogram(
-                        "skyline_bot_job_duration_seconds",
-                        "Time a bot job took (several consecutive bot moves may share one job).",
-                        ["outcome"],
-                        buckets=JOB_BUCKETS,
-                    ),
-                )
-    return _metrics
+bot_metrics = built_once(_bot_metrics)
 
 
 def job_done(outcome: str, seconds: float | None) -> None:
@@ -65,8 +61,6 @@ class _ThreadingServer(ThreadingMixIn, WSGIServer):
 
 def serve_http(port: int, host: str = "0.0.0.0", alive: Callable[[], bool] = lambda: True) -> WSGIServer:
     """Serve ``/metrics`` and ``/healthz`` of this worker from a daemon thread; return the server."""
-    from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
-    from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         path = environ.get("PATH_INFO", "")
@@ -77,15 +71,9 @@ def serve_http(port: int, host: str = "0.0.0.0", alive: Callable[[], bool] = lam
             )
             return [b'{"status": "ok"}' if ok else b'{"status": "stopped"}']
         if path == "/metrics":
-            if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-                from prometheus_client import multiprocess
-
-                registry = CollectorRegistry()
-                multiprocess.MultiProcessCollector(registry)
-            else:
-                registry = REGISTRY
-            start_response("200 OK", [("Content-Type", CONTENT_TYPE_PLAIN_0_0_4)])
-            return [generate_latest(registry)]
+            body, content_type = exposition(None)  # the API's exposition, without the queue
+            start_response("200 OK", [("Content-Type", content_type)])
+            return [body]
         start_response("404 Not Found", [("Content-Type", "text/plain")])
         return [b"not found\n"]
 

@@ -12,18 +12,23 @@ if TYPE_CHECKING:
     from .rules import NewYorkState
 
 
+def _rates(two_colours: bool) -> tuple[int, int]:
+    """Points per building of the largest group, and per other building."""
+    if two_colours:
+        return m.TWO_COLOUR_GROUP_POINTS, m.TWO_COLOUR_OTHER_POINTS
+    return m.GROUP_POINTS, m.OTHER_POINTS
+
+
 def colour_score(largest: int, on_board: int, two_colours: bool) -> int:
     """Largest orthogonal group ×2, other buildings ×1 (variant 3: other buildings ×0)."""
-    group_points = m.TWO_COLOUR_GROUP_POINTS if two_colours else m.GROUP_POINTS
-    other_points = m.TWO_COLOUR_OTHER_POINTS if two_colours else m.OTHER_POINTS
+    group_points, other_points = _rates(two_colours)
     return largest * group_points + (on_board - largest) * other_points
 
 
 def colour_points(board: city.Board, colour: int, on_board: int, two_colours: bool) -> dict[str, Any]:
     """A colour's count, itemised (colour_score's terms)."""
     largest = city.largest_group(board, colour)
-    group_points = m.TWO_COLOUR_GROUP_POINTS if two_colours else m.GROUP_POINTS
-    other_points = m.TWO_COLOUR_OTHER_POINTS if two_colours else m.OTHER_POINTS
+    group_points, other_points = _rates(two_colours)
     others = on_board - largest
     return {
         "colour": m.COLOURS[colour],
@@ -32,7 +37,7 @@ def colour_points(board: city.Board, colour: int, on_board: int, two_colours: bo
         "group_points": largest * group_points,
         "other_buildings": others,
         "other_points": others * other_points,
-        "points": largest * group_points + others * other_points,
+        "points": colour_score(largest, on_board, two_colours),
     }
 
 

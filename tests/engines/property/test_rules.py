@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from engines.core import GameOver, IllegalMove, InvalidOptions, NotYourTurn
+from engines.core import GameOver, IllegalMove, InvalidMove, InvalidOptions, NotYourTurn
 from engines.core.conformance import random_playout
 from engines.property import GAME
 from engines.property import material as m
@@ -399,3 +399,24 @@ def test_money_cards_and_units_are_conserved_in_every_game(seats):
             cards = state.stock + state.discard + [c for p in state.players for c in p["hand"]]
             assert sorted(cards) == sorted(m.DECK)
             assert all(p["money"] >= 0 for p in state.players)
+
+
+# ---- P-NO-DEALS --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "deal",
+    [
+        {"type": "trade", "give": "3H", "to": 1},
+        {"type": "loan", "amount": 5, "to": 1},
+        {"type": "sell", "column": 3, "row": 5, "to": 1},
+    ],
+)
+def test_P_NO_DEALS_no_trade_loan_or_sale_between_players(deal):
+    state = position(hands={0: ["3H", "5C"], 1: ["2D", "3S"]}, owned=[(3, 5, 0)])
+    assert all(mv["type"] in {"play", "buy", "decline", "pass"} for mv in state.legal_moves(0))
+    before = state.to_dict()
+    with pytest.raises(InvalidMove) as refused:  # not a move of this game at all
+        state.apply(0, deal)
+    assert refused.value.code == "unknown_move_type" and "play, buy, decline, pass" in refused.value.message
+    assert state.to_dict() == before

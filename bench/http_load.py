@@ -7,7 +7,8 @@ for 1, 8 and 32 concurrent clients, measures requests per second and p50/p99 lat
 Clients are threads with keep-alive connections. For POSTs each client plays human-vs-human
 Property games whose seed it chose, played through locally with the engine before the clock
 starts, so the phase is pure POSTs and the client spends no CPU on rules while timed. Usage:
-    python bench/http_load.py [--seconds 8] [--workers 2]
+    python bench/http_load.py [--seconds 8] [--workers 2] [--rounds 3]
+Each figure is the median of ``--rounds`` rounds that alternate floor, GET and POST.
 Not a test; record the printed table in bench/RESULTS.md.
 """
 
@@ -155,6 +156,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--clients", default="1,8,32")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per client count (medians)")
     parser.add_argument(
         "--rate-limit",
         choices=["token", "off"],
@@ -182,14 +184,20 @@ def main() -> None:
         for seed in range(50):
             game = ScriptedGame(conn, seed)
             games_for_get.append((game.id, game.tokens[game.first_seat]))
-        rows = []
         for clients in [int(c) for c in args.clients.split(",")]:
-            for kind, port in (("floor", floor_port), ("get_moves", api_port), ("post_action", api_port)):
-                rows.append(run_phase(kind, port, clients, args.seconds, games_for_get))
-                r = rows[-1]
-                cells = [r["kind"], r["clients"], f"{r['rps']:.0f}"]
-                cells += [f"{r['p50_ms']:.1f}", f"{r['p99_ms']:.1f}"]
-                print("| " + " | ".join(str(c) for c in [*cells, r["errors"]]) + " |", flush=True)
+            # Rounds alternate the three kinds, so a slow spell of the machine (the floor
+            # itself varies by a third from run to run here) weighs on all of them alike.
+            rounds: dict[str, list[dict]] = {"floor": [], "get_moves": [], "post_action": []}
+            for _ in range(args.rounds):
+                for kind, port in (("floor", floor_port), ("get_moves", api_port), ("post_action", api_port)):
+                    rounds[kind].append(run_phase(kind, port, clients, args.seconds, games_for_get))
+            floor_rps = statistics.median(r["rps"] for r in rounds["floor"])
+            for kind, runs in rounds.items():
+                rps = statistics.median(r["rps"] for r in runs)
+                cells = [kind, clients, f"{rps:.0f}", f"{rps / floor_rps:.0%}"]
+                cells += [f"{statistics.median(r[key] for r in runs):.1f}" for key in ("p50_ms", "p99_ms")]
+                cells.append(sum(r["errors"] for r in runs))
+                print("| " + " | ".join(str(c) for c in cells) + " |", flush=True)
     finally:
         processes.stop()
         redis_server.stop()
@@ -197,6 +205,6 @@ def main() -> None:
 
 if __name__ == "__main__":
     print(f"gunicorn gthread, {os.cpu_count()} cores")
-    print("| request | clients | req/s | p50 ms | p99 ms | errors |")
-    print("|---|---|---|---|---|---|")
+    print("| request | clients | req/s | of floor | p50 ms | p99 ms | errors |")
+    print("|---|---|---|---|---|---|---|")
     main()

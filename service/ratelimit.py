@@ -3,8 +3,11 @@
 A sliding-window counter: each limit keeps one counter per fixed window (``N`` requests per
 ``W`` seconds) and weighs the previous window's count by how much of it still overlaps the
 last ``W`` seconds. The checks of every limit that applies (address, token) and the increments
-are one Lua script — one round trip per request, atomic, so concurrent processes never admit
-more than a limit. A refused request is counted under no limit. (The keys of the two limits
+are one Lua script — atomic, so concurrent processes never admit more than a limit. A refused
+request is counted under no limit. On the routes that begin by reading a game (show, list
+moves, act) the script is sent in the same round trip as that read, so the limit costs no
+round trip of its own there; a request answered before any read (a bad body) is counted
+after, and over the limit its answer becomes the 429. (The keys of the two limits
 live in different slots: like RQ, the limiter needs a single Redis, not a Redis Cluster.)
 
 Refusals are 429 problem+json (``code: rate_limited``) with ``Retry-After`` in seconds.
@@ -22,11 +25,14 @@ import ipaddress
 import logging
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import redis
-from flask import Flask, Response, request
+from flask import Flask, Response, g, has_app_context, request
+from redis.client import Pipeline
+from redis.exceptions import NoScriptError
 
 from . import metrics
 from .errors import problem_response
@@ -121,6 +127,31 @@ class RateLimiter:
 
     def check(self, checks: list[tuple[Limit, str]], now: float | None = None) -> Decision:
         """Count the request under every limit, in one round trip; refused, it counts under none."""
+        keys, args = self._arguments(checks, now)
+        return self._decision(checks, self._script(keys=keys, args=args))
+
+    def queue(
+        self, pipe: Pipeline, checks: list[tuple[Limit, str]], now: float | None = None
+    ) -> Callable[[Any], Decision]:
+        """Queue the check on ``pipe`` (sent with other commands); return what reads its reply.
+
+        The script is sent by its digest alone: redis-py would otherwise ask Redis whether it
+        knows the script before every pipeline, a round trip of its own. When Redis has lost
+        it (a restart), the reply is NOSCRIPT and the check is done again the ordinary way.
+        """
+        keys, args = self._arguments(checks, now)
+        pipe.evalsha(self._script.sha, len(keys), *keys, *args)
+
+        def decide(reply: Any) -> Decision:
+            if isinstance(reply, NoScriptError):
+                return self._decision(checks, self._script(keys=keys, args=args))
+            if isinstance(reply, Exception):
+                raise reply
+            return self._decision(checks, reply)
+
+        return decide
+
+    def _arguments(self, checks: list[tuple[Limit, str]], now: float | None) -> tuple[list[str], list[int]]:
         now_ms = int((time.time() if now is None else now) * 1000)
         keys: list[str] = []
         args: list[int] = []
@@ -130,9 +161,21 @@ class RateLimiter:
             base = f"{self.prefix}:{{{limit.scope}:{identity}}}"
             keys += [f"{base}:{index}", f"{base}:{index - 1}"]
             args += [limit.requests, window_ms, now_ms - index * window_ms]
-        allowed, refused_by, remaining, wait_ms = self._script(keys=keys, args=args)
+        return keys, args
+
+    @staticmethod
+    def _decision(checks: list[tuple[Limit, str]], reply: list[int]) -> Decision:
+        allowed, refused_by, remaining, wait_ms = reply
         limit = checks[int(refused_by) - 1][0] if refused_by else checks[0][0]
         return Decision(bool(allowed), int(remaining), math.ceil(int(wait_ms) / 1000), limit)
+
+
+class RateLimited(Exception):
+    """Raised where a check that rode along another command finds the request over a limit."""
+
+    def __init__(self, decision: Decision) -> None:
+        super().__init__("rate limited")
+        self.decision = decision
 
 
 def _bearer(header: str | None) -> str | None:
@@ -156,6 +199,12 @@ def refusal(decision: Decision) -> Response:
     return response
 
 
+# Operations whose first Redis command is a read of the game: their check rides in the same
+# round trip as that read (``rides_along``), so limiting them costs no round trip of its own.
+RIDES_ON_GAME_LOAD = frozenset({"games.GameResource", "games.Moves", "games.Actions"})
+_PENDING = "skyline_rate_limit_checks"
+
+
 def install(app: Flask, client: redis.Redis, settings: Any) -> None:
     """Refuse requests over the configured limits (settings.rate_limit_per_address / _per_token)."""
     limits: list[Limit] = []
@@ -168,6 +217,15 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> None:
         return
     limiter = RateLimiter(client)
     app.extensions["skyline.ratelimiter"] = limiter
+    app.register_error_handler(RateLimited, lambda error: _refuse(error.decision))
+
+    def decide(checks: list[tuple[Limit, str]]) -> Response | None:
+        try:
+            decision = limiter.check(checks)
+        except (redis.RedisError, OSError) as error:
+            log.warning("rate limiter unavailable, letting the request through: %s", error)
+            return None
+        return None if decision.allowed else _refuse(decision)
 
     @app.before_request
     def _limit() -> Response | None:
@@ -181,16 +239,48 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> None:
             checks.append((token_limit, token_key(token)))
         if not checks:
             return None
-        try:
-            decision = limiter.check(checks)
-        except (redis.RedisError, OSError) as error:
-            log.warning("rate limiter unavailable, letting the request through: %s", error)
+        if request.endpoint in RIDES_ON_GAME_LOAD:
+            setattr(g, _PENDING, checks)
             return None
-        if decision.allowed:
+        return decide(checks)
+
+    @app.after_request
+    def _limit_unloaded(response: Response) -> Response:
+        # Answered before reading the game (a bad body, a malformed token): counted now, and
+        # over the limit the answer becomes the 429 (nothing was read or written).
+        checks = g.pop(_PENDING, None)
+        if checks is None:
+            return response
+        return decide(checks) or response
+
+    def rides_along() -> Callable[[Pipeline], Callable[[Any], None]] | None:
+        """This request's pending check, to be queued with the game's read; None when none is."""
+        checks = g.pop(_PENDING, None) if has_app_context() else None
+        if checks is None:  # none pending, or already counted by an earlier read
             return None
-        refused = decision
-        metrics.rate_limited(refused.limit.scope)
-        return refusal(refused)
+
+        def queue(pipe: Pipeline) -> Callable[[Any], None]:
+            decide_reply = limiter.queue(pipe, checks)
+
+            def judge(reply: Any) -> None:
+                try:
+                    decision = decide_reply(reply)
+                except (redis.RedisError, OSError) as error:
+                    log.warning("rate limiter unavailable, letting the request through: %s", error)
+                    return
+                if not decision.allowed:
+                    raise RateLimited(decision)
+
+            return judge
+
+        return queue
+
+    app.extensions["skyline.games"].store.ride_along = rides_along
+
+
+def _refuse(decision: Decision) -> Response:
+    metrics.rate_limited(decision.limit.scope)
+    return refusal(decision)
 
 
 def document(spec: Any, response_name: str = "TooManyRequests") -> None:

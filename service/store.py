@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 import redis
+from redis.client import Pipeline
 
 # Result codes of the commit script.
 _MISSING, _STALE, _DUPLICATE = -1, -2, -3
@@ -97,6 +99,9 @@ class GameStore:
         self.finished_ttl = finished_ttl_seconds
         self.idempotency_ttl = idempotency_ttl_seconds
         self._commit = client.register_script(_COMMIT)
+        # Set by the API's rate limiter: gives a command to send in the same round trip as
+        # the next game read, and what judges its reply (it may raise to refuse the request).
+        self.ride_along: Callable[[], Callable[[Pipeline], Callable[[Any], None]] | None] | None = None
 
     def _ttl_for(self, status: str) -> int:
         return self.finished_ttl if status == "finished" else self.ttl
@@ -116,7 +121,18 @@ class GameStore:
         pipe.execute()
 
     def load(self, game_id: str) -> StoredGame:
-        values = self.redis.hmget(_key(game_id, "game"), ["version", "status", "meta", "state", "updated"])
+        key, fields = _key(game_id, "game"), ["version", "status", "meta", "state", "updated"]
+        rider = self.ride_along() if self.ride_along is not None else None
+        if rider is None:
+            values = self.redis.hmget(key, fields)
+        else:
+            pipe = self.redis.pipeline(transaction=False)
+            judge = rider(pipe)
+            pipe.hmget(key, fields)
+            rider_reply, values = pipe.execute(raise_on_error=False)
+            judge(rider_reply)
+            if isinstance(values, Exception):
+                raise values
         if values[0] is None:
             raise GameMissing(game_id)
         version, status, meta, state, updated = values

@@ -105,6 +105,78 @@ def test_a_refused_request_counts_under_no_limit(limited):
     assert refused.status_code == 429 and "address" in refused.get_json()["detail"]
 
 
+def _a_game(client, address):
+    created = client.post("/games", json={"title": "property", "seats": HUMANS}, environ_base=address)
+    body = created.get_json()
+    return body["id"], {"Authorization": f"Bearer {body['seats'][0]['token']}"}
+
+
+def _round_trips(monkeypatch) -> list[int]:
+    """Count what is sent to Redis (one send per command, or per pipeline)."""
+    sent: list[int] = []
+    original = redis.connection.AbstractConnection.send_packed_command
+
+    def counting(self, command, check_health=True):
+        sent.append(1)
+        return original(self, command, check_health)
+
+    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counting)
+    return sent
+
+
+def test_reading_a_game_and_checking_the_limits_is_one_round_trip(limited, monkeypatch):
+    address = {"REMOTE_ADDR": an_address()}
+    game_id, bearer = _a_game(limited, address)
+    sent = _round_trips(monkeypatch)
+    assert limited.get(f"/games/{game_id}/moves", headers=bearer, environ_base=address).status_code == 200
+    assert len(sent) == 1
+    sent.clear()
+    assert limited.get("/catalog", environ_base=address).status_code == 200
+    assert len(sent) == 1, "a route that reads no game is checked on its own"
+
+
+def test_a_refused_move_changes_nothing(limited, redis_client):
+    address = {"REMOTE_ADDR": an_address()}
+    game_id, bearer = _a_game(limited, address)
+    moves = limited.get(f"/games/{game_id}/moves", headers=bearer, environ_base=address).get_json()
+    stored = redis_client.hgetall(f"sk:{{{game_id}}}:game")
+    for _ in range(2):  # the token's 3: one listing above, two games shown
+        assert limited.get(f"/games/{game_id}", headers=bearer, environ_base=address).status_code == 200
+    refused = limited.post(
+        f"/games/{game_id}/actions",
+        json={"move": moves["moves"][0]["move"], "version": 0},
+        headers=bearer,
+        environ_base=address,
+    )
+    assert refused.status_code == 429 and refused.get_json()["code"] == "rate_limited"
+    assert redis_client.hgetall(f"sk:{{{game_id}}}:game") == stored
+
+
+def test_requests_answered_before_the_game_is_read_are_counted_too(limited):
+    """A body the schema refuses never reaches the game's read: it is counted after, and over
+    the limit its answer is the 429."""
+    address = {"REMOTE_ADDR": an_address()}
+    game_id, bearer = _a_game(limited, address)
+    answers = [
+        limited.post(
+            f"/games/{game_id}/actions", json={"nothing": 1}, headers=bearer, environ_base=address
+        ).status_code
+        for _ in range(4)
+    ]
+    assert answers == [422, 422, 422, 429]
+
+
+def test_after_redis_forgets_the_script_the_check_still_counts(limited, redis_client):
+    address = {"REMOTE_ADDR": an_address()}
+    game_id, bearer = _a_game(limited, address)
+    redis_client.script_flush()
+    codes = [
+        limited.get(f"/games/{game_id}/moves", headers=bearer, environ_base=address).status_code
+        for _ in range(4)
+    ]
+    assert codes == [200, 200, 200, 429]
+
+
 def test_the_window_slides(redis_client):
     limiter = RateLimiter(redis_client, prefix=f"test:rl:{random.random()}")
     limit = Limit("address", 10, 10)

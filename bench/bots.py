@@ -81,7 +81,7 @@ def iterations_per_second(game_id: str, positions: int = 6) -> float:
             continue
         stats: dict = {}
         started = time.perf_counter()
-        medium = LEVELS["medium"]
+        medium = LEVELS["medium"].for_game(game)
         ismcts_move(
             state,
             seat,

@@ -62,7 +62,7 @@ class Games:
                 {
                     **game.catalog_entry(),
                     "bots": sorted(STRATEGIES),
-                    "levels": [level.to_dict() for level in LEVELS.values()],
+                    "levels": [level.for_game(game).to_dict() for level in LEVELS.values()],
                 }
                 for game in registry.GAMES.values()
             ]

@@ -220,12 +220,8 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> None:
     app.register_error_handler(RateLimited, lambda error: _refuse(error.decision))
 
     def decide(checks: list[tuple[Limit, str]]) -> Response | None:
-        try:
-            decision = limiter.check(checks)
-        except (redis.RedisError, OSError) as error:
-            log.warning("rate limiter unavailable, letting the request through: %s", error)
-            return None
-        return None if decision.allowed else _refuse(decision)
+        decision = _unless_unavailable(lambda: limiter.check(checks))
+        return None if decision is None or decision.allowed else _refuse(decision)
 
     @app.before_request
     def _limit() -> Response | None:
@@ -263,12 +259,8 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> None:
             decide_reply = limiter.queue(pipe, checks)
 
             def judge(reply: Any) -> None:
-                try:
-                    decision = decide_reply(reply)
-                except (redis.RedisError, OSError) as error:
-                    log.warning("rate limiter unavailable, letting the request through: %s", error)
-                    return
-                if not decision.allowed:
+                decision = _unless_unavailable(lambda: decide_reply(reply))
+                if decision is not None and not decision.allowed:
                     raise RateLimited(decision)
 
             return judge
@@ -276,6 +268,15 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> None:
         return queue
 
     app.extensions["skyline.games"].store.ride_along = rides_along
+
+
+def _unless_unavailable(get_decision: Callable[[], Decision]) -> Decision | None:
+    """The limiter's decision, or None (let the request through) when Redis cannot give one."""
+    try:
+        return get_decision()
+    except (redis.RedisError, OSError) as error:
+        log.warning("rate limiter unavailable, letting the request through: %s", error)
+        return None
 
 
 def _refuse(decision: Decision) -> Response:

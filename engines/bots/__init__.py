@@ -49,7 +49,7 @@ def choose(
     Engines keep no clock: the caller, who owns one, passes ``out_of_time`` (true once the
     level's ``seconds`` or its own deadline have passed) and the search stops there.
     """
-    plan = level_for(bot, level)
+    plan = level_for(bot, level).for_game(state.game)
     if plan.bot == "random":
         return random_move(state, seat, rng)
     if plan.bot == "greedy":

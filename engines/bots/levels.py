@@ -7,7 +7,11 @@ are measured at).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..core import Game
 
 
 @dataclass(frozen=True)
@@ -25,6 +29,13 @@ class Level:
     exploration: float = 0.2
     prior_visits: int = 10
     default_for_bot: bool = False
+
+    def for_game(self, game: Game) -> Level:
+        """The level as played in ``game``: its ISMCTS rollouts as deep as the game asks."""
+        depth = game.ismcts_rollout_depth
+        if self.bot != "ismcts" or depth is None:
+            return self
+        return replace(self, rollout_depth=depth)
 
     def to_dict(self) -> dict:
         data = asdict(self)

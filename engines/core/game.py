@@ -38,6 +38,11 @@ class Game:
     max_moves: int = 10_000
     # Score plus what the position promises, from ``seat``'s point of view (greedy bots).
     evaluate: Evaluator | None = None
+    # How many random moves ISMCTS plays past a new node before judging with ``evaluate``
+    # (negative: until the searching seat is to act again, at most that many); None keeps
+    # the bot level's own. Set by measurement (bench/bots.py): 0 where evaluate judges a
+    # position better than random moves from it do.
+    ismcts_rollout_depth: int | None = None
     # Extra setup checks over the whole option dict (raise InvalidOptions).
     check_setup: Callable[[int, dict[str, Any]], None] | None = field(default=None)
 

@@ -52,6 +52,9 @@ def test_catalog_lists_every_registered_title_with_its_schemas(client):
     assert "bankruptcies_to_end" in prop["options"]["properties"]
     assert prop["moves"]["oneOf"] and prop["view"]["properties"]["grid"]
     assert "random" in prop["bots"]
+    # Levels as played in each title: New York's ISMCTS judges new nodes without rollouts.
+    medium = {t: next(lv for lv in titles[t]["levels"] if lv["level"] == "medium") for t in titles}
+    assert medium["new-york"]["rollout_depth"] == 0 and medium["property"]["rollout_depth"] == -12
 
 
 def test_create_gives_tokens_to_human_seats_only(client):

@@ -108,7 +108,8 @@ def test_a_refused_request_counts_under_no_limit(limited):
 def _a_game(client, address):
     created = client.post("/games", json={"title": "property", "seats": HUMANS}, environ_base=address)
     body = created.get_json()
-    return body["id"], {"Authorization": f"Bearer {body['seats'][0]['token']}"}
+    to_act = next(seat for seat in body["seats"] if seat["seat"] == body["to_act"][0])
+    return body["id"], {"Authorization": f"Bearer {to_act['token']}"}
 
 
 def _round_trips(monkeypatch) -> list[int]:

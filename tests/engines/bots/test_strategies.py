@@ -83,3 +83,25 @@ def test_levels_map_to_strategies_and_budgets():
     for name in LEVELS:
         move = choose(state, seat, None, random.Random(3), level=name, out_of_time=lambda: True)
         assert move in state.legal_moves(seat)
+
+
+def test_a_game_may_set_how_deep_ismcts_rolls_out(monkeypatch):
+    """New York's evaluate judges a fresh node better than random moves from it (measured in
+    bench/bots.py), so its ISMCTS levels roll out 0 moves; other games keep the level's own."""
+    new_york, property_game = GAMES["new-york"], GAMES["property"]
+    assert new_york.ismcts_rollout_depth == 0
+    assert LEVELS["medium"].for_game(new_york).rollout_depth == 0
+    assert LEVELS["hard"].for_game(new_york).iterations == LEVELS["hard"].iterations
+    assert LEVELS["medium"].for_game(property_game) == LEVELS["medium"]
+    assert LEVELS["greedy"].for_game(new_york) == LEVELS["greedy"]
+    depths = []
+
+    def spy(state, seat, rng, **settings):
+        depths.append(settings["rollout_depth"])
+        return state.legal_moves(seat)[0]
+
+    monkeypatch.setattr("engines.bots.ismcts_move", spy)
+    for game_id in ("new-york", "property"):
+        state = midgame(game_id)
+        choose(state, state.to_act()[0], None, random.Random(1), level="medium")
+    assert depths == [0, LEVELS["medium"].rollout_depth]

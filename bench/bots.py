@@ -1,6 +1,7 @@
 """Bot strength and speed, per game: matches between levels, ISMCTS iterations per second.
 
     python bench/bots.py [--games 20] [--game property] [--jobs 2]
+        [--matchups medium:greedy,...] [--rollout-depth N]
 
 For each game, in two-seat games (or the game's smallest table when it needs more), plays
     ismcts (medium, the default level) vs random, ismcts vs greedy, greedy vs random,
@@ -8,6 +9,8 @@ alternating seats, and prints the tested bot's win share (rank 1; a shared first
 counts as a win shared among the tied) with a 95 % Wilson interval. At tables of three or
 more the other seats are all played by the opponent bot. Also prints ISMCTS iterations per
 second on positions from random games. Iteration budgets only (no clock), so runs repeat.
+``--rollout-depth`` plays ISMCTS with another rollout depth than the game's own (how each
+game's ``ismcts_rollout_depth`` was chosen).
 Not a test; record the output in bench/RESULTS.md.
 """
 
@@ -28,9 +31,23 @@ from engines.core.conformance import random_playout  # noqa: E402
 from engines.registry import GAMES  # noqa: E402
 
 
-def bot(name: str):
-    """The level as the worker plays it (engines.bots.choose), with no clock: iteration budgets only."""
-    return lambda s, seat, rng: choose(s, seat, None, rng, level=name)
+def bot(name: str, rollout_depth: int | None = None):
+    """The level as the worker plays it (engines.bots.choose), with no clock: iteration budgets only.
+
+    ``rollout_depth`` overrides the game's ISMCTS rollout depth (to measure another setting).
+    """
+    level = LEVELS[name]
+    if rollout_depth is None or level.bot != "ismcts":
+        return lambda s, seat, rng: choose(s, seat, None, rng, level=name)
+    return lambda s, seat, rng: ismcts_move(
+        s,
+        seat,
+        rng,
+        iterations=level.iterations,
+        rollout_depth=rollout_depth,
+        exploration=level.exploration,
+        prior_visits=level.prior_visits,
+    )
 
 
 def table(game_id: str) -> tuple[int, dict]:
@@ -39,14 +56,17 @@ def table(game_id: str) -> tuple[int, dict]:
     return seats, game.option_combinations(seats)[0]
 
 
-def play_match(args: tuple[str, str, str, int]) -> float:
+def play_match(args: tuple[str, str, str, int, int | None]) -> float:
     """One game: the tested level in one seat (rotating), the opponent level elsewhere."""
-    game_id, tested, opponent, seed = args
+    game_id, tested, opponent, seed, rollout_depth = args
     game = GAMES[game_id]
     seats, options = table(game_id)
     state = game.setup(seats, options, seed)
     tested_seat = seed % seats
-    players = {s: bot(tested if s == tested_seat else opponent) for s in range(seats)}
+    players = {
+        s: bot(tested, rollout_depth) if s == tested_seat else bot(opponent, rollout_depth)
+        for s in range(seats)
+    }
     rng = random.Random(seed)
     while not state.is_over():
         acting = state.to_act()
@@ -97,15 +117,18 @@ def iterations_per_second(game_id: str, positions: int = 6) -> float:
     return total_iterations / total_seconds if total_seconds else float("nan")
 
 
-MATCHUPS = (("medium", "random"), ("medium", "greedy"), ("greedy", "random"))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=20, help="games per matchup")
     parser.add_argument("--game", choices=sorted(GAMES), action="append")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--speed-only", action="store_true", help="only ISMCTS iterations per second")
+    parser.add_argument(
+        "--rollout-depth", type=int, help="ISMCTS rollout depth instead of the game's own (a trial)"
+    )
+    parser.add_argument(
+        "--matchups", default="medium:random,medium:greedy,greedy:random", help="tested:opponent,..."
+    )
     args = parser.parse_args()
     titles = args.game or sorted(GAMES)
     speeds = {}
@@ -118,10 +141,12 @@ def main() -> None:
                 speeds[game_id] = iterations_per_second(game_id)
                 continue
             seats, _ = table(game_id)
-            for tested, opponent in MATCHUPS:
+            for tested, opponent in (pair.split(":") for pair in args.matchups.split(",")):
                 started = time.perf_counter()
                 results = pool.map(
-                    play_match, [(game_id, tested, opponent, seed) for seed in range(args.games)]
+                    play_match,
+                    [(game_id, tested, opponent, seed, args.rollout_depth) for seed in range(args.games)],
+                    chunksize=1,
                 )
                 wins = sum(results)
                 low, high = wilson(wins, len(results))

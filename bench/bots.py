@@ -22,11 +22,12 @@ import multiprocessing
 import random
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engines.bots import LEVELS, choose, ismcts_move  # noqa: E402
+from engines.bots import LEVELS, choose, ismcts_move, play  # noqa: E402
 from engines.core.conformance import random_playout  # noqa: E402
 from engines.registry import GAMES  # noqa: E402
 
@@ -36,18 +37,10 @@ def bot(name: str, rollout_depth: int | None = None):
 
     ``rollout_depth`` overrides the game's ISMCTS rollout depth (to measure another setting).
     """
-    level = LEVELS[name]
-    if rollout_depth is None or level.bot != "ismcts":
+    if rollout_depth is None:
         return lambda s, seat, rng: choose(s, seat, None, rng, level=name)
-    return lambda s, seat, rng: ismcts_move(
-        s,
-        seat,
-        rng,
-        iterations=level.iterations,
-        rollout_depth=rollout_depth,
-        exploration=level.exploration,
-        prior_visits=level.prior_visits,
-    )
+    plan = replace(LEVELS[name], rollout_depth=rollout_depth)
+    return lambda s, seat, rng: play(plan, s, seat, rng)
 
 
 def table(game_id: str) -> tuple[int, dict]:

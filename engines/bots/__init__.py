@@ -49,7 +49,18 @@ def choose(
     Engines keep no clock: the caller, who owns one, passes ``out_of_time`` (true once the
     level's ``seconds`` or its own deadline have passed) and the search stops there.
     """
-    plan = level_for(bot, level).for_game(state.game)
+    return play(level_for(bot, level).for_game(state.game), state, seat, rng, out_of_time=out_of_time)
+
+
+def play(
+    plan: Level,
+    state: State,
+    seat: int,
+    rng: random.Random,
+    *,
+    out_of_time: Callable[[], bool] | None = None,
+) -> Move:
+    """The move ``plan``'s strategy plays with its budget (``choose`` resolves the plan)."""
     if plan.bot == "random":
         return random_move(state, seat, rng)
     if plan.bot == "greedy":
@@ -68,4 +79,13 @@ def choose(
     )
 
 
-__all__ = ["LEVELS", "STRATEGIES", "choose", "greedy_move", "ismcts_move", "level_for", "random_move"]
+__all__ = [
+    "LEVELS",
+    "STRATEGIES",
+    "choose",
+    "greedy_move",
+    "ismcts_move",
+    "level_for",
+    "play",
+    "random_move",
+]

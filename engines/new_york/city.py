@@ -39,8 +39,8 @@ def touches_colour(board: Board, avenue: int, street: int, colour: int) -> bool:
 _NEIGHBOURS_0 = {(a - 1, s - 1): around for (a, s), around in NEIGHBOURS.items()}
 
 
-def groups(board: Board, colour: int) -> list[list[tuple[int, int]]]:
-    """The colour's orthogonally connected groups, largest first (squares as (avenue, street))."""
+def _components(board: Board, colour: int) -> list[list[tuple[int, int]]]:
+    """The colour's orthogonally connected groups, as 0-based squares in no order."""
     seen: set[tuple[int, int]] = set()
     found = []
     for row, line in enumerate(board):
@@ -56,14 +56,25 @@ def groups(board: Board, colour: int) -> list[list[tuple[int, int]]]:
                         seen.add(square)
                         group.append(square)
                         frontier.append(square)
-            found.append(sorted((r + 1, c + 1) for r, c in group))
+            found.append(group)
+    return found
+
+
+def groups(board: Board, colour: int) -> list[list[tuple[int, int]]]:
+    """The colour's orthogonally connected groups, largest first (squares as (avenue, street))."""
+    found = [sorted((r + 1, c + 1) for r, c in group) for group in _components(board, colour)]
     found.sort(key=len, reverse=True)
     return found
 
 
+def group_sizes(board: Board, colour: int) -> list[int]:
+    """The sizes of the colour's groups, largest first: all that scoring and evaluation need."""
+    return sorted((len(group) for group in _components(board, colour)), reverse=True)
+
+
 def largest_group(board: Board, colour: int) -> int:
-    found = groups(board, colour)
-    return len(found[0]) if found else 0
+    sizes = group_sizes(board, colour)
+    return sizes[0] if sizes else 0
 
 
 def buildings(board: Board, colour: int) -> list[tuple[int, int]]:

@@ -37,11 +37,11 @@ def _static(state: NewYorkState, seat: int) -> float:
     for s in range(state.seats):
         for colour in state.seat_colours[s]:
             # The count of scoring.seat_points, from the same group search as the promise.
-            found = city.groups(state.board, colour)
-            largest = len(found[0]) if found else 0
+            sizes = city.group_sizes(state.board, colour)
+            largest = sizes[0] if sizes else 0
             value[s] += colour_score(largest, state.on_board[colour], two)
-            if len(found) > 1:
-                value[s] += 0.5 * len(found[1])
+            if len(sizes) > 1:
+                value[s] += 0.5 * sizes[1]
     value[seat] += 0.3 * sum(1 for card in state.hands[seat] if m.is_joker(card))
     if state.options["teams"]:
         mine = value[seat] + value[state.partner(seat)]

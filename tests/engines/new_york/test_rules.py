@@ -420,6 +420,21 @@ def test_NY_SCORE_largest_group_twice_other_buildings_once_money_once():
     }
 
 
+def test_NY_SCORE_groups_are_orthogonal_and_their_sizes_come_largest_first():
+    from engines.new_york import city
+    from engines.new_york import material as m
+
+    owned = [(1, 1, "red"), (1, 2, "red"), (2, 2, "red"), (2, 3, "red"), (5, 5, "red"), (7, 7, "red")]
+    owned += [(4, 4, "red"), (4, 5, "red"), (3, 5, "blue")]
+    board = position(owned=owned, money={0: 0, 1: 0, 2: 0}).board
+    red = m.COLOURS.index("red")
+    found = city.groups(board, red)
+    assert [len(group) for group in found] == [4, 3, 1]  # (4, 5) touches (5, 5)
+    assert found[0] == [(1, 1), (1, 2), (2, 2), (2, 3)]
+    assert city.group_sizes(board, red) == [4, 3, 1] and city.largest_group(board, red) == 4
+    assert city.group_sizes(board, m.COLOURS.index("green")) == []
+
+
 def test_NY_SCORE_equal_totals_share_the_rank():
     state = position(owned=[(1, 1, "red"), (7, 7, "blue")], money={0: 5, 1: 5, 2: 1})
     state.phase = "over"

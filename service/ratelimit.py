@@ -249,23 +249,19 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> None:
             return response
         return decide(checks) or response
 
-    def rides_along() -> Callable[[Pipeline], Callable[[Any], None]] | None:
-        """This request's pending check, to be queued with the game's read; None when none is."""
+    def rides_along(pipe: Pipeline) -> Callable[[Any], None] | None:
+        """Queue this request's pending check on the game read's pipeline; None when none is."""
         checks = g.pop(_PENDING, None) if has_app_context() else None
         if checks is None:  # none pending, or already counted by an earlier read
             return None
+        decide_reply = limiter.queue(pipe, checks)
 
-        def queue(pipe: Pipeline) -> Callable[[Any], None]:
-            decide_reply = limiter.queue(pipe, checks)
+        def judge(reply: Any) -> None:
+            decision = _unless_unavailable(lambda: decide_reply(reply))
+            if decision is not None and not decision.allowed:
+                raise RateLimited(decision)
 
-            def judge(reply: Any) -> None:
-                decision = _unless_unavailable(lambda: decide_reply(reply))
-                if decision is not None and not decision.allowed:
-                    raise RateLimited(decision)
-
-            return judge
-
-        return queue
+        return judge
 
     app.extensions["skyline.games"].store.ride_along = rides_along
 

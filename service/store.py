@@ -99,9 +99,10 @@ class GameStore:
         self.finished_ttl = finished_ttl_seconds
         self.idempotency_ttl = idempotency_ttl_seconds
         self._commit = client.register_script(_COMMIT)
-        # Set by the API's rate limiter: gives a command to send in the same round trip as
-        # the next game read, and what judges its reply (it may raise to refuse the request).
-        self.ride_along: Callable[[], Callable[[Pipeline], Callable[[Any], None]] | None] | None = None
+        # Set by the API's rate limiter: queues a command on the pipeline of the next game
+        # read and returns what judges its reply (which may raise to refuse the request), or
+        # None when it has nothing to send.
+        self.ride_along: Callable[[Pipeline], Callable[[Any], None] | None] | None = None
 
     def _ttl_for(self, status: str) -> int:
         return self.finished_ttl if status == "finished" else self.ttl
@@ -122,15 +123,15 @@ class GameStore:
 
     def load(self, game_id: str) -> StoredGame:
         key, fields = _key(game_id, "game"), ["version", "status", "meta", "state", "updated"]
-        rider = self.ride_along() if self.ride_along is not None else None
-        if rider is None:
+        if self.ride_along is None:
             values = self.redis.hmget(key, fields)
         else:
             pipe = self.redis.pipeline(transaction=False)
-            judge = rider(pipe)
+            judge = self.ride_along(pipe)
             pipe.hmget(key, fields)
-            rider_reply, values = pipe.execute(raise_on_error=False)
-            judge(rider_reply)
+            *rider_replies, values = pipe.execute(raise_on_error=False)
+            if judge is not None:
+                judge(rider_replies[0])
             if isinstance(values, Exception):
                 raise values
         if values[0] is None:

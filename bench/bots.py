@@ -1,7 +1,7 @@
 """Bot strength and speed, per game: matches between levels, ISMCTS iterations per second.
 
     python bench/bots.py [--games 20] [--game property] [--jobs 2]
-        [--matchups medium:greedy,...] [--rollout-depth N]
+        [--matchups medium:greedy,...] [--rollout-depth N] [--iterations N]
 
 For each game, in two-seat games (or the game's smallest table when it needs more), plays
     ismcts (medium, the default level) vs random, ismcts vs greedy, greedy vs random,
@@ -9,8 +9,9 @@ alternating seats, and prints the tested bot's win share (rank 1; a shared first
 counts as a win shared among the tied) with a 95 % Wilson interval. At tables of three or
 more the other seats are all played by the opponent bot. Also prints ISMCTS iterations per
 second on positions from random games. Iteration budgets only (no clock), so runs repeat.
-``--rollout-depth`` plays ISMCTS with another rollout depth than the game's own (how each
-game's ``ismcts_rollout_depth`` was chosen).
+``--rollout-depth`` and ``--iterations`` play ISMCTS with another rollout depth or budget
+than the level's own as played in that game (how each game's ``ismcts_rollout_depth`` and
+``ismcts_iterations`` were chosen).
 Not a test; record the output in bench/RESULTS.md.
 """
 
@@ -32,15 +33,15 @@ from engines.core.conformance import random_playout  # noqa: E402
 from engines.registry import GAMES  # noqa: E402
 
 
-def bot(name: str, rollout_depth: int | None = None):
+def bot(name: str, overrides: dict):
     """The level as the worker plays it (engines.bots.choose), with no clock: iteration budgets only.
 
-    ``rollout_depth`` overrides the game's ISMCTS rollout depth (to measure another setting).
+    ``overrides`` (rollout_depth, iterations) change the level as the game plays it, to
+    measure another setting.
     """
-    if rollout_depth is None:
+    if not overrides:
         return lambda s, seat, rng: choose(s, seat, None, rng, level=name)
-    plan = replace(LEVELS[name], rollout_depth=rollout_depth)
-    return lambda s, seat, rng: play(plan, s, seat, rng)
+    return lambda s, seat, rng: play(replace(LEVELS[name].for_game(s.game), **overrides), s, seat, rng)
 
 
 def table(game_id: str) -> tuple[int, dict]:
@@ -49,15 +50,15 @@ def table(game_id: str) -> tuple[int, dict]:
     return seats, game.option_combinations(seats)[0]
 
 
-def play_match(args: tuple[str, str, str, int, int | None]) -> float:
+def play_match(args: tuple[str, str, str, int, dict]) -> float:
     """One game: the tested level in one seat (rotating), the opponent level elsewhere."""
-    game_id, tested, opponent, seed, rollout_depth = args
+    game_id, tested, opponent, seed, overrides = args
     game = GAMES[game_id]
     seats, options = table(game_id)
     state = game.setup(seats, options, seed)
     tested_seat = seed % seats
     players = {
-        s: bot(tested, rollout_depth) if s == tested_seat else bot(opponent, rollout_depth)
+        s: bot(tested, overrides) if s == tested_seat else bot(opponent, overrides)
         for s in range(seats)
     }
     rng = random.Random(seed)
@@ -119,11 +120,17 @@ def main() -> None:
     parser.add_argument(
         "--rollout-depth", type=int, help="ISMCTS rollout depth instead of the game's own (a trial)"
     )
+    parser.add_argument("--iterations", type=int, help="ISMCTS iterations instead of the level's (a trial)")
     parser.add_argument(
         "--matchups", default="medium:random,medium:greedy,greedy:random", help="tested:opponent,..."
     )
     args = parser.parse_args()
     titles = args.game or sorted(GAMES)
+    overrides = {
+        name: value
+        for name, value in (("rollout_depth", args.rollout_depth), ("iterations", args.iterations))
+        if value is not None
+    }
     speeds = {}
     if not args.speed_only:
         print("| game | seats | tested | opponent | games | win share | 95 % interval |")
@@ -138,7 +145,7 @@ def main() -> None:
                 started = time.perf_counter()
                 results = pool.map(
                     play_match,
-                    [(game_id, tested, opponent, seed, args.rollout_depth) for seed in range(args.games)],
+                    [(game_id, tested, opponent, seed, overrides) for seed in range(args.games)],
                     chunksize=1,
                 )
                 wins = sum(results)

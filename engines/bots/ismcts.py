@@ -87,7 +87,7 @@ def ismcts_move(
     if prior_visits:
         while len(pool) < _PRIOR_WORLDS:
             pool.append(state.determinize(seat, rng))
-        _seed_root(root, pool[:_PRIOR_WORLDS], seat, root_moves, scale, prior_visits)
+        _seed_root(root, pool[:_PRIOR_WORLDS], seat, root_moves, scale, prior_visits, rng)
     done = 0
     while done < max(iterations, 1):
         if out_of_time is not None and done and out_of_time():
@@ -104,7 +104,13 @@ def ismcts_move(
 
 
 def _seed_root(
-    root: Node, worlds: list[State], seat: int, moves: list[Move], scale: _Scale, visits: int
+    root: Node,
+    worlds: list[State],
+    seat: int,
+    moves: list[Move],
+    scale: _Scale,
+    visits: int,
+    rng: random.Random,
 ) -> None:
     """Start every root move with the greedy bot's opinion of it, worth ``visits`` visits.
 
@@ -130,7 +136,8 @@ def _seed_root(
         rewards = [final if values is None else scale.squash(values)[seat] for values, final in per_world]
         child = Node(seat, move)
         child.visits = child.avail = visits
-        child.reward = visits * sum(rewards) / len(rewards)
+        # A speck of noise breaks ties at random, as the greedy bot does, not by listing order.
+        child.reward = visits * (sum(rewards) / len(rewards) + 1e-9 * rng.random())
         root.children[repr(move)] = child
     root.visits = visits * len(moves)
 

@@ -48,6 +48,7 @@ DECK = tuple(card_id(rank, suit) for suit in ("H", "D", "S", "C") for rank in RA
 
 # Per-card facts looked up rather than parsed: listing moves is on every bot's hot path.
 RED = {card: card[-1] in RED_SUITS for card in DECK}
+WILD = {card: is_wild(card) for card in DECK}
 NUMBERS = {
     card: tuple(range(1, GRID_SIZE + 1)) if card_rank(card) in WILD_RANKS else (card_rank(card),)
     for card in DECK

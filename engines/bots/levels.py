@@ -31,11 +31,15 @@ class Level:
     default_for_bot: bool = False
 
     def for_game(self, game: Game) -> Level:
-        """The level as played in ``game``: its ISMCTS rollouts as deep as the game asks."""
-        depth = game.ismcts_rollout_depth
-        if self.bot != "ismcts" or depth is None:
+        """The level as played in ``game``: ISMCTS rollouts as deep and iterations as many as it asks."""
+        if self.bot != "ismcts":
             return self
-        return replace(self, rollout_depth=depth)
+        depth = game.ismcts_rollout_depth
+        return replace(
+            self,
+            rollout_depth=self.rollout_depth if depth is None else depth,
+            iterations=self.iterations * game.ismcts_iteration_scale,
+        )
 
     def to_dict(self) -> dict:
         data = asdict(self)
@@ -64,7 +68,7 @@ LEVELS: dict[str, Level] = {
         Level(
             "medium",
             "ismcts",
-            "Tree search over guesses of the hidden cards: 400 iterations or 0.5 s.",
+            "Tree search over guesses of the hidden cards: up to 0.5 s (iterations as listed).",
             iterations=400,
             seconds=0.5,
             default_for_bot=True,
@@ -72,7 +76,7 @@ LEVELS: dict[str, Level] = {
         Level(
             "hard",
             "ismcts",
-            "Tree search over guesses of the hidden cards: 3,000 iterations or 1.2 s.",
+            "Tree search over guesses of the hidden cards: up to 1.2 s (iterations as listed).",
             iterations=3000,
             seconds=1.2,
         ),

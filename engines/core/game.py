@@ -43,6 +43,10 @@ class Game:
     # the bot level's own. Set by measurement (bench/bots.py): 0 where evaluate judges a
     # position better than random moves from it do.
     ismcts_rollout_depth: int | None = None
+    # ISMCTS levels search this many times their iterations here (their clock unchanged):
+    # set by measurement (bench/bots.py --iterations) where iterations are cheap and more
+    # of them win more games.
+    ismcts_iteration_scale: int = 1
     # Extra setup checks over the whole option dict (raise InvalidOptions).
     check_setup: Callable[[int, dict[str, Any]], None] | None = field(default=None)
 

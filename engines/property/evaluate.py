@@ -10,30 +10,36 @@ if TYPE_CHECKING:
     from .rules import PropertyState
 
 
+def _neighbours(index: int) -> tuple[int, ...]:
+    row, column = divmod(index, m.GRID_SIZE)
+    return tuple(
+        r * m.GRID_SIZE + c
+        for r, c in ((row + 1, column), (row - 1, column), (row, column + 1), (row, column - 1))
+        if 0 <= r < m.GRID_SIZE and 0 <= c < m.GRID_SIZE
+    )
+
+
+# Squares numbered row by row; each one's side neighbours (rule P-GROUP), worked out once.
+_NEIGHBOURS = tuple(_neighbours(index) for index in range(m.GRID_SIZE * m.GRID_SIZE))
+
+
 def group_sizes(state: PropertyState, seat: int) -> list[int]:
-    """Sizes of the seat's connected groups of squares."""
-    grid = state.grid
-    size = m.GRID_SIZE
-    seen = set()
+    """Sizes of the seat's connected groups of squares (ISMCTS asks for them at every leaf)."""
+    unseen = [square is not None and square["owner"] == seat for row in state.grid for square in row]
     sizes = []
-    for row in range(size):
-        for column in range(size):
-            square = grid[row][column]
-            if square is None or square["owner"] != seat or (row, column) in seen:
-                continue
-            seen.add((row, column))
-            frontier = [(row, column)]
-            count = 0
-            while frontier:
-                r, c = frontier.pop()
-                count += 1
-                for nr, nc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                    if 0 <= nr < size and 0 <= nc < size and (nr, nc) not in seen:
-                        other = grid[nr][nc]
-                        if other is not None and other["owner"] == seat:
-                            seen.add((nr, nc))
-                            frontier.append((nr, nc))
-            sizes.append(count)
+    for start, mine in enumerate(unseen):
+        if not mine:
+            continue
+        unseen[start] = False
+        frontier = [start]
+        count = 0
+        while frontier:
+            count += 1
+            for neighbour in _NEIGHBOURS[frontier.pop()]:
+                if unseen[neighbour]:
+                    unseen[neighbour] = False
+                    frontier.append(neighbour)
+        sizes.append(count)
     return sizes
 
 
@@ -59,9 +65,8 @@ def evaluate(state: PropertyState, seat: int) -> float:
         return -1000.0
     opponents = sum(1 for p in state.players if not p["bankrupt"]) - 1
     promise = sum(n * n for n in group_sizes(state, seat)) * 2.25 / 64 * opponents * 6
-    squares = state.property_counts()[seat]
     wild_cards = sum(1 for card in player["hand"] if m.WILD[card])
     value = player["money"] + promise + 0.5 * m.unit_total(player["units"]) + WILD_CARD_WORTH * wild_cards
     if state.options["property_value"]:
-        value += m.PROPERTY_END_VALUE * squares
+        value += m.PROPERTY_END_VALUE * state.property_counts()[seat]
     return value

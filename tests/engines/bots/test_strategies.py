@@ -85,26 +85,32 @@ def test_levels_map_to_strategies_and_budgets():
         assert move in state.legal_moves(seat)
 
 
-def test_a_game_may_set_how_deep_ismcts_rolls_out(monkeypatch):
-    """New York's evaluate judges a fresh node better than random moves from it (measured in
-    bench/bots.py), so its ISMCTS levels roll out 0 moves; other games keep the level's own."""
+def test_a_game_may_set_how_deep_and_how_long_ismcts_searches(monkeypatch):
+    """New York's evaluate judges a fresh node better than random moves from it, so its ISMCTS
+    levels roll out 0 moves; Property's search wins more with three times the iterations
+    (both measured in bench/bots.py). Other games keep the level's own; the clock is the
+    level's everywhere."""
     new_york, property_game = GAMES["new-york"], GAMES["property"]
-    assert new_york.ismcts_rollout_depth == 0
-    assert LEVELS["medium"].for_game(new_york).rollout_depth == 0
-    assert LEVELS["hard"].for_game(new_york).iterations == LEVELS["hard"].iterations
-    assert LEVELS["medium"].for_game(property_game) == LEVELS["medium"]
-    assert LEVELS["greedy"].for_game(new_york) == LEVELS["greedy"]
-    depths = []
+    medium, hard = LEVELS["medium"], LEVELS["hard"]
+    assert new_york.ismcts_rollout_depth == 0 and property_game.ismcts_iteration_scale == 3
+    assert medium.for_game(new_york).rollout_depth == 0
+    assert medium.for_game(new_york).iterations == medium.iterations
+    assert medium.for_game(property_game).rollout_depth == medium.rollout_depth
+    assert medium.for_game(property_game).iterations == 3 * medium.iterations
+    assert hard.for_game(property_game).seconds == hard.seconds
+    assert medium.for_game(GAMES["wettstreit"]) == medium
+    assert LEVELS["greedy"].for_game(property_game) == LEVELS["greedy"]
+    searched = []
 
     def spy(state, seat, rng, **settings):
-        depths.append(settings["rollout_depth"])
+        searched.append((settings["rollout_depth"], settings["iterations"]))
         return state.legal_moves(seat)[0]
 
     monkeypatch.setattr("engines.bots.ismcts_move", spy)
     for game_id in ("new-york", "property"):
         state = midgame(game_id)
         choose(state, state.to_act()[0], None, random.Random(1), level="medium")
-    assert depths == [0, LEVELS["medium"].rollout_depth]
+    assert searched == [(0, medium.iterations), (medium.rollout_depth, 3 * medium.iterations)]
 
 
 def test_ismcts_breaks_ties_of_its_prior_at_random_as_the_greedy_bot_does():

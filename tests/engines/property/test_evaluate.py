@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engines.bots import greedy_move
-from engines.property import evaluate
-from engines.property.evaluate import WILD_CARD_WORTH
+from engines.property import GAME, evaluate
+from engines.property import material as m
+from engines.property.evaluate import WILD_CARD_WORTH, group_sizes
 
 from .test_rules import play, position
 
@@ -27,3 +30,21 @@ def test_the_greedy_bot_claims_with_number_cards_and_keeps_its_wild_ones():
     for seed in range(10):
         move = greedy_move(state, 0, random.Random(seed), samples=3)
         assert (move["red"], move["black"], move["column"], move["row"]) == ("3H", "5C", 3, 5)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_group_sizes_agree_with_the_groups_of_rule_P_GROUP(seed):
+    state = GAME.setup(3, {}, seed)
+    rng = random.Random(seed)
+    while not state.is_over() and state.turn < 40:
+        seat = state.to_act()[0]
+        moves = state.legal_moves(seat)
+        state.apply(seat, moves[rng.randrange(len(moves))])
+    for seat in range(3):
+        groups = {
+            frozenset(state.group(column, row))
+            for row in range(1, m.GRID_SIZE + 1)
+            for column in range(1, m.GRID_SIZE + 1)
+            if (square := state.grid[row - 1][column - 1]) is not None and square["owner"] == seat
+        }
+        assert sorted(group_sizes(state, seat)) == sorted(len(g) for g in groups)

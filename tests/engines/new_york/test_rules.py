@@ -435,6 +435,27 @@ def test_NY_SCORE_groups_are_orthogonal_and_their_sizes_come_largest_first():
     assert city.group_sizes(board, m.COLOURS.index("green")) == []
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_NY_SCORE_group_sizes_count_the_same_groups_on_played_boards(seed):
+    """The bots' fast count agrees with the group search on boards of random games."""
+    import random
+
+    from engines.new_york import city
+
+    state = GAME.setup(3, {}, seed)
+    rng = random.Random(seed)
+    checked = 0
+    while not state.is_over():
+        seat = state.to_act()[0]
+        moves = state.legal_moves(seat)
+        state.apply(seat, moves[rng.randrange(len(moves))])
+        for colour in range(len(m.COLOURS)):
+            expected = [len(group) for group in city.groups(state.board, colour)]
+            assert city.group_sizes(state.board, colour) == expected
+            checked += sum(expected)
+    assert checked > 100
+
+
 def test_NY_SCORE_equal_totals_share_the_rank():
     state = position(owned=[(1, 1, "red"), (7, 7, "blue")], money={0: 5, 1: 5, 2: 1})
     state.phase = "over"

@@ -58,8 +58,7 @@ def play_match(args: tuple[str, str, str, int, dict]) -> float:
     state = game.setup(seats, options, seed)
     tested_seat = seed % seats
     players = {
-        s: bot(tested, overrides) if s == tested_seat else bot(opponent, overrides)
-        for s in range(seats)
+        s: bot(tested, overrides) if s == tested_seat else bot(opponent, overrides) for s in range(seats)
     }
     rng = random.Random(seed)
     while not state.is_over():

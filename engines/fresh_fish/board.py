@@ -9,25 +9,10 @@ from __future__ import annotations
 
 from functools import cache
 
+from ..core.grid import side_neighbours
 
-@cache
-def neighbours(size: int) -> tuple[tuple[int, ...], ...]:
-    """Orthogonal neighbours of every plot (plots touching by a side, never by a corner)."""
-    out = []
-    for row in range(size):
-        for column in range(size):
-            plot = row * size + column
-            near = []
-            if row > 0:
-                near.append(plot - size)
-            if column > 0:
-                near.append(plot - 1)
-            if column < size - 1:
-                near.append(plot + 1)
-            if row < size - 1:
-                near.append(plot + size)
-            out.append(tuple(near))
-    return tuple(out)
+# Orthogonal neighbours of every plot (touching by a side, never by a corner), per board size.
+neighbours = side_neighbours
 
 
 @cache

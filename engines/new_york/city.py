@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..core import grid
 from . import material as m
 
 Board = Sequence[Sequence[int | None]]
@@ -67,32 +68,9 @@ def groups(board: Board, colour: int) -> list[list[tuple[int, int]]]:
     return found
 
 
-# The same again on the board read row by row into one list (square index = row * SIZE +
-# column): counting group sizes is the inner loop of the bots' evaluation.
-_FLAT_NEIGHBOURS = tuple(
-    tuple(r * m.SIZE + c for r, c in _NEIGHBOURS_0[(row, column)])
-    for row in range(m.SIZE)
-    for column in range(m.SIZE)
-)
-
-
 def group_sizes(board: Board, colour: int) -> list[int]:
     """The sizes of the colour's groups, largest first: all that scoring and evaluation need."""
-    unseen = [owner == colour for line in board for owner in line]
-    sizes = []
-    for start, mine in enumerate(unseen):
-        if not mine:
-            continue
-        unseen[start] = False
-        frontier = [start]
-        count = 0
-        while frontier:
-            count += 1
-            for neighbour in _FLAT_NEIGHBOURS[frontier.pop()]:
-                if unseen[neighbour]:
-                    unseen[neighbour] = False
-                    frontier.append(neighbour)
-        sizes.append(count)
+    sizes = grid.group_sizes([owner == colour for line in board for owner in line], m.SIZE)
     sizes.sort(reverse=True)
     return sizes
 

@@ -4,43 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..core import grid
 from . import material as m
 
 if TYPE_CHECKING:
     from .rules import PropertyState
 
 
-def _neighbours(index: int) -> tuple[int, ...]:
-    row, column = divmod(index, m.GRID_SIZE)
-    return tuple(
-        r * m.GRID_SIZE + c
-        for r, c in ((row + 1, column), (row - 1, column), (row, column + 1), (row, column - 1))
-        if 0 <= r < m.GRID_SIZE and 0 <= c < m.GRID_SIZE
-    )
-
-
-# Squares numbered row by row; each one's side neighbours (rule P-GROUP), worked out once.
-_NEIGHBOURS = tuple(_neighbours(index) for index in range(m.GRID_SIZE * m.GRID_SIZE))
-
-
 def group_sizes(state: PropertyState, seat: int) -> list[int]:
-    """Sizes of the seat's connected groups of squares (ISMCTS asks for them at every leaf)."""
-    unseen = [square is not None and square["owner"] == seat for row in state.grid for square in row]
-    sizes = []
-    for start, mine in enumerate(unseen):
-        if not mine:
-            continue
-        unseen[start] = False
-        frontier = [start]
-        count = 0
-        while frontier:
-            count += 1
-            for neighbour in _NEIGHBOURS[frontier.pop()]:
-                if unseen[neighbour]:
-                    unseen[neighbour] = False
-                    frontier.append(neighbour)
-        sizes.append(count)
-    return sizes
+    """Sizes of the seat's connected groups of squares (rule P-GROUP; row 1 first)."""
+    marked = [square is not None and square["owner"] == seat for row in state.grid for square in row]
+    return grid.group_sizes(marked, m.GRID_SIZE)
 
 
 # What a 9 or 10 in hand is worth, in dollars: it lets its holder choose among eight

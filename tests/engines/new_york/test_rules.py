@@ -449,9 +449,9 @@ def test_NY_SCORE_group_sizes_count_the_same_groups_on_played_boards(seed):
         seat = state.to_act()[0]
         moves = state.legal_moves(seat)
         state.apply(seat, moves[rng.randrange(len(moves))])
-        for colour in range(len(m.COLOURS)):
-            expected = [len(group) for group in city.groups(state.board, colour)]
-            assert city.group_sizes(state.board, colour) == expected
+        for index in range(len(m.COLOURS)):
+            expected = [len(group) for group in city.groups(state.board, index)]
+            assert city.group_sizes(state.board, index) == expected
             checked += sum(expected)
     assert checked > 100
 

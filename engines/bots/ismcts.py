@@ -24,10 +24,10 @@ from ..core import Move, State
 from .values import final_values, margins
 
 _POOL_SIZE = 24
+_PRIOR_WORLDS = 3
 # Children are found by their move's text; every legal move of every node on the path is
 # looked up at each iteration, and orjson writes a move five times faster than repr.
 _key = orjson.dumps
-_PRIOR_WORLDS = 3
 
 
 class Node:

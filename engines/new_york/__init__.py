@@ -66,8 +66,8 @@ GAME = Game(
     # games judging each new node at once, 48 % of the same seeds with random moves first.
     ismcts_rollout_depth=0,
     # With ties in the search's prior broken at random: 400 iterations won 54 % of 80 games
-    # against the greedy bot, 800 won 59 % of the same seeds (bench/bots.py --iterations);
-    # 800 take about 0.3 s here.
-    ismcts_iteration_scale=2,
+    # against the greedy bot, 800 won 59 %, 1,200 won 65 % of the same seeds (bench/bots.py
+    # --iterations); 1,200 take 0.45-0.7 s here, so medium's clock may stop them sooner.
+    ismcts_iteration_scale=3,
     check_setup=_check_setup,
 )

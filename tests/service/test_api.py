@@ -53,10 +53,10 @@ def test_catalog_lists_every_registered_title_with_its_schemas(client):
     assert prop["moves"]["oneOf"] and prop["view"]["properties"]["grid"]
     assert "random" in prop["bots"]
     # Levels as played in each title: New York's ISMCTS judges new nodes without rollouts,
-    # New York's and Property's search two and three times the iterations.
+    # New York's and Property's search three times the iterations.
     medium = {t: next(lv for lv in titles[t]["levels"] if lv["level"] == "medium") for t in titles}
     assert medium["new-york"]["rollout_depth"] == 0 and medium["property"]["rollout_depth"] == -12
-    assert medium["new-york"]["iterations"] == 800 and medium["property"]["iterations"] == 1200
+    assert medium["new-york"]["iterations"] == 1200 and medium["property"]["iterations"] == 1200
     assert medium["wettstreit"]["iterations"] == 400
 
 

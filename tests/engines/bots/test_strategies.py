@@ -87,15 +87,15 @@ def test_levels_map_to_strategies_and_budgets():
 
 def test_a_game_may_set_how_deep_and_how_long_ismcts_searches(monkeypatch):
     """New York's evaluate judges a fresh node better than random moves from it, so its ISMCTS
-    levels roll out 0 moves; New York's and Property's searches win more with two and three
-    times the iterations (all measured in bench/bots.py). Other games keep the level's own;
+    levels roll out 0 moves; New York's and Property's searches win more with three times
+    the iterations (all measured in bench/bots.py). Other games keep the level's own;
     the clock is the level's everywhere."""
     new_york, property_game = GAMES["new-york"], GAMES["property"]
     medium, hard = LEVELS["medium"], LEVELS["hard"]
-    assert new_york.ismcts_rollout_depth == 0 and new_york.ismcts_iteration_scale == 2
+    assert new_york.ismcts_rollout_depth == 0 and new_york.ismcts_iteration_scale == 3
     assert property_game.ismcts_iteration_scale == 3
     assert medium.for_game(new_york).rollout_depth == 0
-    assert medium.for_game(new_york).iterations == 2 * medium.iterations
+    assert medium.for_game(new_york).iterations == 3 * medium.iterations
     assert medium.for_game(property_game).rollout_depth == medium.rollout_depth
     assert medium.for_game(property_game).iterations == 3 * medium.iterations
     assert hard.for_game(property_game).seconds == hard.seconds
@@ -111,7 +111,7 @@ def test_a_game_may_set_how_deep_and_how_long_ismcts_searches(monkeypatch):
     for game_id in ("new-york", "property"):
         state = midgame(game_id)
         choose(state, state.to_act()[0], None, random.Random(1), level="medium")
-    assert searched == [(0, 2 * medium.iterations), (medium.rollout_depth, 3 * medium.iterations)]
+    assert searched == [(0, 3 * medium.iterations), (medium.rollout_depth, 3 * medium.iterations)]
 
 
 def test_ismcts_breaks_ties_of_its_prior_at_random_as_the_greedy_bot_does():

@@ -11,7 +11,7 @@ more the other seats are all played by the opponent bot. Also prints ISMCTS iter
 second on positions from random games. Iteration budgets only (no clock), so runs repeat.
 ``--rollout-depth`` and ``--iterations`` play ISMCTS with another rollout depth or budget
 than the level's own as played in that game (how each game's ``ismcts_rollout_depth`` and
-``ismcts_iterations`` were chosen).
+``ismcts_iteration_scale`` were chosen).
 Not a test; record the output in bench/RESULTS.md.
 """
 

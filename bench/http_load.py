@@ -4,9 +4,11 @@ Starts one Redis (the embedded binary), the API as `skyline serve` runs it (guni
 + an RQ worker) and the floor (bench/floor.py: one Redis GET, same gunicorn settings); then,
 for 1, 8 and 32 concurrent clients, measures requests per second and p50/p99 latency of
   - GET /floor, GET /games/{id}/moves, and POST /games/{id}/actions.
-Clients are threads with keep-alive connections. For POSTs each client plays human-vs-human
-Property games whose seed it chose, played through locally with the engine before the clock
-starts, so the phase is pure POSTs and the client spends no CPU on rules while timed. Usage:
+Clients are threads with keep-alive connections. For POSTs the clients play human-vs-human
+Property games created and played through locally with the engine before the clock starts
+(enough for the phase, shared from one pool), so the phase is pure POSTs and the clients spend
+no CPU on rules while timed; should the pool run dry a game is made in the phase, and the
+table's row says how many were. Usage:
     python bench/http_load.py [--seconds 8] [--workers 2] [--rounds 3]
 Each figure is the median of ``--rounds`` rounds that alternate floor, GET and POST.
 Not a test; record the printed table in bench/RESULTS.md.
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import math
 import os
 import random
 import statistics
@@ -90,18 +93,51 @@ class ScriptedGame:
         self.version += 1
 
 
-def run_phase(kind: str, port: int, clients: int, seconds: float, games_for_get: list) -> dict:
+class CpuMeter:
+    """CPU seconds used so far by this client process and by each server's process tree (Linux)."""
+
+    def __init__(self, pids: dict[str, int]) -> None:
+        self.pids = pids
+        self.tick = os.sysconf("SC_CLK_TCK")
+
+    def _stat(self, pid: int | str) -> list[str] | None:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            return None
+
+    def _tree(self, root: int) -> float:
+        total = 0.0
+        for entry in os.listdir("/proc"):
+            fields = self._stat(entry) if entry.isdigit() else None
+            if fields and (int(entry) == root or int(fields[1]) == root):  # the root or its children
+                total += (int(fields[11]) + int(fields[12])) / self.tick
+        return total
+
+    def read(self) -> dict[str, float]:
+        return {"client": time.process_time(), **{name: self._tree(pid) for name, pid in self.pids.items()}}
+
+
+def run_phase(
+    kind: str, port: int, clients: int, seconds: float, games_for_get: list, meter: CpuMeter | None = None
+) -> dict:
     latencies: list[float] = []
     errors = 0
     lock = threading.Lock()
     seeds = iter(range(10_000 * clients, 10_000 * clients + 1_000_000))
     conns = [Conn(port) for _ in range(clients)]
-    # Each POST client starts with a game of its own, scripted before the clock starts.
-    first_games = [ScriptedGame(c, next(seeds)) if kind == "post_action" else None for c in conns]
+    # Games for the POST clients, made and scripted before the clock starts: one each, and a
+    # pool sized for POSTs faster than any seen here (a game is ~195 moves on average).
+    pool: list[ScriptedGame] = []
+    if kind == "post_action":
+        pool = [ScriptedGame(conns[0], next(seeds)) for _ in range(clients + math.ceil(seconds * 2000 / 150))]
+    first_games = [pool.pop() if pool else None for _ in conns]
+    made_while_timed = 0
     deadline = time.perf_counter() + seconds
 
     def client(index: int) -> None:
-        nonlocal errors
+        nonlocal errors, made_while_timed
         conn = conns[index]
         mine: list[float] = []
         bad = 0
@@ -115,8 +151,11 @@ def run_phase(kind: str, port: int, clients: int, seconds: float, games_for_get:
             else:
                 if game is None or game.is_over():
                     with lock:
-                        seed = next(seeds)
-                    game = ScriptedGame(conn, seed)
+                        game = pool.pop() if pool else None
+                        if game is None:
+                            made_while_timed += 1
+                            seed = next(seeds)
+                    game = game or ScriptedGame(conn, seed)
                 seat, move = game.next_action()
                 status, _, elapsed = conn.request(
                     "POST",
@@ -134,20 +173,24 @@ def run_phase(kind: str, port: int, clients: int, seconds: float, games_for_get:
             errors += bad
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    cpu_before = meter.read() if meter else {}
     started = time.perf_counter()
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     elapsed = time.perf_counter() - started
+    cpu_after = meter.read() if meter else {}
     latencies.sort()
     return {
+        "cpu_us": {k: 1e6 * (cpu_after[k] - cpu_before[k]) / len(latencies) for k in cpu_before},
         "kind": kind,
         "clients": clients,
         "rps": len(latencies) / elapsed,
         "p50_ms": 1000 * statistics.median(latencies),
         "p99_ms": 1000 * latencies[int(0.99 * (len(latencies) - 1))],
         "errors": errors,
+        "made_while_timed": made_while_timed,
     }
 
 
@@ -163,6 +206,11 @@ def main() -> None:
         default="token",
         help="token: per-token limit on (per address off: every client shares 127.0.0.1)",
     )
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="add each request's CPU time (µs): client / its server's processes / Redis",
+    )
     args = parser.parse_args()
     data = tempfile.mkdtemp(prefix="skyline-bench-")
     redis_server = EmbeddedRedis(data, appendonly=True).start()
@@ -172,11 +220,13 @@ def main() -> None:
     processes = Processes(env)
     api_port, floor_port = free_port(), free_port()
     try:
-        processes.start(api_command(api_port, args.workers))
+        api = processes.start(api_command(api_port, args.workers))
         processes.start(worker_command())
         floor = api_command(floor_port, args.workers)
         floor[-1] = "bench.floor:app"
-        processes.start(floor)
+        floor_server = processes.start(floor)
+        pids = {"api": api.pid, "floor": floor_server.pid, "redis": redis_server.process.pid}
+        meter = CpuMeter(pids) if args.cpu else None
         wait_http(f"http://127.0.0.1:{api_port}/readyz")
         wait_http(f"http://127.0.0.1:{floor_port}/floor")
         conn = Conn(api_port)
@@ -190,13 +240,21 @@ def main() -> None:
             rounds: dict[str, list[dict]] = {"floor": [], "get_moves": [], "post_action": []}
             for _ in range(args.rounds):
                 for kind, port in (("floor", floor_port), ("get_moves", api_port), ("post_action", api_port)):
-                    rounds[kind].append(run_phase(kind, port, clients, args.seconds, games_for_get))
+                    rounds[kind].append(run_phase(kind, port, clients, args.seconds, games_for_get, meter))
             floor_rps = statistics.median(r["rps"] for r in rounds["floor"])
             for kind, runs in rounds.items():
                 rps = statistics.median(r["rps"] for r in runs)
                 cells = [kind, clients, f"{rps:.0f}", f"{rps / floor_rps:.0%}"]
                 cells += [f"{statistics.median(r[key] for r in runs):.1f}" for key in ("p50_ms", "p99_ms")]
                 cells.append(sum(r["errors"] for r in runs))
+                made = sum(r["made_while_timed"] for r in runs)
+                if made:
+                    cells[-1] = f"{cells[-1]} ({made} games made while timed)"
+                if meter:
+                    server = "floor" if kind == "floor" else "api"
+                    parts = ("client", server, "redis")
+                    cpu = [statistics.median(r["cpu_us"][part] for r in runs) for part in parts]
+                    cells.append(" / ".join(f"{us:.0f}" for us in cpu))
                 print("| " + " | ".join(str(c) for c in cells) + " |", flush=True)
     finally:
         processes.stop()
@@ -204,7 +262,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    cpu_column = "--cpu" in sys.argv[1:]
     print(f"gunicorn gthread, {os.cpu_count()} cores")
-    print("| request | clients | req/s | of floor | p50 ms | p99 ms | errors |")
-    print("|---|---|---|---|---|---|---|")
+    header = "| request | clients | req/s | of floor | p50 ms | p99 ms | errors |"
+    print(header + (" CPU µs: client / server / Redis |" if cpu_column else ""))
+    print("|---|---|---|---|---|---|---|" + ("---|" if cpu_column else ""))
     main()

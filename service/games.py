@@ -36,6 +36,12 @@ def _public_seats(meta: dict[str, Any]) -> list[dict[str, Any]]:
     return [{k: v for k, v in seat.items() if k != "token_hash"} for seat in meta["seats"]]
 
 
+def request_fingerprint(move: Any, version: int | None) -> str:
+    """What an Idempotency-Key's first request asked, to tell a true retry from a reuse."""
+    # The standard json module: a client may send integers beyond 64 bits.
+    return hashlib.sha256(json.dumps({"move": move, "version": version}, sort_keys=True).encode()).hexdigest()
+
+
 def bot_seats_to_act(meta: dict[str, Any], state: State) -> list[int]:
     kinds = {seat["seat"]: seat["kind"] for seat in meta["seats"]}
     return [seat for seat in state.to_act() if kinds.get(seat) == "bot"]
@@ -225,9 +231,6 @@ class Games:
         wake_bots: bool = True,
     ) -> dict[str, Any]:
         """Apply one move of the caller's seat and return the events and the new view."""
-        # The standard json module: a client may send integers beyond 64 bits.
-        request_text = json.dumps({"move": move, "version": version}, sort_keys=True)
-        fingerprint = hashlib.sha256(request_text.encode())
         for _ in range(_UNVERSIONED_ATTEMPTS):
             stored, state = self._load(game_id)
             if bot_seat is None:
@@ -238,12 +241,13 @@ class Games:
                     )
             else:
                 seat = bot_seat
-            idem = None
+            idem = fingerprint = None
             if idempotency_key is not None and not dry_run:
                 idem = hashlib.sha256(f"{seat}:{idempotency_key}".encode()).hexdigest()
+                fingerprint = request_fingerprint(move, version)
                 earlier = self.store.idempotent_reply(game_id, idem)
                 if earlier is not None:
-                    if earlier["fingerprint"] != fingerprint.hexdigest():
+                    if earlier["fingerprint"] != fingerprint:
                         raise Problem(
                             422,
                             "idempotency_key_reused",
@@ -291,7 +295,7 @@ class Games:
                     entry,
                     idempotency=None
                     if idem is None
-                    else (idem, {"fingerprint": fingerprint.hexdigest(), "reply": reply}),
+                    else (idem, {"fingerprint": fingerprint, "reply": reply}),
                 )
             except StaleVersion as stale:
                 if version is not None:

@@ -91,9 +91,22 @@ def _api_metrics() -> SimpleNamespace:
 
 api_metrics = built_once(_api_metrics)  # The API's metric objects.
 
+# Labelled children, by metric and label values. prometheus_client's ``labels()`` validates
+# and looks the values up behind a lock on every call; the set of label values here is small
+# and fixed (methods × route templates × statuses, titles), so each child is looked up once.
+_children: dict[tuple[str, tuple[str, ...]], Any] = {}
+
+
+def child(name: str, *values: str) -> Any:
+    key = (name, values)
+    found = _children.get(key)
+    if found is None:
+        found = _children.setdefault(key, getattr(api_metrics(), name).labels(*values))
+    return found
+
 
 def move_applied(title: str, by: str) -> None:
-    api_metrics().moves.labels(title=title, by=by).inc()
+    child("moves", title, by).inc()
 
 
 def rate_limited(scope: str) -> None:
@@ -199,25 +212,24 @@ def install(app: Flask) -> None:
     @app.before_request
     def _start() -> None:
         api_metrics().in_flight.inc()
-        g.metrics_in_flight = True
-        g.metrics_started = time.perf_counter()
+        state = g._get_current_object()  # one proxy lookup instead of one per attribute
+        state.metrics_in_flight = True
+        state.metrics_started = time.perf_counter()
 
     @app.after_request
     def _observe(response: Response) -> Response:
         started = g.get("metrics_started")
         if started is not None:
-            labels = {
-                "method": request.method,
-                "route": route_template(request.url_rule.rule if request.url_rule else None),
-                "status": str(response.status_code),
-            }
-            metrics = api_metrics()
-            metrics.requests.labels(**labels).inc()
-            metrics.latency.labels(**labels).observe(time.perf_counter() - started)
-            if response.status_code == 201 and labels["route"] == "/games" and request.method == "POST":
-                body = request.get_json(silent=True)
+            current = request._get_current_object()  # type: ignore[attr-defined]
+            route = route_template(current.url_rule.rule if current.url_rule else None)
+            labels = (current.method, route, str(response.status_code))
+            child("requests", *labels).inc()
+            child("latency", *labels).observe(time.perf_counter() - started)
+            if response.status_code == 201 and route == "/games" and current.method == "POST":
+                body = current.get_json(silent=True)
                 if isinstance(body, dict) and isinstance(body.get("title"), str):
-                    metrics.games.labels(title=body["title"]).inc()
+                    # Titles are checked against the registry before a 201: a bounded label set.
+                    child("games", body["title"]).inc()
         return response
 
     @app.teardown_request

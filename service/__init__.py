@@ -127,7 +127,9 @@ def create_app(
     enqueue = (
         BotQueue(redis_client, job_timeout=settings.bot_job_timeout).enqueue_turn if enqueue_bots else None
     )
-    games = Games(store, enqueue, stall_seconds=settings.bot_stall_seconds)
+    games = Games(
+        store, enqueue, stall_seconds=settings.bot_stall_seconds, recent_games=settings.recent_games
+    )
     app.extensions["skyline.settings"] = settings
     app.extensions["skyline.games"] = games
     app.extensions["skyline.catalog"] = games.catalog()

@@ -43,6 +43,7 @@ class Settings:
     trusted_proxy_hops: int = 0  # X-Forwarded-For entries to trust (load balancer, ingress)
     bot_stall_seconds: float = 30.0  # a bot seat idle this long gets its turn enqueued again on GET
     access_log: bool = True
+    recent_games: int = 256  # games per API process whose last committed state is kept (0: none)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -64,4 +65,5 @@ class Settings:
             bot_stall_seconds=float(os.environ.get("SKYLINE_BOT_STALL_SECONDS") or 30),
             access_log=os.environ.get("SKYLINE_ACCESS_LOG", "on").strip().lower()
             not in ("0", "off", "false"),
+            recent_games=_int("SKYLINE_RECENT_GAMES", 256),
         )

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -47,6 +50,38 @@ def bot_seats_to_act(meta: dict[str, Any], state: State) -> list[int]:
     return [seat for seat in state.to_act() if kinds.get(seat) == "bot"]
 
 
+class RecentStates:
+    """The games this process committed last, each at the version its commit made.
+
+    A move sent with that version is then judged on the kept state instead of a fresh read:
+    the commit's compare-and-set on the version still decides, so a state made stale by
+    another process can only turn into the 409 the client's version earns anyway. An entry is
+    taken out while a request uses it (no copy, and no two requests on one state) and put back
+    by a successful commit; least recently committed games are dropped first.
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._entries: OrderedDict[str, tuple[StoredGame, State]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, game_id: str, version: int) -> tuple[StoredGame, State] | None:
+        with self._lock:
+            entry = self._entries.pop(game_id, None)
+        if entry is not None and entry[0].version != version:
+            return None  # the client is at another version: read the game
+        return entry
+
+    def keep(self, stored: StoredGame, state: State) -> None:
+        if self.capacity <= 0:
+            return
+        with self._lock:
+            self._entries[stored.id] = (stored, state)
+            self._entries.move_to_end(stored.id)
+            while len(self._entries) > self.capacity:
+                self._entries.popitem(last=False)
+
+
 class Games:
     """The use-cases of the HTTP API over a GameStore."""
 
@@ -56,10 +91,12 @@ class Games:
         enqueue_bot_turn: BotEnqueuer | None = None,
         *,
         stall_seconds: float = 30.0,
+        recent_games: int = 256,
     ) -> None:
         self.store = store
         self.enqueue_bot_turn = enqueue_bot_turn
         self.stall_seconds = stall_seconds  # SKYLINE_BOT_STALL_SECONDS
+        self.recent = RecentStates(recent_games)  # SKYLINE_RECENT_GAMES
 
     # ---- catalog and creation -------------------------------------------------------
     def catalog(self) -> dict[str, Any]:
@@ -232,7 +269,10 @@ class Games:
     ) -> dict[str, Any]:
         """Apply one move of the caller's seat and return the events and the new view."""
         for _ in range(_UNVERSIONED_ATTEMPTS):
-            stored, state = self._load(game_id)
+            recent = None
+            if version is not None and self.store.can_commit_unread(game_id):
+                recent = self.recent.take(game_id, version)
+            stored, state = recent if recent is not None else self._load(game_id)
             if bot_seat is None:
                 seat = auth.seat_of(stored.meta["seats"], token)
                 if seat is None:
@@ -313,6 +353,12 @@ class Games:
             metrics.move_applied(stored.meta["title"], "human" if bot_seat is None else "bot")
             if wake_bots:
                 self._wake_bots(game_id, new_version, stored.meta, state)
+            if self.recent.capacity > 0:
+                # The reply is sent after this returns, while the kept state may already be
+                # taken by the next move: the reply must share nothing with it.
+                reply = marshal.loads(marshal.dumps(reply))
+                committed = StoredGame(game_id, new_version, status, stored.meta, {}, time.time())
+                self.recent.keep(committed, state)
             return reply
         raise Problem(409, "too_much_contention", "The game changed too often to apply this move; try again.")
 

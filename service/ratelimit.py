@@ -2,13 +2,17 @@
 
 A sliding-window counter: each limit keeps one counter per fixed window (``N`` requests per
 ``W`` seconds) and weighs the previous window's count by how much of it still overlaps the
-last ``W`` seconds. The checks of every limit that applies (address, token) and the increments
-are one Lua script — atomic, so concurrent processes never admit more than a limit. A refused
-request is counted under no limit. On the routes that begin by reading a game (show, list
-moves, act) the script is sent in the same round trip as that read, so the limit costs no
-round trip of its own there; a request answered before any read (a bad body) is counted
-after, and over the limit its answer becomes the 429. (The keys of the two limits
-live in different slots: like RQ, the limiter needs a single Redis, not a Redis Cluster.)
+last ``W`` seconds (``service.slidingwindow``). The checks of every limit that applies
+(address, token) and the increments are one Lua script — atomic, so concurrent processes never
+admit more than a limit. A refused request is counted under no limit. On the routes that begin
+by reading a game (show, list moves, act) the script is sent in the same round trip as that
+read, so the limit costs no round trip of its own there; a move that skips the read (its game
+was committed by this process at the version it names, see ``service.games``) has its check
+made by the commit script itself when only the seat token's limit applies, whose counters live
+in the game's slot. A request answered before any of these (a bad body, an illegal move judged
+without a read) is counted after, and over the limit its answer becomes the 429. (The keys of
+the address and token limits live in different slots: like RQ, the limiter needs a single
+Redis, not a Redis Cluster.)
 
 Refusals are 429 problem+json (``code: rate_limited``) with ``Retry-After`` in seconds.
 Health, readiness and metrics are never limited. IPv6 clients are counted per /64 (one
@@ -36,46 +40,11 @@ from redis.exceptions import NoScriptError
 
 from . import metrics
 from .errors import problem_response
+from .slidingwindow import ADMIT_ALL
 
 log = logging.getLogger(__name__)
 
 EXEMPT_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
-
-_SLIDING_WINDOWS = """
--- For limit i: KEYS[2i-1] its window's counter, KEYS[2i] its previous window's counter;
--- ARGV[3i-2] the limit, ARGV[3i-1] the window (ms), ARGV[3i] time elapsed in the window (ms).
--- All or nothing: the request counts under every limit, or (refused) under none.
-local count = #KEYS / 2
-local remaining = nil
-for i = 1, count do
-  local limit = tonumber(ARGV[3 * i - 2])
-  local window = tonumber(ARGV[3 * i - 1])
-  local elapsed = tonumber(ARGV[3 * i])
-  local current = tonumber(redis.call('GET', KEYS[2 * i - 1]) or '0')
-  local previous = tonumber(redis.call('GET', KEYS[2 * i]) or '0')
-  local used = previous * (window - elapsed) / window + current
-  if used + 1 > limit then
-    -- Refused: how long until the estimate falls below the limit again.
-    local wait
-    if current + 1 <= limit then
-      -- Still in this window: wait until enough of the previous window has slid out.
-      wait = window - elapsed - (limit - 1 - current) * window / previous
-    else
-      -- Only in a later window: this window then weighs as the previous one.
-      wait = (window - elapsed) + window * (1 - (limit - 1) / current)
-    end
-    if wait < 1 then wait = 1 end
-    return {0, i, 0, math.ceil(wait)}
-  end
-  local left = math.floor(limit - used - 1)
-  if remaining == nil or left < remaining then remaining = left end
-end
-for i = 1, count do
-  redis.call('INCR', KEYS[2 * i - 1])
-  redis.call('PEXPIRE', KEYS[2 * i - 1], 2 * tonumber(ARGV[3 * i - 1]))
-end
-return {1, 0, remaining, 0}
-"""
 
 
 @dataclass(frozen=True)
@@ -83,6 +52,11 @@ class Limit:
     scope: str  # "address" or "token"
     requests: int
     window_seconds: int
+
+
+# One limit to check for a request: the limit, whom it counts (an address, a token's digest)
+# and, for a seat token on its game's routes, the game id whose Redis slot holds the counters.
+Check = tuple[Limit, str, str | None]
 
 
 @dataclass(frozen=True)
@@ -119,19 +93,19 @@ class RateLimiter:
     def __init__(self, client: redis.Redis, *, prefix: str = "sk:rl") -> None:
         self.redis = client
         self.prefix = prefix
-        self._script = client.register_script(_SLIDING_WINDOWS)
+        self._script = client.register_script(ADMIT_ALL)
 
     def hit(self, limit: Limit, identity: str, now: float | None = None) -> Decision:
         """Count one request under one limit."""
-        return self.check([(limit, identity)], now)
+        return self.check([(limit, identity, None)], now)
 
-    def check(self, checks: list[tuple[Limit, str]], now: float | None = None) -> Decision:
+    def check(self, checks: list[Check], now: float | None = None) -> Decision:
         """Count the request under every limit, in one round trip; refused, it counts under none."""
-        keys, args = self._arguments(checks, now)
-        return self._decision(checks, self._script(keys=keys, args=args))
+        keys, args = self.arguments(checks, now)
+        return self.decision(checks, self._script(keys=keys, args=args))
 
     def queue(
-        self, pipe: Pipeline, checks: list[tuple[Limit, str]], now: float | None = None
+        self, pipe: Pipeline, checks: list[Check], now: float | None = None
     ) -> Callable[[Any], Decision]:
         """Queue the check on ``pipe`` (sent with other commands); return what reads its reply.
 
@@ -139,32 +113,36 @@ class RateLimiter:
         knows the script before every pipeline, a round trip of its own. When Redis has lost
         it (a restart), the reply is NOSCRIPT and the check is done again the ordinary way.
         """
-        keys, args = self._arguments(checks, now)
+        keys, args = self.arguments(checks, now)
         pipe.evalsha(self._script.sha, len(keys), *keys, *args)
 
         def decide(reply: Any) -> Decision:
             if isinstance(reply, NoScriptError):
-                return self._decision(checks, self._script(keys=keys, args=args))
+                return self.decision(checks, self._script(keys=keys, args=args))
             if isinstance(reply, Exception):
                 raise reply
-            return self._decision(checks, reply)
+            return self.decision(checks, reply)
 
         return decide
 
-    def _arguments(self, checks: list[tuple[Limit, str]], now: float | None) -> tuple[list[str], list[int]]:
+    def arguments(self, checks: list[Check], now: float | None = None) -> tuple[list[str], list[int]]:
+        """The keys and arguments of ``slidingwindow.ADMIT`` for these checks, now."""
         now_ms = int((time.time() if now is None else now) * 1000)
         keys: list[str] = []
         args: list[int] = []
-        for limit, identity in checks:
+        for limit, identity, slot in checks:
             window_ms = limit.window_seconds * 1000
             index = now_ms // window_ms
-            base = f"{self.prefix}:{{{limit.scope}:{identity}}}"
+            if slot is None:
+                base = f"{self.prefix}:{{{limit.scope}:{identity}}}"
+            else:  # beside the game's own keys (sk:{<game id>}:...), in its Redis Cluster slot
+                base = f"{self.prefix}:{{{slot}}}:{limit.scope}:{identity}"
             keys += [f"{base}:{index}", f"{base}:{index - 1}"]
             args += [limit.requests, window_ms, now_ms - index * window_ms]
         return keys, args
 
     @staticmethod
-    def _decision(checks: list[tuple[Limit, str]], reply: list[int]) -> Decision:
+    def decision(checks: list[Check], reply: list[int]) -> Decision:
         allowed, refused_by, remaining, wait_ms = reply
         limit = checks[int(refused_by) - 1][0] if refused_by else checks[0][0]
         return Decision(bool(allowed), int(remaining), math.ceil(int(wait_ms) / 1000), limit)
@@ -219,7 +197,7 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> None:
     app.extensions["skyline.ratelimiter"] = limiter
     app.register_error_handler(RateLimited, lambda error: _refuse(error.decision))
 
-    def decide(checks: list[tuple[Limit, str]]) -> Response | None:
+    def decide(checks: list[Check]) -> Response | None:
         decision = _unless_unavailable(lambda: limiter.check(checks))
         return None if decision is None or decision.allowed else _refuse(decision)
 
@@ -227,12 +205,15 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> None:
     def _limit() -> Response | None:
         if request.path in EXEMPT_PATHS:
             return None
-        checks: list[tuple[Limit, str]] = []
+        checks: list[Check] = []
         if address_limit is not None:
-            checks.append((address_limit, address_key(request.remote_addr)))
+            checks.append((address_limit, address_key(request.remote_addr), None))
         token = _bearer(request.headers.get("Authorization"))
         if token_limit is not None and token is not None:
-            checks.append((token_limit, token_key(token)))
+            # A seat token is counted in its game's slot on the game's routes: there the check
+            # can ride on the move's commit script (see carried_by_commit).
+            game_id = (request.view_args or {}).get("game_id")
+            checks.append((token_limit, token_key(token), game_id if isinstance(game_id, str) else None))
         if not checks:
             return None
         if request.endpoint in RIDES_ON_GAME_LOAD:
@@ -263,7 +244,38 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> None:
 
         return judge
 
-    app.extensions["skyline.games"].store.ride_along = rides_along
+    def commit_can_carry(game_id: str) -> bool:
+        """Whether this request's pending check can ride on the game's commit script instead of
+        a read: nothing is pending, or every counter of it is in the game's slot (a seat
+        token's, when no per-address limit applies)."""
+        checks = g.get(_PENDING) if has_app_context() else None
+        return checks is None or all(slot == game_id for _, _, slot in checks)
+
+    def carried_by_commit(game_id: str) -> tuple[list[str], list[int], Callable[[Any], None]] | None:
+        """Take this request's pending check for the game's commit script: its keys and
+        arguments, and what judges the script's refusal. A check that cannot ride (keys
+        outside the game's slot) is made here, before the commit, in its own round trip."""
+        checks = g.pop(_PENDING, None) if has_app_context() else None
+        if checks is None:
+            return None
+        if not all(slot == game_id for _, _, slot in checks):
+            decision = _unless_unavailable(lambda: limiter.check(checks))
+            if decision is not None and not decision.allowed:
+                raise RateLimited(decision)
+            return None
+        keys, args = limiter.arguments(checks)
+
+        def judge(reply: Any) -> None:
+            decision = limiter.decision(checks, reply)
+            if not decision.allowed:
+                raise RateLimited(decision)
+
+        return keys, args, judge
+
+    store = app.extensions["skyline.games"].store
+    store.ride_along = rides_along
+    store.commit_can_carry_limit = commit_can_carry
+    store.limit_for_commit = carried_by_commit
 
 
 def _unless_unavailable(get_decision: Callable[[], Decision]) -> Decision | None:

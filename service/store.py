@@ -20,12 +20,22 @@ import orjson
 import redis
 from redis.client import Pipeline
 
-# Result codes of the commit script.
+from .slidingwindow import ADMIT
+
+# Result codes of the commit script (a refusal by the rate limit is its reply table instead).
 _MISSING, _STALE, _DUPLICATE = -1, -2, -3
 
-_COMMIT = """
--- KEYS: game hash, move log, idempotency key (or the game hash again when none)
--- ARGV: expected version, state, status, log entry, ttl, channel, idempotent reply, idem ttl, now
+_COMMIT = (
+    ADMIT
+    + """
+-- KEYS: game hash, move log, idempotency key (or the game hash again when none), then the
+--       counters of the request's rate limit when they ride along (all in the game's slot)
+-- ARGV: expected version, state, status, log entry, ttl, channel, idempotent reply, idem ttl,
+--       now, then the rate limit's arguments
+if #KEYS > 3 then
+  local admitted = admit(4, 10, (#KEYS - 3) / 2)
+  if admitted[1] == 0 then return admitted end
+end
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return -1 end
 if current ~= ARGV[1] then return -2 end
@@ -42,6 +52,7 @@ end
 redis.call('PUBLISH', ARGV[6], version)
 return version
 """
+)
 
 
 class StaleVersion(Exception):
@@ -103,6 +114,13 @@ class GameStore:
         # read and returns what judges its reply (which may raise to refuse the request), or
         # None when it has nothing to send.
         self.ride_along: Callable[[Pipeline], Callable[[Any], None] | None] | None = None
+        # Also set by the rate limiter, for a move that skips the read: whether the request's
+        # pending check can ride on this game's commit script, and what takes it for the
+        # script (its keys, arguments, and the judge of a refusal, which raises).
+        self.commit_can_carry_limit: Callable[[str], bool] | None = None
+        self.limit_for_commit: (
+            Callable[[str], tuple[list[str], list[Any], Callable[[Any], None]] | None] | None
+        ) = None
 
     def _ttl_for(self, status: str) -> int:
         return self.finished_ttl if status == "finished" else self.ttl
@@ -150,6 +168,11 @@ class GameStore:
         value = self.redis.hget(_key(game_id, "game"), "version")
         return None if value is None else int(value)
 
+    def can_commit_unread(self, game_id: str) -> bool:
+        """Whether a move may be committed without reading the game first: the request's rate
+        limit (if any is pending) can then ride on the commit script."""
+        return self.commit_can_carry_limit is None or self.commit_can_carry_limit(game_id)
+
     def commit(
         self,
         game_id: str,
@@ -167,20 +190,26 @@ class GameStore:
             idem_key = _key(game_id, f"idem:{idempotency[0]}")
             idem_reply = orjson.dumps(idempotency[1])
         ttl = self._ttl_for(status)
-        result = self._commit(
-            keys=[game_key, _key(game_id, "log"), idem_key],
-            args=[
-                expected_version,
-                orjson.dumps(state),
-                status,
-                orjson.dumps(log_entry),
-                ttl,
-                channel(game_id),
-                idem_reply,
-                self.idempotency_ttl,
-                repr(time.time()),
-            ],
-        )
+        keys: list[Any] = [game_key, _key(game_id, "log"), idem_key]
+        args: list[Any] = [
+            expected_version,
+            orjson.dumps(state),
+            status,
+            orjson.dumps(log_entry),
+            ttl,
+            channel(game_id),
+            idem_reply,
+            self.idempotency_ttl,
+            repr(time.time()),
+        ]
+        limit = self.limit_for_commit(game_id) if self.limit_for_commit is not None else None
+        if limit is not None:
+            keys += limit[0]
+            args += limit[1]
+        result = self._commit(keys=keys, args=args)
+        if isinstance(result, list):  # the rate limit refused the request: nothing was written
+            limit[2](result)  # type: ignore[index]
+            raise RuntimeError("the commit script refused a request its rate limit admitted")
         if result == _MISSING:
             raise GameMissing(game_id)
         if result == _STALE:

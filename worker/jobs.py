@@ -37,7 +37,8 @@ def _games(connection: Any) -> Games:
         finished_ttl_seconds=settings.finished_game_ttl_seconds,
     )
     queue = BotQueue(connection, job_timeout=settings.bot_job_timeout)
-    return Games(store, queue.enqueue_turn)
+    # A job reads the game itself, and its Games lives for one job: nothing to keep.
+    return Games(store, queue.enqueue_turn, recent_games=0)
 
 
 def play_bot_turn(

@@ -1,0 +1,202 @@
+"""A move sent with the version this process committed skips the read of the game.
+
+The kept state (service.games.RecentStates) must never change an answer: the commit's
+compare-and-set still decides, the seat token's rate limit rides on the commit script, and
+anything unusual falls back to reading the game.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from engines import registry
+from service import create_app
+from service.games import Games, RecentStates
+from service.store import GameStore, StoredGame
+
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+
+
+def create(client, seed=7):
+    created = client.post("/games", json={"title": "property", "seats": HUMANS, "seed": seed})
+    assert created.status_code == 201, created.get_json()
+    body = created.get_json()
+    return body["id"], {s["seat"]: s["token"] for s in body["seats"]}
+
+
+def next_move(client, game_id, tokens):
+    """The seat to act, its token and a legal move, as a client finds them."""
+    shown = client.get(f"/games/{game_id}").get_json()
+    seat = shown["to_act"][0]
+    moves = client.get(f"/games/{game_id}/moves", headers=bearer(tokens[seat])).get_json()
+    return seat, shown["version"], moves["moves"][0]["move"]
+
+
+def bearer(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def play(client, game_id, token, move, version):
+    return client.post(
+        f"/games/{game_id}/actions", json={"move": move, "version": version}, headers=bearer(token)
+    )
+
+
+def count_reads(app, monkeypatch):
+    store = app.extensions["skyline.games"].store
+    reads = []
+    original = store.load
+    monkeypatch.setattr(store, "load", lambda game_id: reads.append(game_id) or original(game_id))
+    return reads
+
+
+def test_a_move_at_the_version_this_process_committed_is_not_read_again(app, client, monkeypatch):
+    game_id, tokens = create(client)
+    seat, version, move = next_move(client, game_id, tokens)
+    assert play(client, game_id, tokens[seat], move, version).status_code == 200
+    seat, version, move = next_move(client, game_id, tokens)
+    reads = count_reads(app, monkeypatch)
+    reply = play(client, game_id, tokens[seat], move, version)
+    assert reply.status_code == 200 and reply.get_json()["version"] == version + 1
+    assert reads == [], "the kept state was used"
+    stored = app.extensions["skyline.games"].store.load(game_id)
+    assert stored.version == version + 1
+
+
+def test_a_whole_game_played_on_kept_states_ends_as_the_engine_says(app, client):
+    game_id, tokens = create(client, seed=11)
+    game = registry.get("property")
+    local = game.setup(2, {}, 11)
+    rng = random.Random(3)
+    version = 0
+    while not local.is_over():
+        seat = local.to_act()[0]
+        move = rng.choice(local.legal_moves(seat))
+        local.apply(seat, move)
+        reply = play(client, game_id, tokens[seat], move, version)
+        assert reply.status_code == 200, reply.get_json()
+        version += 1
+    stored = app.extensions["skyline.games"].store.load(game_id)
+    assert stored.status == "finished" and game.restore(stored.state) == local
+
+
+def test_a_stale_version_after_another_process_moved_is_a_409_and_changes_nothing(
+    app, client, settings, redis_client
+):
+    game_id, tokens = create(client)
+    seat, version, move = next_move(client, game_id, tokens)
+    assert play(client, game_id, tokens[seat], move, version).status_code == 200
+    # Another API process plays the next move: this process's kept state is now one behind.
+    other = create_app(settings, redis_client=redis_client).test_client()
+    seat, version, move = next_move(other, game_id, tokens)
+    assert play(other, game_id, tokens[seat], move, version).status_code == 200
+    before = app.extensions["skyline.games"].store.load(game_id)
+    stale = play(client, game_id, tokens[seat], move, version)
+    assert stale.status_code == 409 and stale.get_json()["code"] == "stale_version"
+    after = app.extensions["skyline.games"].store.load(game_id)
+    assert (after.version, after.state) == (before.version, before.state)
+    # The client catches up and plays on (a fresh read this time).
+    seat, version, move = next_move(client, game_id, tokens)
+    assert play(client, game_id, tokens[seat], move, version).status_code == 200
+
+
+def test_an_illegal_move_on_a_kept_state_is_refused_and_the_state_is_read_afterwards(
+    app, client, monkeypatch
+):
+    game_id, tokens = create(client)
+    seat, version, move = next_move(client, game_id, tokens)
+    assert play(client, game_id, tokens[seat], move, version).status_code == 200
+    seat, version, move = next_move(client, game_id, tokens)
+    refused = play(client, game_id, tokens[seat], {"type": "no_such_move"}, version)
+    assert refused.status_code == 422 and refused.get_json()["code"] == "unknown_move_type"
+    reads = count_reads(app, monkeypatch)
+    assert play(client, game_id, tokens[seat], move, version).status_code == 200
+    assert reads == [game_id], "a state that met an error is not kept"
+
+
+@pytest.fixture
+def token_limited(settings, redis_client):
+    return create_app(
+        replace(settings, rate_limit_per_address=None, rate_limit_per_token=(4, 60)),
+        redis_client=redis_client,
+    )
+
+
+def test_the_seat_token_limit_is_judged_by_the_commit_on_a_kept_state(token_limited, monkeypatch):
+    client = token_limited.test_client()
+    game_id, tokens = create(client, seed=5)
+    local = registry.get("property").setup(2, {}, 5)
+    rng = random.Random(9)
+    version = 0
+    reads = count_reads(token_limited, monkeypatch)
+    answers = []
+    while len(answers) < 12 and not local.is_over():
+        seat = local.to_act()[0]
+        move = rng.choice(local.legal_moves(seat))
+        reply = play(client, game_id, tokens[seat], move, version)
+        answers.append((seat, reply.status_code))
+        if reply.status_code == 200:
+            local.apply(seat, move)
+            version += 1
+        else:
+            assert reply.status_code == 429 and reply.get_json()["code"] == "rate_limited"
+            assert int(reply.headers["Retry-After"]) >= 1
+            break
+    stored = token_limited.extensions["skyline.games"].store.load(game_id)
+    assert stored.version == version, "a refused move wrote nothing"
+    refused_seat = answers[-1][0]
+    assert answers[-1][1] == 429
+    assert sum(1 for seat, _ in answers if seat == refused_seat) == 5, (
+        "the fifth request of a token is refused"
+    )
+    assert len(reads) < len(answers), "moves were judged on kept states"
+
+
+def test_with_a_per_address_limit_every_move_reads_the_game_with_its_check(
+    settings, redis_client, monkeypatch
+):
+    app = create_app(
+        replace(settings, rate_limit_per_address=(1000, 60), rate_limit_per_token=(1000, 60)),
+        redis_client=redis_client,
+    )
+    client = app.test_client()
+    game_id, tokens = create(client)
+    seat, version, move = next_move(client, game_id, tokens)
+    assert play(client, game_id, tokens[seat], move, version).status_code == 200
+    seat, version, move = next_move(client, game_id, tokens)
+    reads = count_reads(app, monkeypatch)
+    assert play(client, game_id, tokens[seat], move, version).status_code == 200
+    assert reads == [game_id], "the address counter is outside the game's slot: the check rides on the read"
+
+
+def test_recent_states_keep_the_last_committed_and_answer_only_their_version():
+    game = registry.get("property")
+    recent = RecentStates(capacity=2)
+
+    def stored(game_id, version):
+        return StoredGame(game_id, version, "active", {}, {})
+
+    for name in ("a", "b", "c"):
+        recent.keep(stored(name, 3), game.setup(2, {}, 1))
+    assert recent.take("a", 3) is None, "the least recently committed game was dropped"
+    assert recent.take("b", 4) is None, "another version is not answered"
+    assert recent.take("b", 3) is None, "an entry asked at another version is gone"
+    taken = recent.take("c", 3)
+    assert taken is not None and taken[0].version == 3
+    assert recent.take("c", 3) is None, "a taken entry is out until a commit keeps it again"
+    RecentStates(capacity=0).keep(stored("d", 1), game.setup(2, {}, 1))
+
+
+def test_the_worker_keeps_no_states(redis_client):
+    from worker.jobs import _games
+
+    assert _games(redis_client).recent.capacity == 0
+
+
+def test_games_keep_nothing_when_told_so(redis_client):
+    store = GameStore(redis_client, ttl_seconds=60, finished_ttl_seconds=60)
+    games = Games(store, recent_games=0)
+    assert games.recent.capacity == 0

@@ -354,13 +354,31 @@ class Games:
             if wake_bots:
                 self._wake_bots(game_id, new_version, stored.meta, state)
             if self.recent.capacity > 0:
-                # The reply is sent after this returns, while the kept state may already be
-                # taken by the next move: the reply must share nothing with it.
-                reply = marshal.loads(marshal.dumps(reply))
-                committed = StoredGame(game_id, new_version, status, stored.meta, {}, time.time())
-                self.recent.keep(committed, state)
+                reply = self._keep(game_id, new_version, status, stored.meta, state, reply)
             return reply
         raise Problem(409, "too_much_contention", "The game changed too often to apply this move; try again.")
+
+    def _keep(
+        self,
+        game_id: str,
+        version: int,
+        status: str,
+        meta: dict[str, Any],
+        state: State,
+        reply: dict[str, Any],
+    ) -> dict[str, Any]:
+        """Keep the committed state for the game's next move; return the reply, detached from it.
+
+        The reply is sent after ``act`` returns, while the kept state may already be taken and
+        changed by the next move: the reply must share nothing with it (views and events may
+        hold the state's own lists), so it is copied first.
+        """
+        try:
+            detached = marshal.loads(marshal.dumps(reply))
+        except ValueError:  # not plain JSON values: keep nothing rather than share
+            return reply
+        self.recent.keep(StoredGame(game_id, version, status, meta, {}, time.time()), state)
+        return detached
 
     # ---- bots ----------------------------------------------------------------------------
     def _wake_bots(self, game_id: str, version: int, meta: dict[str, Any], state: State) -> None:

@@ -200,3 +200,40 @@ def test_games_keep_nothing_when_told_so(redis_client):
     store = GameStore(redis_client, ttl_seconds=60, finished_ttl_seconds=60)
     games = Games(store, recent_games=0)
     assert games.recent.capacity == 0
+
+
+def containers(value, found=None):
+    """The ids of every list and dict inside ``value``."""
+    found = set() if found is None else found
+    if isinstance(value, dict):
+        found.add(id(value))
+        for item in value.values():
+            containers(item, found)
+    elif isinstance(value, list):
+        found.add(id(value))
+        for item in value:
+            containers(item, found)
+    return found
+
+
+@pytest.mark.parametrize("title", sorted(registry.GAMES))
+def test_a_reply_shares_nothing_with_the_state_kept_for_the_next_move(app, client, title):
+    seats = max(3, registry.get(title).min_seats)
+    body = {"title": title, "seats": [{"kind": "human"}] * seats, "seed": 21}
+    response = client.post("/games", json=body)
+    assert response.status_code == 201, response.get_json()
+    created = response.get_json()
+    game_id, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"]}
+    games = app.extensions["skyline.games"]
+    local = registry.get(title).setup(seats, created["options"], 21)
+    rng = random.Random(21)
+    for version in range(40):
+        if local.is_over():
+            break
+        seat = local.to_act()[0]
+        move = rng.choice(local.legal_moves(seat))
+        local.apply(seat, move)
+        reply = games.act(game_id, tokens[seat], move, version)
+        stored, kept = games.recent.take(game_id, version + 1)
+        assert not containers(reply) & containers(kept.__dict__), f"version {version + 1}"
+        games.recent.keep(stored, kept)

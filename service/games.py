@@ -330,7 +330,7 @@ class Games:
                 new_version = self.store.commit(
                     game_id,
                     stored.version,
-                    state.to_dict(),
+                    state.to_dict(copy=False),  # serialized by the store at once
                     status,
                     entry,
                     idempotency=None

@@ -160,11 +160,13 @@ class State:
         copy.__dict__ = marshal.loads(marshal.dumps(self.__dict__))
         return copy
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, copy: bool = True) -> dict[str, Any]:
+        """The saved form of the state. ``copy=False`` shares the state's own values instead of
+        copying them: only for a caller that serializes the result at once (the store)."""
         return {
             "game": self.game.id,
             "rules_version": self.game.rules_version,
-            "state": marshal.loads(marshal.dumps(self.__dict__)),
+            "state": marshal.loads(marshal.dumps(self.__dict__)) if copy else self.__dict__,
         }
 
     @classmethod

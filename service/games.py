@@ -270,7 +270,8 @@ class Games:
         """Apply one move of the caller's seat and return the events and the new view."""
         for _ in range(_UNVERSIONED_ATTEMPTS):
             recent = None
-            if version is not None and self.store.can_commit_unread(game_id):
+            # A dry run reads: "valid" must mean valid in the game as it is now.
+            if version is not None and not dry_run and self.store.can_commit_unread(game_id):
                 recent = self.recent.take(game_id, version)
             stored, state = recent if recent is not None else self._load(game_id)
             if bot_seat is None:
@@ -304,6 +305,8 @@ class Games:
             try:
                 events = state.apply(seat, move)
             except RulesError as error:
+                if recent is not None:
+                    continue  # judged on a kept state: read the game and judge again, as without one
                 raise from_rules_error(error) from None
             if dry_run:
                 return {"valid": True, "version": stored.version, "seat": seat}
@@ -338,6 +341,8 @@ class Games:
                     else (idem, {"fingerprint": fingerprint, "reply": reply}),
                 )
             except StaleVersion as stale:
+                if recent is not None:
+                    continue  # the kept state was behind: read the game, whose version answers
                 if version is not None:
                     raise Problem(
                         409,

@@ -96,6 +96,9 @@ def test_a_stale_version_after_another_process_moved_is_a_409_and_changes_nothin
     before = app.extensions["skyline.games"].store.load(game_id)
     stale = play(client, game_id, tokens[seat], move, version)
     assert stale.status_code == 409 and stale.get_json()["code"] == "stale_version"
+    # The same answer as without a kept state: the game's version, read.
+    assert stale.get_json()["current_version"] == version + 1
+    assert stale.get_json()["detail"].startswith(f"The game is at version {version + 1}")
     after = app.extensions["skyline.games"].store.load(game_id)
     assert (after.version, after.state) == (before.version, before.state)
     # The client catches up and plays on (a fresh read this time).
@@ -237,3 +240,34 @@ def test_a_reply_shares_nothing_with_the_state_kept_for_the_next_move(app, clien
         stored, kept = games.recent.take(game_id, version + 1)
         assert not containers(reply) & containers(kept.__dict__), f"version {version + 1}"
         games.recent.keep(stored, kept)
+
+
+def moved_elsewhere(client, settings, redis_client, game_id, tokens):
+    """Commit one move here (kept at its version), then one more from another API process."""
+    seat, version, move = next_move(client, game_id, tokens)
+    assert play(client, game_id, tokens[seat], move, version).status_code == 200
+    other = create_app(settings, redis_client=redis_client).test_client()
+    seat, version, move = next_move(other, game_id, tokens)
+    assert play(other, game_id, tokens[seat], move, version).status_code == 200
+    return seat, version, move
+
+
+def test_a_kept_state_changes_no_answer_a_stale_illegal_move_is_still_a_409(
+    app, client, settings, redis_client
+):
+    game_id, tokens = create(client, seed=13)
+    seat, version, _ = moved_elsewhere(client, settings, redis_client, game_id, tokens)
+    answer = play(client, game_id, tokens[seat], {"type": "no_such_move"}, version)
+    assert answer.status_code == 409 and answer.get_json()["code"] == "stale_version"
+    assert answer.get_json()["current_version"] == version + 1
+
+
+def test_a_dry_run_is_judged_on_the_game_as_it_is_not_on_a_kept_state(app, client, settings, redis_client):
+    game_id, tokens = create(client, seed=17)
+    seat, version, move = moved_elsewhere(client, settings, redis_client, game_id, tokens)
+    answer = client.post(
+        f"/games/{game_id}/actions?dry_run=true",
+        json={"move": move, "version": version},
+        headers=bearer(tokens[seat]),
+    )
+    assert answer.status_code == 409 and answer.get_json()["code"] == "stale_version"

@@ -56,9 +56,9 @@ class RecentStates:
     A move sent with that version is then judged on the kept state instead of a fresh read:
     the commit's compare-and-set on the version still decides, and a move the kept state
     refuses, or whose commit finds the game moved on, is judged again on the game read, so
-    the answer is always the one a read would have given. An entry is
-    taken out while a request uses it (no copy, and no two requests on one state) and put back
-    by a successful commit; least recently committed games are dropped first.
+    the answer is always the one a read would have given. An entry is taken out while a
+    request uses it (no copy, and no two requests on one state) and put back by a successful
+    commit; least recently committed games are dropped first.
     """
 
     def __init__(self, capacity: int) -> None:

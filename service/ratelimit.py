@@ -249,7 +249,7 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> None:
         a read: nothing is pending, or every counter of it is in the game's slot (a seat
         token's, when no per-address limit applies)."""
         checks = g.get(_PENDING) if has_app_context() else None
-        return checks is None or all(slot == game_id for _, _, slot in checks)
+        return checks is None or _all_in_slot(checks, game_id)
 
     def carried_by_commit(game_id: str) -> tuple[list[str], list[int], Callable[[Any], None]] | None:
         """Take this request's pending check for the game's commit script: its keys and
@@ -258,7 +258,7 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> None:
         checks = g.pop(_PENDING, None) if has_app_context() else None
         if checks is None:
             return None
-        if not all(slot == game_id for _, _, slot in checks):
+        if not _all_in_slot(checks, game_id):
             decision = _unless_unavailable(lambda: limiter.check(checks))
             if decision is not None and not decision.allowed:
                 raise RateLimited(decision)
@@ -276,6 +276,11 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> None:
     store.ride_along = rides_along
     store.commit_can_carry_limit = commit_can_carry
     store.limit_for_commit = carried_by_commit
+
+
+def _all_in_slot(checks: list[Check], game_id: str) -> bool:
+    """Whether every counter of these checks lives in the game's Redis slot."""
+    return all(slot == game_id for _, _, slot in checks)
 
 
 def _unless_unavailable(get_decision: Callable[[], Decision]) -> Decision | None:

@@ -35,30 +35,34 @@ class BotQueue:
         self.job_timeout = job_timeout
         self.retries = retries
 
-    def enqueue_turn(self, game_id: str, version: int) -> None:
+    def enqueue_turn(self, game_id: str, version: int) -> bool:
+        """Enqueue the bot turn at ``version``; False when its job is already queued or running."""
         jid = job_id(game_id, version)
         try:
             self._enqueue(game_id, version, jid)
+            return True
         except DuplicateJobError:
-            # A job for this turn exists. If it already ended while the game still waits
-            # at this version (it failed for good, or was lost), start it afresh.
-            try:
-                job = Job.fetch(jid, connection=self.queue.connection, serializer=JSONSerializer)
-            except NoSuchJobError:
-                job = None
-            if job is not None and job.get_status() == JobStatus.STARTED:
-                # Started by a worker that may have died (SIGKILL, lost node): a job past its
-                # deadline is retried now, or failed when out of retries, as RQ's own
-                # maintenance would do a little later.
-                StartedJobRegistry(queue=self.queue).cleanup()
-            if job is not None and job.get_status(refresh=True) not in _DONE:
-                return
-            if job is not None:
-                job.delete()
-            try:
-                self._enqueue(game_id, version, jid)
-            except DuplicateJobError:
-                pass
+            pass
+        # A job for this turn exists. If it already ended while the game still waits
+        # at this version (it failed for good, or was lost), start it afresh.
+        try:
+            job = Job.fetch(jid, connection=self.queue.connection, serializer=JSONSerializer)
+        except NoSuchJobError:
+            job = None
+        if job is not None and job.get_status() == JobStatus.STARTED:
+            # Started by a worker that may have died (SIGKILL, lost node): a job past its
+            # deadline is retried now, or failed when out of retries, as RQ's own
+            # maintenance would do a little later.
+            StartedJobRegistry(queue=self.queue).cleanup()
+        if job is not None and job.get_status(refresh=True) not in _DONE:
+            return False
+        if job is not None:
+            job.delete()
+        try:
+            self._enqueue(game_id, version, jid)
+        except DuplicateJobError:
+            return False
+        return True
 
     def _enqueue(self, game_id: str, version: int, jid: str) -> None:
         self.queue.enqueue_call(

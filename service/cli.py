@@ -15,7 +15,7 @@ def _openapi(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from .embedded import serve
+    from .supervisor import serve
 
     return serve(
         port=args.port,

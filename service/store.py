@@ -38,8 +38,10 @@ if #KEYS > 3 then
 end
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return -1 end
-if current ~= ARGV[1] then return -2 end
+-- The key first: a retry of a request that landed is a duplicate (answered with the first
+-- reply), not a stale version, whatever moved since.
 if KEYS[3] ~= KEYS[1] and redis.call('EXISTS', KEYS[3]) == 1 then return -3 end
+if current ~= ARGV[1] then return -2 end
 local version = tonumber(ARGV[1]) + 1
 redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', version, 'status', ARGV[3], 'updated', ARGV[9])
 redis.call('RPUSH', KEYS[2], ARGV[4])
@@ -53,6 +55,22 @@ redis.call('PUBLISH', ARGV[6], version)
 return version
 """
 )
+
+
+# Games whose bot seat was due to act, scored by when it was last found so: the workers'
+# sweeper (worker/sweeper.py) enqueues the turn of any game that waits too long, so that no
+# lost or abandoned job can stall a game, whether or not a client looks at it. One key for
+# all games (outside every game's slot): it is written in its own command, before the commit
+# that makes a bot due, so that the log of a single Redis never holds that commit without it.
+BOTS_DUE = "sk:bots-due"
+
+# Forget a game in BOTS_DUE only if nobody marked it again since the sweeper read its score.
+_FORGET_IF_UNCHANGED = """
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) == ARGV[2] then
+  return redis.call('ZREM', KEYS[1], ARGV[1])
+end
+return 0
+"""
 
 
 class StaleVersion(Exception):
@@ -110,6 +128,7 @@ class GameStore:
         self.finished_ttl = finished_ttl_seconds
         self.idempotency_ttl = idempotency_ttl_seconds
         self._commit = client.register_script(_COMMIT)
+        self._forget_if_unchanged = client.register_script(_FORGET_IF_UNCHANGED)
         # Set by the API's rate limiter: queues a command on the pipeline of the next game
         # read and returns what judges its reply (which may raise to refuse the request), or
         # None when it has nothing to send.
@@ -225,6 +244,22 @@ class GameStore:
     def idempotent_reply(self, game_id: str, key: str) -> dict[str, Any] | None:
         raw = self.redis.get(_key(game_id, f"idem:{key}"))
         return None if raw is None else orjson.loads(raw)
+
+    # ---- games waiting for a bot (the sweeper's index) ----------------------------------
+    def mark_bot_due(self, game_id: str) -> None:
+        """Note that a bot seat of this game is (about to be) due to act, as of now."""
+        self.redis.zadd(BOTS_DUE, {game_id: time.time()})
+
+    def bots_due_since(self, before: float, limit: int = 100) -> list[tuple[str, bytes]]:
+        """Games marked before ``before`` (oldest first), each with its score as stored."""
+        rows = self.redis.zrangebyscore(
+            BOTS_DUE, "-inf", before, start=0, num=limit, withscores=True, score_cast_func=bytes
+        )
+        return [(member.decode() if isinstance(member, bytes) else member, score) for member, score in rows]
+
+    def forget_bot_due(self, game_id: str, score: bytes) -> bool:
+        """Drop the game from the index unless it was marked again after ``score`` was read."""
+        return bool(self._forget_if_unchanged(keys=[BOTS_DUE], args=[game_id, score]))
 
     def ping(self) -> bool:
         return bool(self.redis.ping())

@@ -37,6 +37,10 @@ def _bot_metrics() -> SimpleNamespace:
             ["outcome"],
             buckets=JOB_BUCKETS,
         ),
+        swept=Counter(
+            "skyline_bot_turns_swept_total",
+            "Bot turns enqueued by the sweeper because their game waited too long on a bot.",
+        ),
     )
 
 
@@ -48,6 +52,10 @@ def job_done(outcome: str, seconds: float | None) -> None:
     metrics.jobs.labels(outcome=outcome).inc()
     if seconds is not None:
         metrics.duration.labels(outcome=outcome).observe(seconds)
+
+
+def turn_swept() -> None:
+    bot_metrics().swept.inc()
 
 
 class _QuietHandler(WSGIRequestHandler):

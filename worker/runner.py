@@ -7,9 +7,11 @@
 - A worker killed mid-job (SIGKILL, lost node) leaves its job in RQ's StartedJobRegistry. The
   job's deadline there is its timeout plus ``SKYLINE_WORKER_ABANDON_GRACE_SECONDS`` (RQ's
   SimpleWorker would add a fixed 60 s); past it, the maintenance of any live worker (every
-  ``SKYLINE_WORKER_MAINTENANCE_SECONDS``) — or the API, when a client looks at a game whose bot
-  has stalled for ``SKYLINE_BOT_STALL_SECONDS`` — retries the job (``Retry(max=2)``). A retried
+  ``SKYLINE_WORKER_MAINTENANCE_SECONDS``) retries the job (``Retry(max=2)``). A retried
   turn that already landed does nothing: every move is a compare-and-set on the version.
+- Whatever happened to a job (abandoned, out of retries, lost with a Redis restart), the
+  sweeper (``worker.sweeper``, a thread of every worker) enqueues the turn of any game whose bot
+  seat has waited longer than the job timeout plus the grace: no client request is needed.
 - One JSON log line per job (game, version, outcome, moves, duration, the request that caused
   it); metrics in ``worker.metrics``.
 """
@@ -35,6 +37,7 @@ from service import logs
 from service.botqueue import QUEUE_NAME
 
 from . import metrics
+from .sweeper import Sweeper
 
 log = logging.getLogger("skyline.worker")
 
@@ -64,21 +67,27 @@ class SkylineWorker(SimpleWorker):
         return int(job.timeout or DEFAULT_WORKER_TTL) + self.abandon_grace_seconds
 
     def _on_exception(self, job: Job, exc_type: Any, exc_value: Any, traceback: Any) -> None:
-        if exc_type is AbandonedJobError or isinstance(exc_value, AbandonedJobError):
-            # Found by maintenance: a job whose worker died. RQ retries it (or fails it) next.
-            metrics.job_done("abandoned", None)
-            log.warning(
-                "bot job abandoned by a dead worker",
-                extra={
-                    "event": "bot_job",
-                    "job_id": job.id,
-                    "outcome": "abandoned",
-                    "retries_left": job.retries_left,
-                    "args": list(job.args or ()),
-                },
-            )
-            return None
-        self._failures[job.id] = exc_type
+        # RQ calls this inside its registry cleaning too: nothing here may raise, or the
+        # worker dies with RQ's cleaning lock held and the abandoned job is never retried.
+        try:
+            if exc_type is AbandonedJobError or isinstance(exc_value, AbandonedJobError):
+                # Found by maintenance: a job whose worker died. RQ retries it (or fails it) next.
+                metrics.job_done("abandoned", None)
+                log.warning(
+                    "bot job abandoned by a dead worker",
+                    extra={
+                        "event": "bot_job",
+                        "job_id": job.id,
+                        "outcome": "abandoned",
+                        "retries_left": job.retries_left,
+                        # Not "args": a LogRecord attribute, which logging refuses to overwrite.
+                        "job_args": list(job.args or ()),
+                    },
+                )
+                return None
+            self._failures[job.id] = exc_type
+        except Exception:
+            log.exception("could not record a bot job's failure")
         return None
 
     def perform_job(self, job: Job, queue: Queue, execution: Any) -> bool:
@@ -111,8 +120,11 @@ class SkylineWorker(SimpleWorker):
             fields["retries_left"] = job.retries_left
         fields["outcome"] = outcome
         fields["duration_ms"] = round(seconds * 1000, 2)
-        metrics.job_done(outcome, seconds)
-        (log.info if ok else log.warning)("bot job", extra=fields)
+        try:
+            metrics.job_done(outcome, seconds)
+            (log.info if ok else log.warning)("bot job", extra=fields)
+        except Exception:  # a metric or a log line never takes the worker down
+            log.exception("could not log a bot job")
         logs.reset_request_id(token)
         return ok
 
@@ -134,6 +146,8 @@ def run(*, burst: bool = False, http_port: int | None = None) -> int:
         # (ttl - 15) s, which is also when it may run maintenance.
         worker_ttl=_env_int("SKYLINE_WORKER_TTL_SECONDS", 60),
     )
+    sweeper = Sweeper.from_env(redis.Redis.from_url(url))
+    sweeper.start()
     server = None
     if http_port:
         main = threading.main_thread()
@@ -142,6 +156,7 @@ def run(*, burst: bool = False, http_port: int | None = None) -> int:
     try:
         worker.work(burst=burst, logging_level=os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())
     finally:
+        sweeper.stop()
         if server is not None:
             server.shutdown()
     return 0

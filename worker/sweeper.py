@@ -1,0 +1,132 @@
+"""The sweeper: no game waits on a bot forever, whatever happened to its job.
+
+A bot turn's job can be lost in many ways — its worker killed (RQ's maintenance retries it,
+up to its retries), its retries used up, its enqueue lost with the last second of a crashed
+Redis's AOF. The API marks a game in ``BOTS_DUE`` (service/store.py) before every commit that
+makes a bot seat due; here, a thread of every worker looks, every ``SKYLINE_SWEEP_SECONDS``,
+for games marked longer ago than the job timeout plus the abandon grace:
+
+- the game still waits on a bot at some version: its turn is enqueued (``BotQueue`` ignores a
+  turn whose job is queued or running, and retries one whose worker died), and the mark is
+  renewed, so the game is looked at again one stall period later;
+- otherwise (played, finished, expired): the mark is dropped, unless it was renewed meanwhile.
+
+One worker sweeps at a time (a short lock), so many workers cost Redis no more than one.
+A bot move is still never applied twice: every move is a compare-and-set on the version.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+
+import redis
+
+from engines import registry
+from service.botqueue import BotQueue
+from service.config import Settings
+from service.games import bot_seats_to_act
+from service.store import GameMissing, GameStore
+
+from . import metrics
+
+log = logging.getLogger("skyline.worker.sweeper")
+
+LOCK_KEY = "sk:sweeper-lock"
+
+
+class Sweeper:
+    def __init__(
+        self,
+        connection: redis.Redis,
+        *,
+        stall_seconds: float,
+        interval_seconds: float,
+        job_timeout: int,
+        batch: int = 200,
+    ) -> None:
+        settings = Settings.from_env()
+        self.store = GameStore(
+            connection,
+            ttl_seconds=settings.game_ttl_seconds,
+            finished_ttl_seconds=settings.finished_game_ttl_seconds,
+        )
+        self.queue = BotQueue(connection, job_timeout=job_timeout)
+        self.connection = connection
+        self.stall_seconds = stall_seconds
+        self.interval = interval_seconds
+        self.batch = batch
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @classmethod
+    def from_env(cls, connection: redis.Redis) -> Sweeper:
+        timeout = int(os.environ.get("SKYLINE_BOT_JOB_TIMEOUT") or 30)
+        grace = int(os.environ.get("SKYLINE_WORKER_ABANDON_GRACE_SECONDS") or 15)
+        return cls(
+            connection,
+            stall_seconds=timeout + grace,
+            interval_seconds=float(os.environ.get("SKYLINE_SWEEP_SECONDS") or 5),
+            job_timeout=timeout,
+        )
+
+    def sweep_once(self, now: float | None = None) -> dict[str, int]:
+        """Look at every game marked before the stall deadline; return what was done."""
+        now = time.time() if now is None else now
+        counts = {"enqueued": 0, "pending": 0, "forgotten": 0}
+        for game_id, score in self.store.bots_due_since(now - self.stall_seconds, self.batch):
+            try:
+                stored = self.store.load(game_id)
+            except GameMissing:
+                counts["forgotten"] += self.store.forget_bot_due(game_id, score)
+                continue
+            state = registry.get(stored.meta["title"]).restore(stored.state)
+            if stored.status != "active" or not bot_seats_to_act(stored.meta, state):
+                counts["forgotten"] += self.store.forget_bot_due(game_id, score)
+                continue
+            enqueued = self.queue.enqueue_turn(game_id, stored.version)
+            self.store.mark_bot_due(game_id)
+            if enqueued:
+                counts["enqueued"] += 1
+                metrics.turn_swept()
+                log.warning(
+                    "bot turn enqueued by the sweeper",
+                    extra={
+                        "event": "bot_sweep",
+                        "game_id": game_id,
+                        "version": stored.version,
+                        "waited_seconds": round(now - float(score), 1),
+                    },
+                )
+            else:
+                counts["pending"] += 1
+        return counts
+
+    def _turn(self) -> bool:
+        """Sweep if no other worker holds the lock for this interval."""
+        ttl = max(1, int(self.interval))
+        if not self.connection.set(LOCK_KEY, b"1", nx=True, ex=ttl):
+            return False
+        self.sweep_once()
+        return True
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.interval):
+            try:
+                self._turn()
+            except Exception:  # Redis down, a game that cannot be read: try again next time
+                log.warning("sweep failed; trying again in %s s", self.interval, exc_info=True)
+
+    def start(self) -> None:
+        if self.interval <= 0:
+            return
+        self._thread = threading.Thread(target=self._loop, name="bot-sweeper", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+

@@ -29,7 +29,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -152,7 +152,9 @@ class Child:
     failures: int = 0  # deaths in a row, each after a short life
     restart_at: float | None = None
     stop_signal: int = signal.SIGTERM
-    extra: dict[str, Any] = field(default_factory=dict)
+    # Whether an early death on the first start means a failed start. Redis's start() waits
+    # until it answers, so any later death of Redis is a crash to heal.
+    early_death_is_startup_failure: bool = True
 
     def start(self) -> None:
         self.process = self.start_process()
@@ -230,7 +232,7 @@ class Supervisor:
             self.redis = EmbeddedRedis(
                 self.data_dir, popen_options=self._popen_options(signal.SIGTERM, (self.lock.fd,))
             )
-            self.redis_child = Child("Redis", self._start_redis)
+            self.redis_child = Child("Redis", self._start_redis, early_death_is_startup_failure=False)
             self.redis_child.start()
             self.env["REDIS_URL"] = self.redis.url
             log(f"embedded Redis on {self.redis.socket} (data in {self.redis.data_dir})")
@@ -273,7 +275,7 @@ class Supervisor:
             return True
         status = child.process.returncode
         lived = now - child.started_at
-        if child.starts == 1 and lived < STARTUP_SECONDS:
+        if child.early_death_is_startup_failure and child.starts == 1 and lived < STARTUP_SECONDS:
             log(f"the {child.name} failed to start (exit status {status}); stopping")
             return False
         child.failures = 0 if lived > HEALTHY_SECONDS else child.failures + 1

@@ -30,7 +30,19 @@ FAST_RECOVERY = {
     "SKYLINE_WORKER_ABANDON_GRACE_SECONDS": "1",
     "SKYLINE_WORKER_MAINTENANCE_SECONDS": "1",
     "SKYLINE_WORKER_TTL_SECONDS": "17",  # an idle worker wakes up (and may clean up) every 2 s
+    "SKYLINE_SWEEP_SECONDS": "1",
 }
+# Job timeout + abandon grace: how long a game may wait on a bot before the sweeper acts.
+STALL_SECONDS = 4 + 1
+
+
+def stored_version(connection, game_id: str) -> int:
+    """The game's version read from Redis itself: looking through the API could heal the game."""
+    return int(connection.hget(f"sk:{{{game_id}}}:game", "version"))
+
+
+def stored_status(connection, game_id: str) -> str:
+    return connection.hget(f"sk:{{{game_id}}}:game", "status").decode()
 
 
 def wait_for(condition, timeout: float, what: str, interval: float = 0.05):
@@ -47,67 +59,99 @@ def fetch(connection, game_id: str, version: int) -> Job:
     return Job.fetch(job_id(game_id, version), connection=connection, serializer=JSONSerializer)
 
 
-def test_a_worker_killed_in_the_middle_of_a_bot_turn_loses_no_game(stack_factory):
-    """SIGKILL while the bot thinks about the first move: RQ's StartedJobRegistry keeps the job;
-    past its deadline it is retried (Retry(max=2)) on the surviving worker, and the game ends."""
+def test_a_worker_killed_in_the_middle_of_a_hard_bot_turn_is_recovered_without_any_request(stack_factory):
+    """SIGKILL while a hard bot thinks about the first move, then a new worker, and no client
+    request at all: RQ's StartedJobRegistry keeps the job; past its deadline the new worker's
+    maintenance retries it (Retry(max=2)), the bot moves once, and the new worker lives on."""
     stack = stack_factory(**FAST_RECOVERY)
     api, _ = stack.api()
     connection = redis.Redis.from_url(stack.redis.url)
     doomed = stack.worker(SKYLINE_FAULT_BOT_DELAY_SECONDS="60")  # thinks "forever"
     client = FailoverClient([api])
+    hard = {"kind": "bot", "level": "hard"}
     created = client.request(
-        "POST", "/games", json={"title": "property", "seed": 5, "seats": [BOT, BOT]}
+        "POST", "/games", json={"title": "property", "seed": 4, "seats": [hard, HUMAN]}
     ).json()
+    game_id = created["id"]
+    assert created["to_act"] == [0]
     first = wait_for(
-        lambda: (job := fetch(connection, created["id"], 0)).get_status() == JobStatus.STARTED and job,
+        lambda: (job := fetch(connection, game_id, 0)).get_status() == JobStatus.STARTED and job,
         20,
         "the doomed worker to start the first bot turn",
     )
     retries_before = first.retries_left
     time.sleep(0.5)  # well inside the turn
     stack.kill(doomed)
-    assert client.request("GET", f"/games/{created['id']}").json()["version"] == 0, "killed before it moved"
+    assert stored_version(connection, game_id) == 0, "killed before it moved"
 
     killed = time.monotonic()
-    stack.worker()  # a healthy worker
+    survivor = stack.worker()
     wait_for(
-        lambda: client.request("GET", f"/games/{created['id']}").json()["version"] > 0,
-        30,
-        "the turn to be retried (deadline: job timeout 4 s + grace 1 s, then maintenance or a GET)",
+        lambda: stored_version(connection, game_id) > 0,
+        STALL_SECONDS + 10,
+        "the bot to move with no client request (job timeout 4 s + grace 1 s + 10 s)",
+        interval=0.1,
     )
     recovered_in = time.monotonic() - killed
-    final = play_until(client, created["id"], {}, random.Random(1), timeout=90)
-    assert final["status"] == "finished"
-    assert_record_replays(client, created["id"])
-    retried = fetch(connection, created["id"], 0)
+    time.sleep(1.0)  # a second, wrongly retried job would land its move now
+    assert stored_version(connection, game_id) == 1, "the bot moved once; then the human is to act"
+    assert connection.llen(f"sk:{{{game_id}}}:log") == 1
+    retried = fetch(connection, game_id, 0)
     assert retried.get_status() == JobStatus.FINISHED
     assert retried.retries_left == retries_before - 1, "the abandoned job itself was retried"
     assert retried.return_value()["outcome"] == "played"
-    assert recovered_in < 15, f"recovered in {recovered_in:.1f} s"
+    assert survivor.poll() is None, "the worker that recovered the job is alive"
+    time.sleep(2.5)  # its next maintenance rounds (every 1 s) run too
+    assert survivor.poll() is None, "and stays alive"
+    assert recovered_in < STALL_SECONDS + 10, f"recovered in {recovered_in:.1f} s"
+
+
+def test_a_lost_bot_job_is_found_by_the_sweeper_without_any_request(stack_factory):
+    """The job of a bot turn is gone (as a Redis crash can lose the last second of its AOF):
+    the game is marked as waiting on a bot, and the workers' sweeper enqueues its turn."""
+    stack = stack_factory(**FAST_RECOVERY)
+    api, _ = stack.api()
+    connection = redis.Redis.from_url(stack.redis.url)
+    client = FailoverClient([api])
+    created = client.request(
+        "POST", "/games", json={"title": "property", "seed": 8, "seats": [BOT, HUMAN]}
+    ).json()
+    game_id = created["id"]
+    assert created["to_act"] == [0]
+    fetch(connection, game_id, 0).delete()  # no worker has run yet: the job is simply lost
+    connection.delete("rq:queue:skyline-bots")
+    lost = time.monotonic()
+    worker = stack.worker()
+    wait_for(lambda: stored_version(connection, game_id) > 0, STALL_SECONDS + 10, "the sweeper", 0.1)
+    assert time.monotonic() - lost >= STALL_SECONDS - 1.5, "the sweeper waited the job's timeout first"
+    assert stored_version(connection, game_id) == 1
+    assert worker.poll() is None
 
 
 def test_a_worker_killed_after_some_moves_of_a_multi_move_job_loses_no_game(stack_factory):
     """SIGKILL after a job has already landed some of its consecutive bot moves: the retried job
-    is stale and does nothing, and the stalled game is woken up by the next client's GET."""
+    is stale and does nothing, and the sweeper wakes the stalled game, with no client request."""
     stack = stack_factory(**FAST_RECOVERY)
     api, _ = stack.api()
+    connection = redis.Redis.from_url(stack.redis.url)
     doomed = stack.worker(SKYLINE_FAULT_BOT_DELAY_SECONDS="0.3")
     client = FailoverClient([api])
     created = client.request(
         "POST", "/games", json={"title": "property", "seed": 6, "seats": [BOT, BOT]}
     ).json()
+    game_id = created["id"]
     wait_for(
-        lambda: client.request("GET", f"/games/{created['id']}").json()["version"] >= 2,
+        lambda: stored_version(connection, game_id) >= 2,
         20,
         "two bot moves to land inside the first job",
         interval=0.02,
     )
     stack.kill(doomed)
-    killed_at = client.request("GET", f"/games/{created['id']}").json()["version"]
+    killed_at = stored_version(connection, game_id)
     stack.worker()
-    final = play_until(client, created["id"], {}, random.Random(2), timeout=90)
-    assert final["status"] == "finished" and final["version"] > killed_at
-    assert_record_replays(client, created["id"])
+    wait_for(lambda: stored_status(connection, game_id) == "finished", 90, "the game to end", 0.2)
+    assert stored_version(connection, game_id) > killed_at
+    assert_record_replays(client, game_id)
 
 
 def test_a_stopped_worker_finishes_its_current_bot_turn_first(stack_factory):

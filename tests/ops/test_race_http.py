@@ -70,3 +70,53 @@ def test_fifty_clients_racing_over_http_land_exactly_one_move_per_version(live):
             timeout=10,
         ).json()["events"][0]
         assert mine["move"] == winners[index], f"version {index + 1} holds the winning client's move"
+
+
+IDEMPOTENT_ROUNDS = 30
+
+
+def test_fifty_identical_requests_with_one_idempotency_key_all_get_the_first_reply(live):
+    """Retries racing the request they retry: the commit checks the key before the version, so a
+    request whose move landed is answered with the original reply (``replayed``), never 409."""
+    created = requests.post(
+        f"{live}/games",
+        json={"title": "property", "seed": 23, "seats": [{"kind": "human"}, {"kind": "human"}]},
+        timeout=10,
+    ).json()
+    game_id = created["id"]
+    tokens = {seat["seat"]: seat["token"] for seat in created["seats"]}
+    sessions = [requests.Session() for _ in range(CLIENTS)]
+    conflicts = 0
+    for round_ in range(IDEMPOTENT_ROUNDS):
+        game = requests.get(f"{live}/games/{game_id}", timeout=10).json()
+        assert game["version"] == round_, "exactly one move landed per round"
+        token = tokens[game["to_act"][0]]
+        listing = requests.get(
+            f"{live}/games/{game_id}/moves", headers={"Authorization": f"Bearer {token}"}, timeout=10
+        ).json()
+        move = random.Random(round_).choice(listing["moves"])["move"]
+        barrier = threading.Barrier(CLIENTS)
+
+        def one(index: int, move=move, token=token, round_=round_, barrier=barrier):
+            barrier.wait()
+            reply = sessions[index].post(
+                f"{live}/games/{game_id}/actions",
+                json={"move": move, "version": round_},
+                headers={"Authorization": f"Bearer {token}", "Idempotency-Key": f"round-{round_}"},
+                timeout=60,
+            )
+            return reply.status_code, reply.json()
+
+        with ThreadPoolExecutor(CLIENTS) as pool:
+            outcomes = list(pool.map(one, range(CLIENTS)))
+        statuses = [status for status, _ in outcomes]
+        assert set(statuses) == {200}, f"round {round_}: {sorted(set(statuses))}"
+        firsts = [body for _, body in outcomes if not body.get("replayed")]
+        replays = [body for _, body in outcomes if body.get("replayed")]
+        assert len(firsts) == 1, "one request applied the move; every other one is its replay"
+        assert all({**body, "replayed": False} == {**firsts[0], "replayed": False} for body in replays)
+        assert firsts[0]["version"] == round_ + 1
+        conflicts += statuses.count(409)
+    assert conflicts == 0
+    log = requests.get(f"{live}/games/{game_id}/events", timeout=10).json()
+    assert [entry["version"] for entry in log["events"]] == list(range(1, IDEMPOTENT_ROUNDS + 1))

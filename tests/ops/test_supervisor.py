@@ -1,0 +1,279 @@
+"""`skyline serve` as an operator meets it: Ctrl-C, kill -9, a second start on the same data,
+Redis killed under load. Every test runs the real supervisor with its real children.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+import requests
+
+from ..conftest import LIVE_ENV, free_port, wait_http
+
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+
+pytestmark = pytest.mark.xdist_group("supervisor")
+
+
+class Serve:
+    """One `skyline serve` on a data folder and a port, its output in a file."""
+
+    def __init__(self, data_dir: Path, port: int, log_path: Path, **env: str) -> None:
+        self.data_dir, self.port, self.log_path = data_dir, port, log_path
+        self.url = f"http://127.0.0.1:{port}"
+        environment = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        self.env = {**environment, **LIVE_ENV, **env}
+        self.process: subprocess.Popen | None = None
+
+    def start(self, *, wait: bool = True) -> Serve:
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "service.cli",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--workers",
+                    "1",
+                    "--data-dir",
+                    str(self.data_dir),
+                ],
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        if wait:
+            wait_http(self.url + "/readyz", timeout=30)
+        return self
+
+    def descendants(self) -> list[psutil.Process]:
+        return psutil.Process(self.process.pid).children(recursive=True)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+def alive(processes: list[psutil.Process]) -> list[psutil.Process]:
+    left = []
+    for process in processes:
+        try:
+            if process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
+                left.append(process)
+        except psutil.NoSuchProcess:
+            pass
+    return left
+
+
+def wait_gone(processes: list[psutil.Process], timeout: float) -> list[psutil.Process]:
+    deadline = time.monotonic() + timeout
+    while alive(processes) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return alive(processes)
+
+
+@pytest.fixture
+def serves(tmp_path):
+    started: list[Serve] = []
+
+    def make(data_dir: Path | None = None, port: int | None = None, **env: str) -> Serve:
+        serve = Serve(
+            data_dir or tmp_path / "var", port or free_port(), tmp_path / f"serve{len(started)}.log", **env
+        )
+        started.append(serve)
+        return serve
+
+    yield make
+    for serve in started:
+        if serve.process is not None and serve.process.poll() is None:
+            family = alive(serve.descendants())
+            serve.process.send_signal(signal.SIGINT)
+            try:
+                serve.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                serve.kill()
+            for process in alive(family):
+                process.kill()
+
+
+def play_moves(url: str, game: dict, count: int) -> list[int]:
+    """Play ``count`` moves of a two-human game; return the versions acknowledged (200)."""
+    tokens = {seat["seat"]: seat["token"] for seat in game["seats"]}
+    acknowledged = []
+    for _ in range(count):
+        shown = requests.get(f"{url}/games/{game['id']}", timeout=10).json()
+        if shown["status"] != "active":
+            break
+        token = tokens[shown["to_act"][0]]
+        listing = requests.get(
+            f"{url}/games/{game['id']}/moves", headers={"Authorization": f"Bearer {token}"}, timeout=10
+        ).json()
+        reply = requests.post(
+            f"{url}/games/{game['id']}/actions",
+            json={"move": listing["moves"][0]["move"], "version": listing["version"]},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=10,
+        )
+        assert reply.status_code == 200, reply.text
+        acknowledged.append(reply.json()["version"])
+    return acknowledged
+
+
+def new_game(url: str, seed: int) -> dict:
+    reply = requests.post(
+        f"{url}/games", json={"title": "property", "seed": seed, "seats": HUMANS}, timeout=10
+    )
+    assert reply.status_code == 201, reply.text
+    return reply.json()
+
+
+def versions(url: str, games: dict[str, int]) -> dict[str, int]:
+    return {gid: requests.get(f"{url}/games/{gid}", timeout=10).json()["version"] for gid in games}
+
+
+def test_ctrl_c_twenty_times_stops_everything_quickly_and_loses_no_game(serves):
+    serve = serves()
+    games: dict[str, int] = {}
+    stops = []
+    for round_ in range(20):
+        serve.start()
+        assert versions(serve.url, games) == games, f"start {round_ + 1} serves every game at its version"
+        game = new_game(serve.url, round_)
+        games[game["id"]] = play_moves(serve.url, game, 2)[-1]
+        family = serve.descendants()
+        assert len(family) >= 4, "Redis, gunicorn's master and worker, the bot worker"
+        started = time.monotonic()
+        serve.process.send_signal(signal.SIGINT)
+        assert serve.process.wait(timeout=15) == 0
+        stops.append(time.monotonic() - started)
+        assert not wait_gone(family, 1.0), f"stop {round_ + 1} left {alive(family)}"
+    assert max(stops) <= 5.0, f"stops took {sorted(stops)[-3:]} s at worst"
+    serve.start()
+    assert versions(serve.url, games) == games
+
+
+def test_kill_9_of_the_supervisor_leaves_no_child_and_the_next_start_serves_every_game(serves):
+    serve = serves().start()
+    game = new_game(serve.url, 1)
+    last = play_moves(serve.url, game, 3)[-1]
+    time.sleep(1.2)  # appendfsync everysec: what a crash of the whole machine could lose
+    family = serve.descendants()
+    serve.kill()
+    assert not wait_gone(family, 5.0), "every child dies with the supervisor"
+    serve.start()
+    assert versions(serve.url, {game["id"]: last}) == {game["id"]: last}
+
+
+def test_a_second_serve_on_the_same_data_refuses_and_leaves_the_first_untouched(serves, tmp_path):
+    first = serves().start()
+    game = new_game(first.url, 2)
+    acknowledged = play_moves(first.url, game, 2)
+    family = {p.pid for p in first.descendants()}
+    second = serves(data_dir=tmp_path / "var").start(wait=False)
+    assert second.process.wait(timeout=10) != 0
+    message = second.log()
+    assert "in use by another `skyline serve`" in message
+    assert f"pid {first.process.pid}" in message and f":{first.port}" in message
+    assert (
+        "redis"
+        not in " ".join(
+            p.name()
+            for p in psutil.Process(os.getpid()).children(recursive=True)
+            if p.pid not in family and p.pid != first.process.pid
+        ).lower()
+    )
+    assert {p.pid for p in first.descendants()} == family, "the first one's children are untouched"
+    acknowledged += play_moves(first.url, game, 2)
+    assert versions(first.url, {game["id"]: 0}) == {game["id"]: acknowledged[-1]}
+    # The same port, another folder: refused before anything starts.
+    third = serves(data_dir=tmp_path / "other", port=first.port).start(wait=False)
+    assert third.process.wait(timeout=10) != 0
+    assert "already in use" in third.log()
+
+
+def test_redis_killed_under_load_is_restarted_and_every_acknowledged_move_is_there(serves):
+    serve = serves().start()
+    game = new_game(serve.url, 3)
+    redis_server = next(p for p in serve.descendants() if "redis-server" in " ".join(p.cmdline()))
+    others = [p for p in serve.descendants() if p.pid != redis_server.pid]
+    acknowledged: list[int] = []
+    errors: list[int] = []
+    stop = threading.Event()
+    tokens = {seat["seat"]: seat["token"] for seat in game["seats"]}
+
+    def load() -> None:
+        session = requests.Session()
+        while not stop.is_set():
+            try:
+                shown = session.get(f"{serve.url}/games/{game['id']}", timeout=5)
+                if shown.status_code != 200:
+                    errors.append(shown.status_code)
+                    time.sleep(0.05)
+                    continue
+                shown = shown.json()
+                if shown["status"] != "active":
+                    return
+                token = tokens[shown["to_act"][0]]
+                listing = session.get(
+                    f"{serve.url}/games/{game['id']}/moves",
+                    headers={"Authorization": f"Bearer {token}"},
+                    timeout=5,
+                ).json()
+                reply = session.post(
+                    f"{serve.url}/games/{game['id']}/actions",
+                    json={"move": listing["moves"][0]["move"], "version": listing["version"]},
+                    headers={"Authorization": f"Bearer {token}"},
+                    timeout=5,
+                )
+                if reply.status_code == 200:
+                    acknowledged.append(reply.json()["version"])
+                else:
+                    errors.append(reply.status_code)
+            except (requests.RequestException, KeyError, ValueError):
+                time.sleep(0.05)
+
+    worker = threading.Thread(target=load)
+    worker.start()
+    try:
+        time.sleep(1.0)
+        assert acknowledged, "moves land before the crash"
+        redis_server.kill()
+        killed = time.monotonic()
+        time.sleep(0.3)
+        recovered = None
+        while time.monotonic() - killed < 10:
+            try:
+                if requests.get(f"{serve.url}/readyz", timeout=1).status_code == 200:
+                    recovered = time.monotonic() - killed
+                    break
+            except requests.RequestException:
+                pass
+            time.sleep(0.1)
+        assert recovered is not None, "the API serves again within 10 s"
+        before = len(acknowledged)
+        time.sleep(1.0)
+        assert len(acknowledged) > before, "moves land again after the restart"
+    finally:
+        stop.set()
+        worker.join(timeout=30)
+    assert all(p.is_running() for p in others), "the API and the worker survived Redis's crash"
+    assert "restarting the Redis" in serve.log()
+    log = requests.get(f"{serve.url}/games/{game['id']}/events", timeout=10).json()
+    stored = [entry["version"] for entry in log["events"]]
+    assert stored == list(range(1, len(stored) + 1)), "the log has no gap and no repeat"
+    assert set(acknowledged) <= set(stored), "every acknowledged move is there"
+    assert 500 not in errors

@@ -44,6 +44,8 @@ class Settings:
     bot_stall_seconds: float = 30.0  # a bot seat idle this long gets its turn enqueued again on GET
     access_log: bool = True
     recent_games: int = 256  # games per API process whose last committed state is kept (0: none)
+    streams_per_address: int = 50  # open event streams per client address (0: no cap)
+    streams_per_token: int = 10  # open event streams per seat token (0: no cap)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -66,4 +68,6 @@ class Settings:
             access_log=os.environ.get("SKYLINE_ACCESS_LOG", "on").strip().lower()
             not in ("0", "off", "false"),
             recent_games=_int("SKYLINE_RECENT_GAMES", 256),
+            streams_per_address=_int("SKYLINE_STREAMS_PER_ADDRESS", 50),
+            streams_per_token=_int("SKYLINE_STREAMS_PER_TOKEN", 10),
         )

@@ -2,7 +2,8 @@
 
 The image's default command, ``skyline serve`` and the tests all use it. Environment:
 ``HOST`` (default 127.0.0.1; the image sets 0.0.0.0), ``PORT`` (8000), ``WEB_CONCURRENCY``
-(processes, 2), ``SKYLINE_THREADS`` (threads per process, 8), ``SKYLINE_LOG_LEVEL`` (INFO),
+(processes, 2), ``SKYLINE_WORKER_CLASS`` (gevent), ``SKYLINE_WORKER_CONNECTIONS`` (connections per
+process, 10000), ``SKYLINE_THREADS`` (threads per process, gthread only, 8), ``SKYLINE_LOG_LEVEL`` (INFO),
 ``SKYLINE_GRACEFUL_TIMEOUT`` (seconds to finish requests on SIGTERM, 20).
 
 Prometheus multiprocess mode: every process writes its samples under
@@ -35,6 +36,21 @@ class AppWritesAccessLines(Logger):
         return None
 
 
+def _raise_open_files_limit() -> None:
+    """Every open stream is a socket: allow as many as the hard limit lets the processes have."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = hard if hard != resource.RLIM_INFINITY else 65536
+        if soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+_raise_open_files_limit()
+
 _created_metrics_dir = None
 if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
     _created_metrics_dir = tempfile.mkdtemp(prefix="skyline-metrics-")
@@ -44,8 +60,12 @@ else:
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-# Threads let a few live event streams share a process with ordinary requests.
-worker_class = "gthread"
+# gevent: each connection is a greenlet, so thousands of live event streams (which mostly
+# sleep) share a process with ordinary requests and never take their place. The rules are
+# pure Python and short; Redis, RQ's enqueue and the metrics files all work under gevent.
+# SKYLINE_WORKER_CLASS=gthread is the fallback (then streams hold a thread each).
+worker_class = os.environ.get("SKYLINE_WORKER_CLASS", "gevent")
+worker_connections = int(os.environ.get("SKYLINE_WORKER_CONNECTIONS", "10000"))
 threads = int(os.environ.get("SKYLINE_THREADS", "8"))
 # gunicorn 27's control socket defaults to $HOME/.gunicorn/gunicorn.ctl, which two instances
 # under one user clobber and a read-only home cannot hold: the API needs none.

@@ -4,7 +4,8 @@
   ``skyline_http_request_duration_seconds{method,route,status}`` (route is the template,
   ``/games/{game_id}``, so a game id never becomes a label), ``skyline_http_requests_in_flight``;
 - ``skyline_moves_applied_total{title,by}`` (by = human or bot; the worker counts bot moves),
-  ``skyline_games_created_total{title}``, ``skyline_rate_limited_total{scope}``;
+  ``skyline_games_created_total{title}``, ``skyline_rate_limited_total{scope}``,
+  ``skyline_event_streams_open`` (live event streams, summed over live processes);
 - read from Redis at scrape time: ``skyline_bot_queue_jobs{state}`` (queued, started, scheduled,
   failed), ``skyline_bot_workers`` and ``skyline_redis_up``.
 
@@ -81,6 +82,11 @@ def _api_metrics() -> SimpleNamespace:
             ["title", "by"],
         ),
         games=Counter("skyline_games_created_total", "Games created, by title.", ["title"]),
+        streams=Gauge(
+            "skyline_event_streams_open",
+            "Live event streams (text/event-stream) open now.",
+            multiprocess_mode="livesum",
+        ),
         limited=Counter(
             "skyline_rate_limited_total",
             "Requests refused with 429, by the limit they hit (address or token).",
@@ -107,6 +113,10 @@ def child(name: str, *values: str) -> Any:
 
 def move_applied(title: str, by: str) -> None:
     child("moves", title, by).inc()
+
+
+def open_streams(count: int) -> None:
+    api_metrics().streams.set(count)
 
 
 def rate_limited(scope: str) -> None:

@@ -2,7 +2,12 @@
 
 The stream is resumable: a client that reconnects with ``Last-Event-ID: <version>``
 receives every entry after that version and no snapshot. Streams close after a bounded
-time (the client reconnects), so a worker thread is never held forever.
+time (the client reconnects).
+
+A stream is cheap: under gunicorn's gevent worker it is a greenlet, not a thread, and it holds
+no Redis connection — it sleeps on its game's feed (service/fanout.py), woken only when its
+game moves, and reads the new entries through the feed, once per process and move.
+Open streams are capped per address and per seat token (service/streamcaps.py).
 """
 
 from __future__ import annotations
@@ -12,10 +17,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import orjson
-from flask import Response, current_app, stream_with_context
+from flask import Response, current_app, request
 
+from . import metrics
+from .errors import problem_response
+from .fanout import dispatcher
 from .games import Games
-from .store import GameMissing, channel
+from .ratelimit import address_key
+from .streamcaps import StreamCaps, TooManyStreams
 
 
 def _message(kind: str, data: Any, event_id: int | None = None) -> bytes:
@@ -30,43 +39,74 @@ def _last_event_id(header: str | None) -> int | None:
     return int(header) if header.isdigit() and len(header) < 12 else None
 
 
+def _caps(games: Games) -> StreamCaps:
+    caps = current_app.extensions.get("skyline.stream_caps")
+    if caps is None:
+        settings = current_app.extensions["skyline.settings"]
+        caps = current_app.extensions["skyline.stream_caps"] = StreamCaps(
+            games.store.redis,
+            per_address=settings.streams_per_address,
+            per_token=settings.streams_per_token,
+            lifetime=settings.sse_max_seconds,
+        )
+    return caps
+
+
 def stream(games: Games, game_id: str, token: str | None, last_event_id: str | None) -> Response:
     shown = games.show(game_id, token)  # raises 404 / 401 before the stream starts
     seat = shown["you"]
     since = _last_event_id(last_event_id)
     settings = current_app.extensions["skyline.settings"]
-    store = games.store
+    try:
+        ticket = _caps(games).admit(address_key(request.remote_addr), token)
+    except TooManyStreams as refused:
+        response = problem_response(
+            429,
+            "too_many_streams",
+            f"At most {refused.cap} event streams may be open at once per {refused.scope}; "
+            "close one, or retry later.",
+        )
+        response.headers["Retry-After"] = str(refused.retry_after)
+        return response
+    client = games.store.redis
+    fanout = dispatcher(client, metrics.open_streams)
+    feed, waiter = fanout.join(game_id)
 
     def generate() -> Iterator[bytes]:
-        pubsub = store.redis.pubsub(ignore_subscribe_messages=True)
-        pubsub.subscribe(channel(game_id))
-        try:
-            sent = since
-            if sent is None:
-                sent = shown["version"]
-                yield _message("snapshot", shown, sent)
-            deadline = time.monotonic() + settings.sse_max_seconds
-            while time.monotonic() < deadline:
-                try:
-                    stored = store.load(game_id)
-                except GameMissing:
+        sent = since
+        if sent is None:
+            sent = shown["version"]
+            yield _message("snapshot", shown, sent)
+        deadline = time.monotonic() + settings.sse_max_seconds
+        first = True
+        while True:
+            waiter.clear()
+            if first or feed.moved_past(sent):
+                first = False
+                entries, status, gone = feed.read(client, sent)
+                if gone:
                     yield _message("gone", {"id": game_id})
                     return
-                if stored.version > sent:
-                    for entry in store.log(game_id, sent, stored.version - 1):
-                        shown_entry = games.redact_entry(entry, seat, stored.status)
-                        yield _message("move", shown_entry, entry["version"])
-                    sent = stored.version
-                if stored.status == "finished":
+                for entry in entries:
+                    yield _message("move", games.redact_entry(entry, seat, status), entry["version"])
+                    sent = entry["version"]
+                if status == "finished":
                     yield _message("finished", {"version": sent})
                     return
-                if pubsub.get_message(timeout=settings.sse_heartbeat_seconds) is None:
-                    yield b": heartbeat\n\n"
-        finally:
-            pubsub.close()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            if not waiter.wait(min(settings.sse_heartbeat_seconds, remaining)):
+                yield b": heartbeat\n\n"
 
-    return Response(
-        stream_with_context(generate()),
+    def close() -> None:
+        fanout.leave(feed, waiter)
+        ticket.release()
+
+    response = Response(
+        generate(),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+    response.call_on_close(close)
+    return response

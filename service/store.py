@@ -108,6 +108,14 @@ def _key(game_id: str, part: str) -> str:
     return f"sk:{{{game_id}}}:{part}"
 
 
+def game_key(game_id: str) -> str:
+    return _key(game_id, "game")
+
+
+def log_key(game_id: str) -> str:
+    return _key(game_id, "log")
+
+
 def channel(game_id: str) -> str:
     return _key(game_id, "events")
 

@@ -118,7 +118,12 @@ def create_app(
     if redis_client is None:
         if not settings.redis_url:
             raise RuntimeError("REDIS_URL is not set; `skyline serve` starts an embedded Redis for you.")
-        redis_client = redis.Redis.from_url(settings.redis_url)
+        # A bounded pool: under gevent every waiting request would otherwise open its own
+        # connection, and a burst of thousands of event streams would open thousands.
+        pool = redis.BlockingConnectionPool.from_url(
+            settings.redis_url, max_connections=settings.redis_connections, timeout=10
+        )
+        redis_client = redis.Redis(connection_pool=pool)
     store = GameStore(
         redis_client,
         ttl_seconds=settings.game_ttl_seconds,

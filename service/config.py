@@ -44,6 +44,7 @@ class Settings:
     bot_stall_seconds: float = 30.0  # a bot seat idle this long gets its turn enqueued again on GET
     access_log: bool = True
     recent_games: int = 256  # games per API process whose last committed state is kept (0: none)
+    redis_connections: int = 32  # Redis connections per API process (requests wait for one)
     streams_per_address: int = 50  # open event streams per client address (0: no cap)
     streams_per_token: int = 10  # open event streams per seat token (0: no cap)
 
@@ -68,6 +69,7 @@ class Settings:
             access_log=os.environ.get("SKYLINE_ACCESS_LOG", "on").strip().lower()
             not in ("0", "off", "false"),
             recent_games=_int("SKYLINE_RECENT_GAMES", 256),
+            redis_connections=_int("SKYLINE_REDIS_CONNECTIONS", 32),
             streams_per_address=_int("SKYLINE_STREAMS_PER_ADDRESS", 50),
             streams_per_token=_int("SKYLINE_STREAMS_PER_TOKEN", 10),
         )

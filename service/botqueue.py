@@ -1,4 +1,10 @@
-"""Enqueue bot turns on RQ, as JSON jobs named after the game and version they answer."""
+"""Enqueue bot turns on RQ, as JSON jobs named after the game and version they answer.
+
+Two queues, and workers take from the first before the second: a bot turn in a game with a
+human seat (someone is waiting for it) goes to ``skyline-bots``; a turn in a game of bots only
+goes to ``skyline-bots-all-bot``, and is played only when no human's game waits. One job per
+game and version, so a game never has more than one turn queued.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +19,9 @@ from rq.serializers import JSONSerializer
 
 from .logs import current_request_id
 
-QUEUE_NAME = "skyline-bots"
+QUEUE_NAME = "skyline-bots"  # games with a human seat: played first
+ALL_BOT_QUEUE_NAME = "skyline-bots-all-bot"  # games of bots only: when no human waits
+QUEUE_NAMES = (QUEUE_NAME, ALL_BOT_QUEUE_NAME)
 JOB_FUNCTION = "worker.jobs.play_bot_turn"
 _DONE = {JobStatus.FINISHED, JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED}
 
@@ -32,14 +40,33 @@ class BotQueue:
     ) -> None:
         # RQ stores compressed bytes: its connection must not decode responses.
         self.queue = Queue(name, connection=connection, serializer=JSONSerializer)
+        self.all_bot_queue = Queue(ALL_BOT_QUEUE_NAME, connection=connection, serializer=JSONSerializer)
         self.job_timeout = job_timeout
         self.retries = retries
 
-    def enqueue_turn(self, game_id: str, version: int) -> bool:
-        """Enqueue the bot turn at ``version``; False when its job is already queued or running."""
+    def queue_for(self, humans: bool) -> Queue:
+        return self.queue if humans else self.all_bot_queue
+
+    def humans_waiting(self) -> int:
+        """Bot turns queued in games with a human seat."""
+        return self.queue.count
+
+    def depth(self) -> int:
+        """Bot turns queued, in both queues."""
+        pipe = self.queue.connection.pipeline(transaction=False)
+        pipe.llen(self.queue.key)
+        pipe.llen(self.all_bot_queue.key)
+        return sum(pipe.execute())
+
+    def enqueue_turn(self, game_id: str, version: int, *, humans: bool = True) -> bool:
+        """Enqueue the bot turn at ``version``; False when its job is already queued or running.
+
+        ``humans``: whether a human seat plays in the game (its turn then goes first).
+        """
         jid = job_id(game_id, version)
+        queue = self.queue_for(humans)
         try:
-            self._enqueue(game_id, version, jid)
+            self._enqueue(queue, game_id, version, jid)
             return True
         except DuplicateJobError:
             pass
@@ -53,19 +80,19 @@ class BotQueue:
             # Started by a worker that may have died (SIGKILL, lost node): a job past its
             # deadline is retried now, or failed when out of retries, as RQ's own
             # maintenance would do a little later.
-            StartedJobRegistry(queue=self.queue).cleanup()
+            StartedJobRegistry(queue=self.queue_for(job.origin != ALL_BOT_QUEUE_NAME)).cleanup()
         if job is not None and job.get_status(refresh=True) not in _DONE:
             return False
         if job is not None:
             job.delete()
         try:
-            self._enqueue(game_id, version, jid)
+            self._enqueue(queue, game_id, version, jid)
         except DuplicateJobError:
             return False
         return True
 
-    def _enqueue(self, game_id: str, version: int, jid: str) -> None:
-        self.queue.enqueue_call(
+    def _enqueue(self, queue: Queue, game_id: str, version: int, jid: str) -> None:
+        queue.enqueue_call(
             JOB_FUNCTION,
             args=(game_id, version),
             job_id=jid,

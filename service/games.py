@@ -28,7 +28,7 @@ from .store import DuplicateRequest, GameMissing, GameStore, StaleVersion, Store
 # move lands in between, the move is judged again on the new state, a few times at most.
 _UNVERSIONED_ATTEMPTS = 8
 
-BotEnqueuer = Callable[[str, int], None]
+BotEnqueuer = Callable[..., object]  # (game_id, version, *, humans) -> enqueued
 
 
 def _status(state: State) -> str:
@@ -43,6 +43,10 @@ def request_fingerprint(move: Any, version: int | None) -> str:
     """What an Idempotency-Key's first request asked, to tell a true retry from a reuse."""
     # The standard json module: a client may send integers beyond 64 bits.
     return hashlib.sha256(json.dumps({"move": move, "version": version}, sort_keys=True).encode()).hexdigest()
+
+
+def has_humans(meta: dict[str, Any]) -> bool:
+    return any(seat["kind"] == "human" for seat in meta["seats"])
 
 
 def bot_seats_to_act(meta: dict[str, Any], state: State) -> list[int]:
@@ -394,7 +398,7 @@ class Games:
     # ---- bots ----------------------------------------------------------------------------
     def _wake_bots(self, game_id: str, version: int, meta: dict[str, Any], state: State) -> None:
         if self.enqueue_bot_turn is not None and bot_seats_to_act(meta, state):
-            self.enqueue_bot_turn(game_id, version)
+            self.enqueue_bot_turn(game_id, version, humans=has_humans(meta))
 
     def _heal_stalled_bots(self, stored: StoredGame, state: State) -> None:
         """A bot seat that has waited too long gets its job enqueued again (duplicates are ignored)."""

@@ -6,8 +6,8 @@
 - ``skyline_moves_applied_total{title,by}`` (by = human or bot; the worker counts bot moves),
   ``skyline_games_created_total{title}``, ``skyline_rate_limited_total{scope}``,
   ``skyline_event_streams_open`` (live event streams, summed over live processes);
-- read from Redis at scrape time: ``skyline_bot_queue_jobs{state}`` (queued, started, scheduled,
-  failed), ``skyline_bot_workers`` and ``skyline_redis_up``.
+- read from Redis at scrape time: ``skyline_bot_queue_jobs{queue,state}`` (queued, started,
+  scheduled, failed), ``skyline_bot_workers`` and ``skyline_redis_up``.
 
 Under gunicorn each worker process writes its samples to files in ``PROMETHEUS_MULTIPROC_DIR``
 (prometheus-client's multiprocess mode) and a scrape, answered by any process, sums them;
@@ -136,31 +136,35 @@ class QueueCollector:
         from rq.registry import FailedJobRegistry, ScheduledJobRegistry, StartedJobRegistry
         from rq.serializers import JSONSerializer
 
-        from .botqueue import QUEUE_NAME
+        from .botqueue import QUEUE_NAMES
 
         jobs = GaugeMetricFamily(
             "skyline_bot_queue_jobs",
-            "Bot jobs by state (queued, started, scheduled, failed), read from Redis at scrape time.",
-            labels=["state"],
+            "Bot jobs by queue (skyline-bots: games with a human; skyline-bots-all-bot) and state "
+            "(queued, started, scheduled, failed), read from Redis at scrape time.",
+            labels=["queue", "state"],
         )
-        workers = GaugeMetricFamily("skyline_bot_workers", "RQ workers registered on the bot queue.")
+        workers = GaugeMetricFamily("skyline_bot_workers", "RQ workers registered on the bot queues.")
         up = GaugeMetricFamily("skyline_redis_up", "1 when Redis answered this scrape.")
         try:
-            queue = Queue(QUEUE_NAME, connection=self.connection, serializer=JSONSerializer)
-            counts = {
-                "queued": queue.count,
-                # cleanup=False: a scrape must not requeue anything, only look.
-                "started": StartedJobRegistry(queue=queue).get_job_count(cleanup=False),
-                "scheduled": ScheduledJobRegistry(queue=queue).get_job_count(cleanup=False),
-                "failed": FailedJobRegistry(queue=queue).get_job_count(cleanup=False),
-            }
-            worker_count = Worker.count(queue=queue)
+            counts = {}
+            for name in QUEUE_NAMES:
+                queue = Queue(name, connection=self.connection, serializer=JSONSerializer)
+                counts[name] = {
+                    "queued": queue.count,
+                    # cleanup=False: a scrape must not requeue anything, only look.
+                    "started": StartedJobRegistry(queue=queue).get_job_count(cleanup=False),
+                    "scheduled": ScheduledJobRegistry(queue=queue).get_job_count(cleanup=False),
+                    "failed": FailedJobRegistry(queue=queue).get_job_count(cleanup=False),
+                }
+            worker_count = Worker.count(queue=Queue(QUEUE_NAMES[0], connection=self.connection))
         except (redis.RedisError, OSError):
             up.add_metric([], 0)
             yield up
             return
-        for state, count in counts.items():
-            jobs.add_metric([state], count)
+        for name, by_state in counts.items():
+            for state, count in by_state.items():
+                jobs.add_metric([name, state], count)
         workers.add_metric([], worker_count)
         up.add_metric([], 1)
         yield jobs

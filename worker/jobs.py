@@ -9,6 +9,7 @@ takes too long, a random legal move is played instead, so a game never stalls.
 from __future__ import annotations
 
 import logging
+import os
 import random
 import time
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from engines import registry
 from engines.bots import choose, level_for
 from service.botqueue import BotQueue
 from service.config import Settings
-from service.games import Games, bot_seats_to_act
+from service.games import Games, bot_seats_to_act, has_humans
 from service.problems import Problem
 from service.store import GameMissing, GameStore
 
@@ -29,16 +30,43 @@ from . import faults
 log = logging.getLogger(__name__)
 
 
+# Fair scheduling (docs/deploy.md, "Fair bot scheduling"): with this many bot turns queued,
+# bots think a quarter of their level's time, so the queue drains instead of growing.
+PRESSURE_JOBS = int(os.environ.get("SKYLINE_BOT_PRESSURE_JOBS") or 8)
+PRESSURE_SHARE = 0.25
+# A game of bots only gives its worker back this often to a game with a human waiting.
+ALL_BOT_SLICE_SECONDS = 0.05
+
+
+class Turns:
+    """What a job needs around the rules: the games, and the queues to look at."""
+
+    def __init__(self, connection: Any) -> None:
+        settings = Settings.from_env()
+        store = GameStore(
+            connection,
+            ttl_seconds=settings.game_ttl_seconds,
+            finished_ttl_seconds=settings.finished_game_ttl_seconds,
+        )
+        self.queue = BotQueue(connection, job_timeout=settings.bot_job_timeout)
+        # A job reads the game itself, and its Games lives for one job: nothing to keep.
+        self.games = Games(store, self.queue.enqueue_turn, recent_games=0)
+
+    def human_waiting(self) -> Callable[[], bool]:
+        """A check, asked at most every ALL_BOT_SLICE_SECONDS, that a human's game waits for a bot."""
+        last = [0.0, False]
+
+        def check() -> bool:
+            now = time.monotonic()
+            if now - last[0] >= ALL_BOT_SLICE_SECONDS:
+                last[0], last[1] = now, self.queue.humans_waiting() > 0
+            return bool(last[1])
+
+        return check
+
+
 def _games(connection: Any) -> Games:
-    settings = Settings.from_env()
-    store = GameStore(
-        connection,
-        ttl_seconds=settings.game_ttl_seconds,
-        finished_ttl_seconds=settings.finished_game_ttl_seconds,
-    )
-    queue = BotQueue(connection, job_timeout=settings.bot_job_timeout)
-    # A job reads the game itself, and its Games lives for one job: nothing to keep.
-    return Games(store, queue.enqueue_turn, recent_games=0)
+    return Turns(connection).games
 
 
 def play_bot_turn(
@@ -52,12 +80,15 @@ def play_bot_turn(
     """
     if connection is None:
         connection = get_current_job().connection
-    games = _games(connection)
+    turns = Turns(connection)
+    games = turns.games
     started = time.perf_counter()
     played: list[dict[str, Any]] = []
     outcome = "played"
+    budget = PRESSURE_SHARE if turns.queue.depth() >= PRESSURE_JOBS else 1.0
+    yield_to_humans: Callable[[], bool] | None = None
     while True:
-        step = _play_one(games, game_id, version)
+        step = _play_one(games, game_id, version, budget=budget, interrupt=yield_to_humans)
         if step["outcome"] != "played":
             outcome = step["outcome"] if not played else "played"
             if not played:
@@ -65,11 +96,14 @@ def play_bot_turn(
             break
         played.append(step)
         version = step["version"]
+        if not step["humans"] and yield_to_humans is None:
+            yield_to_humans = turns.human_waiting()
         if not step["bot_to_act"]:
             break
-        if len(played) >= max_turns or time.perf_counter() - started > max_seconds:
-            if games.enqueue_bot_turn is not None:
-                games.enqueue_bot_turn(game_id, version)
+        out_of_budget = len(played) >= max_turns or time.perf_counter() - started > max_seconds
+        if out_of_budget or (yield_to_humans is not None and yield_to_humans()):
+            # Back in the queue: a game with a human waiting (or any other game) goes first.
+            turns.queue.enqueue_turn(game_id, version, humans=step["humans"])
             break
     return {
         "outcome": outcome,
@@ -81,6 +115,10 @@ def play_bot_turn(
     }
 
 
+def _either(first: Callable[[], bool] | None, second: Callable[[], bool]) -> Callable[[], bool]:
+    return second if first is None else (lambda: first() or second())
+
+
 def _timer(seconds: float | None) -> Callable[[], bool] | None:
     """A budget check for a bot's thinking (engines keep no clock; the worker does)."""
     if seconds is None:
@@ -89,8 +127,19 @@ def _timer(seconds: float | None) -> Callable[[], bool] | None:
     return lambda: time.monotonic() >= deadline
 
 
-def _play_one(games: Games, game_id: str, version: int) -> dict[str, Any]:
-    """Play the move of the first bot seat to act at ``version``."""
+def _play_one(
+    games: Games,
+    game_id: str,
+    version: int,
+    *,
+    budget: float = 1.0,
+    interrupt: Callable[[], bool] | None = None,
+) -> dict[str, Any]:
+    """Play the move of the first bot seat to act at ``version``.
+
+    ``budget`` scales the level's thinking time (under queue pressure); ``interrupt``, when it
+    turns true, ends the thinking early (a game of bots only, while a human's game waits).
+    """
     try:
         stored = games.store.load(game_id)
     except GameMissing:
@@ -109,7 +158,11 @@ def _play_one(games: Games, game_id: str, version: int) -> dict[str, Any]:
     fallback = False
     faults.before_bot_move()  # a no-op unless a crash test asks for a slow bot
     try:
-        move = choose(state, seat, bot, rng, level=level, out_of_time=_timer(level_for(bot, level).seconds))
+        seconds = level_for(bot, level).seconds
+        out_of_time = _timer(None if seconds is None else seconds * budget)
+        if interrupt is not None:
+            out_of_time = _either(out_of_time, interrupt)
+        move = choose(state, seat, bot, rng, level=level, out_of_time=out_of_time)
     except Exception:  # a bot must never stall a game: play any legal move instead
         log.exception("bot %s failed in game %s at version %s; playing a random move", bot, game_id, version)
         move = rng.choice(state.legal_moves(seat))
@@ -136,4 +189,5 @@ def _play_one(games: Games, game_id: str, version: int) -> dict[str, Any]:
         "fallback": fallback,
         "version": reply["version"],
         "bot_to_act": any(kinds.get(s) == "bot" for s in reply["to_act"]),
+        "humans": has_humans(stored.meta),
     }

@@ -37,6 +37,12 @@ def _bot_metrics() -> SimpleNamespace:
             ["outcome"],
             buckets=JOB_BUCKETS,
         ),
+        waited=Histogram(
+            "skyline_bot_queue_wait_seconds",
+            "Time a bot turn waited in its queue before a worker took it, by queue.",
+            ["queue"],
+            buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0),
+        ),
         swept=Counter(
             "skyline_bot_turns_swept_total",
             "Bot turns enqueued by the sweeper because their game waited too long on a bot.",
@@ -52,6 +58,10 @@ def job_done(outcome: str, seconds: float | None) -> None:
     metrics.jobs.labels(outcome=outcome).inc()
     if seconds is not None:
         metrics.duration.labels(outcome=outcome).observe(seconds)
+
+
+def queue_waited(queue: str, seconds: float) -> None:
+    bot_metrics().waited.labels(queue=queue).observe(seconds)
 
 
 def turn_swept() -> None:

@@ -22,6 +22,7 @@ import logging
 import os
 import threading
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 import redis
@@ -34,7 +35,7 @@ from rq.timeouts import JobTimeoutException
 from rq.worker import SimpleWorker
 
 from service import logs
-from service.botqueue import QUEUE_NAME
+from service.botqueue import QUEUE_NAMES
 
 from . import metrics
 from .sweeper import Sweeper
@@ -94,6 +95,13 @@ class SkylineWorker(SimpleWorker):
         meta = job.meta or {}
         token = logs.bind_request_id(meta.get("request_id") or f"job:{job.id}")
         started = time.perf_counter()
+        waited = None
+        if job.enqueued_at is not None:
+            waited = max(0.0, (datetime.now(UTC) - job.enqueued_at.replace(tzinfo=UTC)).total_seconds())
+            try:
+                metrics.queue_waited(queue.name, waited)
+            except Exception:
+                log.exception("could not record a queue wait")
         try:
             ok = super().perform_job(job, queue, execution)
         except BaseException:
@@ -119,6 +127,9 @@ class SkylineWorker(SimpleWorker):
             fields["exception"] = getattr(failure, "__name__", None)
             fields["retries_left"] = job.retries_left
         fields["outcome"] = outcome
+        fields["queue"] = queue.name
+        if waited is not None:
+            fields["queue_wait_ms"] = round(waited * 1000, 1)
         fields["duration_ms"] = round(seconds * 1000, 2)
         try:
             metrics.job_done(outcome, seconds)
@@ -137,7 +148,7 @@ def run(*, burst: bool = False, http_port: int | None = None) -> int:
     logs.configure(os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())
     connection = redis.Redis.from_url(url)  # bytes: RQ stores compressed payloads
     worker = SkylineWorker(
-        [QUEUE_NAME],
+        list(QUEUE_NAMES),  # in order: a game with a human first
         connection=connection,
         serializer=JSONSerializer,
         abandon_grace_seconds=_env_int("SKYLINE_WORKER_ABANDON_GRACE_SECONDS", 15),

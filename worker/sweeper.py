@@ -27,7 +27,7 @@ import redis
 from engines import registry
 from service.botqueue import BotQueue
 from service.config import Settings
-from service.games import bot_seats_to_act
+from service.games import bot_seats_to_act, has_humans
 from service.store import GameMissing, GameStore
 
 from . import metrics
@@ -86,7 +86,7 @@ class Sweeper:
             if stored.status != "active" or not bot_seats_to_act(stored.meta, state):
                 counts["forgotten"] += self.store.forget_bot_due(game_id, score)
                 continue
-            enqueued = self.queue.enqueue_turn(game_id, stored.version)
+            enqueued = self.queue.enqueue_turn(game_id, stored.version, humans=has_humans(stored.meta))
             self.store.mark_bot_due(game_id)
             if enqueued:
                 counts["enqueued"] += 1

@@ -19,7 +19,7 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from service import create_app
-from service.botqueue import QUEUE_NAME
+from service.botqueue import ALL_BOT_QUEUE_NAME
 from service.embedded import EmbeddedRedis
 
 from ..conftest import LIVE_ENV, Processes, api_command, free_port, wait_http, worker_command
@@ -95,16 +95,22 @@ def test_moves_and_games_are_counted_by_title(client):
 def test_queue_depth_is_read_from_redis_at_scrape_time(app_on_private_redis, private_redis):
     client = app_on_private_redis.test_client()
     text = client.get("/metrics").get_data(as_text=True)
-    assert sample(text, "skyline_bot_queue_jobs", state="queued") == 0
+    assert sample(text, "skyline_bot_queue_jobs", queue="skyline-bots", state="queued") == 0
     assert sample(text, "skyline_redis_up") == 1
     for seed in range(3):
         client.post(
             "/games", json={"title": "property", "seed": seed, "seats": [{"kind": "bot"}, {"kind": "bot"}]}
         )
-    queue = Queue(QUEUE_NAME, connection=redis.Redis.from_url(private_redis.url), serializer=JSONSerializer)
+    client.post(
+        "/games", json={"title": "property", "seed": 1, "seats": [{"kind": "bot"}, {"kind": "human"}]}
+    )
+    queue = Queue(
+        ALL_BOT_QUEUE_NAME, connection=redis.Redis.from_url(private_redis.url), serializer=JSONSerializer
+    )
     assert queue.count == 3
     text = client.get("/metrics").get_data(as_text=True)
-    assert sample(text, "skyline_bot_queue_jobs", state="queued") == 3
+    assert sample(text, "skyline_bot_queue_jobs", queue="skyline-bots-all-bot", state="queued") == 3
+    assert sample(text, "skyline_bot_queue_jobs", queue="skyline-bots", state="queued") == 1
     assert sample(text, "skyline_bot_workers") == 0
     private_redis.halt()
     down = client.get("/metrics")

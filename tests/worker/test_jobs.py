@@ -13,7 +13,7 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from service import create_app
-from service.botqueue import QUEUE_NAME, job_id
+from service.botqueue import ALL_BOT_QUEUE_NAME, QUEUE_NAME, job_id
 from service.embedded import EmbeddedRedis
 from worker import jobs
 from worker.jobs import play_bot_turn
@@ -49,11 +49,12 @@ def test_the_job_plays_the_bot_seat_and_stale_jobs_do_nothing(client, redis_clie
     assert play_bot_turn("nosuchgame", 0, connection=redis_client) == {"outcome": "missing"}
 
 
-def test_one_job_plays_consecutive_bot_turns_then_hands_over(client, redis_client):
+def test_one_job_plays_consecutive_bot_turns_then_hands_over(client, redis_client, monkeypatch):
+    monkeypatch.setattr(jobs.Turns, "human_waiting", lambda self: lambda: False)
     created = create(client, [BOT, BOT], seed=4)
     outcome = play_bot_turn(created["id"], 0, connection=redis_client, max_turns=5)
     assert outcome["moves"] == 5 and outcome["version"] == 5
-    queue = Queue(QUEUE_NAME, connection=redis_client, serializer=JSONSerializer)
+    queue = Queue(ALL_BOT_QUEUE_NAME, connection=redis_client, serializer=JSONSerializer)
     assert queue.fetch_job(job_id(created["id"], 5)) is not None, (
         "past its budget the job enqueues the next turn"
     )
@@ -74,9 +75,21 @@ def test_a_failing_strategy_falls_back_to_a_legal_move(client, redis_client, mon
     assert outcome["outcome"] == "played" and outcome["fallbacks"] == outcome["moves"] == 3
 
 
+def test_a_game_with_a_human_queues_its_bot_turns_first_and_a_game_of_bots_second(client, redis_client):
+    """Fair scheduling: the worker takes skyline-bots (someone waits) before skyline-bots-all-bot."""
+    with_human = create(client, [BOT, HUMAN], seed=1)
+    bots_only = create(client, [BOT, BOT], seed=1)
+    first = Queue(QUEUE_NAME, connection=redis_client, serializer=JSONSerializer)
+    second = Queue(ALL_BOT_QUEUE_NAME, connection=redis_client, serializer=JSONSerializer)
+    assert with_human["to_act"] == [0] and bots_only["to_act"] == [0]
+    assert first.fetch_job(job_id(with_human["id"], 0)) is not None
+    assert second.fetch_job(job_id(bots_only["id"], 0)) is not None
+    assert first.fetch_job(job_id(bots_only["id"], 0)) is None
+
+
 def test_creating_a_game_enqueues_a_json_job_for_the_bot_turn(client, redis_client):
     created = create(client, [BOT, BOT], seed=8)
-    queue = Queue(QUEUE_NAME, connection=redis_client, serializer=JSONSerializer)
+    queue = Queue(ALL_BOT_QUEUE_NAME, connection=redis_client, serializer=JSONSerializer)
     job = queue.fetch_job(job_id(created["id"], 0))
     assert job is not None and list(job.args) == [created["id"], 0]
     assert job.func_name == "worker.jobs.play_bot_turn"
@@ -152,7 +165,29 @@ def test_a_human_against_bots_through_the_worker(private_client, workers):
     assert {entry["seat"] for entry in log} == {0, 1, 2}
 
 
-def test_bot_levels_are_stored_and_played(client, redis_client):
+def test_a_game_of_bots_hands_its_worker_over_when_a_human_waits(client, redis_client, monkeypatch):
+    created = create(client, [BOT, BOT], seed=4)
+    monkeypatch.setattr(jobs.Turns, "human_waiting", lambda self: lambda: True)
+    outcome = play_bot_turn(created["id"], 0, connection=redis_client, max_turns=5)
+    assert outcome["moves"] == 1, "one move, then back in the queue"
+    queue = Queue(ALL_BOT_QUEUE_NAME, connection=redis_client, serializer=JSONSerializer)
+    assert queue.fetch_job(job_id(created["id"], 1)) is not None
+
+
+def test_bots_think_a_quarter_of_their_time_under_queue_pressure(client, redis_client, monkeypatch):
+    created = create(client, [{"kind": "bot", "level": "hard"}, HUMAN], seed=4)
+    assert created["to_act"] == [0]
+    monkeypatch.setattr(jobs.BotQueue, "depth", lambda self: jobs.PRESSURE_JOBS)
+    started = time.perf_counter()
+    outcome = play_bot_turn(created["id"], 0, connection=redis_client)
+    seconds = time.perf_counter() - started
+    hard = jobs.level_for(None, "hard").seconds
+    assert outcome["moves"] == 1 and seconds < hard * jobs.PRESSURE_SHARE + 0.5, seconds
+
+
+def test_bot_levels_are_stored_and_played(client, redis_client, monkeypatch):
+    # Alone on the worker: no human's game waits (the session's queue is shared with other tests).
+    monkeypatch.setattr(jobs.Turns, "human_waiting", lambda self: lambda: False)
     created = create(client, [SMART, {"kind": "bot", "bot": "ismcts"}], seed=6)
     assert created["seats"][0]["bot"] == "greedy" and created["seats"][0]["level"] == "easy"
     assert created["seats"][1]["level"] == "medium"

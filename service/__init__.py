@@ -9,6 +9,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from . import bodylimit, errors, logs, metrics, ratelimit
+from .botgames import BotGameQuota
 from .botqueue import BotQueue
 from .config import Settings
 from .games import Games
@@ -138,6 +139,9 @@ def create_app(
     app.extensions["skyline.settings"] = settings
     app.extensions["skyline.games"] = games
     app.extensions["skyline.catalog"] = games.catalog()
+    app.extensions["skyline.bot_game_quota"] = BotGameQuota(
+        redis_client, per_address=settings.bot_games_per_address, ttl_seconds=settings.game_ttl_seconds
+    )
 
     if settings.trusted_proxy_hops > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix

@@ -10,8 +10,11 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from . import auth, sse
+from .botgames import TooManyBotGames
+from .errors import problem_response
 from .games import Games
 from .problems import Problem
+from .ratelimit import address_key
 from .schemas import (
     ActionQuerySchema,
     ActionResultSchema,
@@ -88,7 +91,24 @@ class GameList(MethodView):
     @blp.doc(operationId="createGame")
     def post(self, body):
         """Create a game; the reply holds one secret token per human seat."""
+        quota, address = None, None
+        if all(seat["kind"] == "bot" for seat in body["seats"]):
+            quota = current_app.extensions["skyline.bot_game_quota"]
+            address = address_key(request.remote_addr)
+            try:
+                quota.admit(address)
+            except TooManyBotGames as refused:
+                response = problem_response(
+                    429,
+                    "too_many_bot_games",
+                    f"At most {refused.cap} games of bots only may run at once per address; "
+                    "wait for one to end.",
+                )
+                response.headers["Retry-After"] = "30"
+                return response
         created = games().create(body)
+        if quota is not None:
+            quota.record(address, created["id"])
         return json_response(created, 201, {"Location": f"/games/{created['id']}"})
 
 

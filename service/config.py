@@ -45,6 +45,7 @@ class Settings:
     access_log: bool = True
     recent_games: int = 256  # games per API process whose last committed state is kept (0: none)
     redis_connections: int = 32  # Redis connections per API process (requests wait for one)
+    bot_games_per_address: int = 20  # running games of bots only per client address (0: no cap)
     streams_per_address: int = 50  # open event streams per client address (0: no cap)
     streams_per_token: int = 10  # open event streams per seat token (0: no cap)
 
@@ -70,6 +71,7 @@ class Settings:
             not in ("0", "off", "false"),
             recent_games=_int("SKYLINE_RECENT_GAMES", 256),
             redis_connections=_int("SKYLINE_REDIS_CONNECTIONS", 32),
+            bot_games_per_address=_int("SKYLINE_BOT_GAMES_PER_ADDRESS", 20),
             streams_per_address=_int("SKYLINE_STREAMS_PER_ADDRESS", 50),
             streams_per_token=_int("SKYLINE_STREAMS_PER_TOKEN", 10),
         )

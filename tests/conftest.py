@@ -48,6 +48,7 @@ def settings(redis_server):
         max_body_bytes=16 * 1024,
         rate_limit_per_address=None,
         rate_limit_per_token=None,
+        bot_games_per_address=0,  # tests create many games of bots from one address
     )
 
 
@@ -124,6 +125,7 @@ def api_command(port: int, workers: int = 2) -> list[str]:
 LIVE_ENV = {
     "SKYLINE_RATE_LIMIT_PER_ADDRESS": "1000000/60",
     "SKYLINE_RATE_LIMIT_PER_TOKEN": "1000000/60",
+    "SKYLINE_BOT_GAMES_PER_ADDRESS": "0",
 }
 
 

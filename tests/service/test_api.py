@@ -333,3 +333,31 @@ def test_openapi_document_is_served(client):
 def test_health_and_readiness(client):
     assert client.get("/healthz").get_json() == {"status": "ok"}
     assert client.get("/readyz").get_json() == {"status": "ready"}
+
+
+def test_games_of_bots_only_are_capped_per_address(app, client):
+    """Issue 21: one address may keep a bounded number of games of bots only running."""
+    from dataclasses import replace
+
+    from service import create_app
+
+    settings = replace(app.extensions["skyline.settings"], bot_games_per_address=2)
+    capped = create_app(
+        settings, redis_client=app.extensions["skyline.games"].store.redis, enqueue_bots=False
+    )
+    http = capped.test_client()
+    bots = {"title": "property", "seats": [{"kind": "bot"}, {"kind": "bot"}]}
+    address = {"REMOTE_ADDR": "192.0.2.77"}
+    first = [http.post("/games", json=bots, environ_base=address) for _ in range(2)]
+    assert [r.status_code for r in first] == [201, 201]
+    refused = http.post("/games", json=bots, environ_base=address)
+    assert refused.status_code == 429 and refused.get_json()["code"] == "too_many_bot_games"
+    assert refused.headers["Retry-After"]
+    # Another address, and a game with a human, are not counted.
+    assert http.post("/games", json=bots, environ_base={"REMOTE_ADDR": "192.0.2.78"}).status_code == 201
+    human = {"title": "property", "seats": [{"kind": "human"}, {"kind": "bot"}]}
+    assert http.post("/games", json=human, environ_base=address).status_code == 201
+    # A finished (here: expired) game frees its place.
+    store = app.extensions["skyline.games"].store
+    store.redis.delete(f"sk:{{{first[0].get_json()['id']}}}:game")
+    assert http.post("/games", json=bots, environ_base=address).status_code == 201

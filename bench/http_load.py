@@ -1,6 +1,6 @@
 """HTTP throughput and latency of GET moves and POST actions, beside the floor.
 
-Starts one Redis (the embedded binary), the API as `skyline serve` runs it (gunicorn gthread
+Starts one Redis (the embedded binary), the API as `skyline serve` runs it (gunicorn, gevent by default
 + an RQ worker) and the floor (bench/floor.py: one Redis GET, same gunicorn settings); then,
 for 1, 8 and 32 concurrent clients, measures requests per second and p50/p99 latency of
   - GET /floor, GET /games/{id}/moves, and POST /games/{id}/actions.
@@ -265,7 +265,7 @@ def main() -> None:
 
 if __name__ == "__main__":
     cpu_column = "--cpu" in sys.argv[1:]
-    print(f"gunicorn gthread, {os.cpu_count()} cores")
+    print(f"gunicorn {os.environ.get('SKYLINE_WORKER_CLASS', 'gevent')}, {os.cpu_count()} cores")
     header = "| request | clients | req/s | of floor | p50 ms | p99 ms | errors |"
     print(header + (" CPU µs: client / server / Redis |" if cpu_column else ""))
     print("|---|---|---|---|---|---|---|" + ("---|" if cpu_column else ""))

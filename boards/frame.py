@@ -2,7 +2,8 @@
 and the facts of the view that the title's board drawing does not place.
 
 A title module gives ``NAME``, ``BOARD_KEYS`` (the view's keys its board shows), ``draw`` (the
-board into a Canvas) and ``board_rows`` (the board as text); it may give ``seat_rows``.
+board into a Canvas) and ``board_rows`` (the board as text); it may give ``seat_rows`` (a
+seat's holdings as text) and ``hand_cards`` (a hand the view shows, drawn with card ids).
 """
 
 from __future__ import annotations
@@ -99,7 +100,10 @@ def default_seat_rows(shown: dict[str, Any], player: dict[str, Any]) -> list[str
     return fact_rows(player, {"seat", "player"})
 
 
-def _seat_blocks(shown: dict[str, Any], module: Any) -> list[tuple[int | None, str, list[str]]]:
+Block = tuple[int | None, str, list[str], dict[str, Any]]
+
+
+def _seat_blocks(shown: dict[str, Any], module: Any) -> list[Block]:
     seat_rows: Callable[[dict[str, Any], dict[str, Any]], list[str]] = getattr(
         module, "seat_rows", default_seat_rows
     )
@@ -115,11 +119,11 @@ def _seat_blocks(shown: dict[str, Any], module: Any) -> list[tuple[int | None, s
             head += " · to act"
         if result:
             head += f" · score {result['scores'][seat]} (rank {result['ranks'][seat]})"
-        rows = seat_rows(shown, held[seat]) if seat in held else []
-        blocks.append((seat, head, rows))
+        player = held.get(seat, {})
+        blocks.append((seat, head, seat_rows(shown, player) if player else [], player))
     for key, player in held.items():
         if key >= 1000:  # an automaton listed among the players
-            blocks.append((None, str(player.get("name", "automaton")), seat_rows(shown, player)))
+            blocks.append((None, str(player.get("name", "automaton")), seat_rows(shown, player), player))
     return blocks
 
 
@@ -135,12 +139,19 @@ def svg(shown: dict[str, Any], module: Any) -> str:
         canvas.text(MARGIN, y, row, 18 if index == 0 else 14, font_weight="bold" if index == 0 else None)
     y = module.draw(canvas, shown, y + 14)
     columns = WIDTH // 7 - 4
-    for seat, head, rows in _seat_blocks(shown, module):
+    hand_cards = getattr(module, "hand_cards", None)
+    for seat, head, rows, player in _seat_blocks(shown, module):
         y += 26
         canvas.rect(MARGIN, y - 13, 14, 14, fill=seat_colour(seat), stroke="#333")
         canvas.text(MARGIN + 22, y, head, 14, font_weight="bold")
         wrapped = [piece for row in rows for piece in wrap(row, columns)]
         y = canvas.lines(MARGIN + 22, y, wrapped, 12, 4)
+        cards = hand_cards(player) if hand_cards and player else []
+        for index, (face, card_id, fill) in enumerate(cards):
+            row, column = divmod(index, 12)
+            canvas.card(MARGIN + 22 + column * 76, y + 6 + row * 46, face, card_id, fill, 70, 40)
+        if cards:
+            y += 6 + 46 * ((len(cards) + 11) // 12)
     rest = [piece for row in other_rows(shown, module) for piece in wrap(row, WIDTH // 7 - 2)]
     if rest:
         y += 26
@@ -154,7 +165,7 @@ def svg(shown: dict[str, Any], module: Any) -> str:
 def text(shown: dict[str, Any], module: Any) -> str:
     out = header_rows(shown, module.NAME)
     out += ["", *module.board_rows(shown)]
-    for _, head, rows in _seat_blocks(shown, module):
+    for _, head, rows, _ in _seat_blocks(shown, module):
         out += ["", head, *(piece for row in rows for piece in wrap("  " + row, TEXT_COLUMNS))]
     rest = other_rows(shown, module)
     if rest:

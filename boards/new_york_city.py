@@ -47,7 +47,8 @@ def _player_name(view: dict[str, Any], player: int | None) -> str:
 
 def _district_text(view: dict[str, Any], district: dict[str, Any]) -> str:
     towers = ", ".join(f"{_player_name(view, p)} {n}" for p, n in enumerate(district["skyscrapers"]) if n)
-    prestige = " ".join(f"{t['vehicle']} {t['value']}" for t in district["prestige"])
+    # Prestige tiles are listed by number; what each shows comes from the engine's tile table.
+    prestige = " ".join(f"{board.TILE_VEHICLE[t]} {board.TILE_VALUE[t]}" for t in district["prestige"])
     return (
         f"{board.DISTRICT_TITLES[district['district']]} [{district['letter']}] value {district['value']}"
         f" (base {district['base']}), lantern {district['lantern'] or 'none'}, black {district['black']}"

@@ -45,6 +45,10 @@ def _card_text(card: str) -> str:
     return material.card_text(card) + (f" [{symbols}]" if symbols else "")
 
 
+def _kinds(known: list[dict[str, Any]]) -> str:
+    return ", ".join(f"{k['depth'] + 1}: {material.KIND_NAMES[k['kind']]}" for k in known)
+
+
 def _pile_rows(view: dict[str, Any]) -> list[str]:
     rows = []
     for pile in material.PILES:
@@ -54,7 +58,7 @@ def _pile_rows(view: dict[str, Any]) -> list[str]:
             f"{pile.replace('_', '-')} pile: {shown['size']} cards"
             + (f", top {material.card_text(shown['top'])}" if shown.get("top") else "")
             + (f"; known from the top {known}" if known else "")
-            + (f"; kinds known {' '.join(shown['known_kinds'])}" if shown.get("known_kinds") else "")
+            + (f"; kinds known {_kinds(shown['known_kinds'])}" if shown.get("known_kinds") else "")
         )
     rows.append(f"Bank: {view['bank']} écus · die: {view['die'] if view['die'] is not None else '-'}")
     auction = view.get("auction")
@@ -89,26 +93,45 @@ def draw(canvas: Canvas, shown: dict[str, Any], top: float) -> float:
     if auction and auction.get("card"):
         canvas.text(210, y + 12, "on auction", 11)
         _draw_card(canvas, 210, y + 16, auction["card"])
-    canvas.lines(300, y - 4, _pile_rows(view), 12, 5)
-    y += 86
+    bottom = canvas.lines(300, y - 4, _pile_rows(view), 12, 5)
+    # Cards known inside the piles, by depth (the top is depth 1).
+    known = [(pile, k) for pile in material.PILES for k in view[pile]["known"]]
+    for index, (pile, k) in enumerate(known):
+        _draw_card(canvas, 300 + index * 76, bottom + 8, k["card"])
+        canvas.text(300 + index * 76, bottom + 60, f"{pile.replace('_', '-')} {k['depth'] + 1}", 9)
+    y = max(y + 86, bottom + 76 if known else 0)
     for player in view["players"]:
         seat = player["seat"]
         canvas.rect(16, y, 12, 40, fill=seat_colour(seat))
         canvas.text(34, y + 14, seat_name(shown, seat), 12, font_weight="bold")
         canvas.text(34, y + 32, f"city {player['city_value']}", 11)
         for slot, card in enumerate(player["city"]):
-            _draw_card(canvas, 170 + slot * 76, y, card)
+            if card is None:  # a gap left by sabotage
+                canvas.rect(170 + slot * 76, y, 70, 40, stroke="#999999", stroke_dasharray="4 3")
+            else:
+                _draw_card(canvas, 170 + slot * 76, y, card)
         if not player["city"]:
             canvas.text(170, y + 24, "no building yet", 11)
         y += 50
     return y
 
 
+def hand_cards(player: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The hand the view shows: all of it (yours, or every hand at the end), else the cards of
+    it you know (each copy by its id: copies are told apart by the engine)."""
+    cards = player.get("hand", player.get("known_cards", []))
+    return [
+        (f"{SHORT[material.KIND[card]]} {material.VALUE[card]}", card, KIND_FILL[material.KIND[card]])
+        for card in cards
+    ]
+
+
 def board_rows(shown: dict[str, Any]) -> list[str]:
     view = shown["view"]
     rows = list(_pile_rows(view))
     for player in view["players"]:
-        city = " | ".join(_card_text(card) for card in player["city"]) or "no building yet"
+        city = " | ".join("(gap)" if card is None else _card_text(card) for card in player["city"])
+        city = city or "no building yet"
         rows.append(f"{seat_name(shown, player['seat'])} city ({player['city_value']}): {city}")
     return rows
 

@@ -153,7 +153,7 @@ def create_app(
     api.register_blueprint(metrics.blp)
     api.register_blueprint(pictures.blp)
     add_game_schemas(api.spec)
-    add_links(api.spec, "/games", "post", "201", CREATED_LINKS)
+    add_links(api.spec, "/games", "post", "201", {**CREATED_LINKS, **pictures.CREATED_LINKS})
     document_create_game(api.spec)
     name_error_responses(api.spec, {code: name for code, (name, _) in ERROR_RESPONSES.items()})
     ratelimit.document(api.spec)

@@ -33,11 +33,27 @@ ASSETS = {
 }
 
 
+# OpenAPI links from a created game to its pictures, so clients and the stateful tests find them.
+_GAME_LINK = {"game_id": "$response.body#/id"}
+CREATED_LINKS = {
+    "GetBoardSvg": {
+        "operationId": "getBoardSvg",
+        "parameters": {**_GAME_LINK, "header.Authorization": "Bearer {$response.body#/seats/0/token}"},
+    },
+    "GetBoardText": {"operationId": "getBoardText", "parameters": _GAME_LINK},
+}
+
+
 def _picture_responses(content_type: str, description: str) -> dict:
     return {
         "200": {
             "description": description,
-            "headers": {"ETag": {"description": "The game's version.", "schema": {"type": "string"}}},
+            "headers": {
+                "ETag": {
+                    "description": "The game's version and the caller's seat.",
+                    "schema": {"type": "string"},
+                }
+            },
             "content": {content_type: {"schema": {"type": "string"}}},
         },
         "304": {"description": "Not modified (If-None-Match matched the version)."},

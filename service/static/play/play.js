@@ -155,7 +155,8 @@ function fillTitle() {
   const count = $("seat-count");
   count.replaceChildren();
   for (let n = entry.seats.min; n <= entry.seats.max; n += 1) count.append(element("option", { value: n, text: n }));
-  count.value = String(Math.min(entry.seats.max, Math.max(entry.seats.min, 2)));
+  // Three seats suit every title (New York needs an option for two); a human and two bots.
+  count.value = String(Math.min(entry.seats.max, Math.max(entry.seats.min, 3)));
   fillSeats();
   fillOptions();
 }

@@ -14,6 +14,7 @@ const session = {
   boardUrl: null, // the blob: URL of the board picture shown
   ticket: 0, // refreshes started; only the latest one may paint
   pending: false, // a move is being sent
+  seen: -1, // the newest version a refresh has been started for
 };
 
 // ---- the API ------------------------------------------------------------------------------
@@ -282,7 +283,10 @@ function paintResult(shown, record) {
     body.append(element("tr", {}, element("td", { text: rank }), element("td", { text: seatName(shown, seat) }),
       element("td", { text: result.scores[seat] })));
   }
-  if (record) $("record").textContent = JSON.stringify(record, null, 1);
+  if (record) {
+    $("record").textContent = JSON.stringify(record, null, 1);
+    $("record").dataset.loaded = "true";
+  }
 }
 
 async function fetchBoard() {
@@ -309,6 +313,7 @@ async function refresh() {
     }
     session.shown = shown;
     session.listing = listing;
+    session.seen = Math.max(session.seen, listing.version);
     paintStatus(shown);
     paintMoves(shown, listing);
     paintResult(shown, record);
@@ -334,7 +339,10 @@ async function play(button) {
   session.pending = true;
   $("moves").querySelectorAll("button").forEach((b) => { b.disabled = true; });
   try {
-    await call(`/games/${encodeURIComponent(session.game)}/actions`, { method: "POST", body, token: session.token });
+    const path = `/games/${encodeURIComponent(session.game)}/actions`;
+    const reply = await (await call(path, { method: "POST", body, token: session.token })).json();
+    // The refresh below reads the game at this version at least: the stream's news of it is old.
+    session.seen = Math.max(session.seen, reply.version);
     showRefusal(null);
   } catch (error) {
     showRefusal(error);
@@ -353,6 +361,7 @@ function closeStream(why) {
   if (session.stream) {
     session.stream.close();
     session.stream = null;
+    $("live-status").dataset.state = "closed";
     $("live-status").textContent = `stream closed: ${why}`;
   }
 }
@@ -365,16 +374,23 @@ function openStream() {
   const stream = new EventSource(`/games/${encodeURIComponent(session.game)}/events`);
   session.stream = stream;
   const live = $("live");
-  stream.onopen = () => { $("live-status").textContent = "live"; };
+  const status = (state, text) => {
+    $("live-status").dataset.state = state;
+    $("live-status").textContent = text;
+  };
+  stream.onopen = () => status("live", "live");
   stream.onerror = () => {
-    if (session.stream === stream) $("live-status").textContent = "reconnecting (resumes from the last version seen)…";
+    if (session.stream !== stream) return;
+    $("live-status").dataset.drops = String(Number($("live-status").dataset.drops || 0) + 1);
+    status("reconnecting", "reconnecting (resumes from the last version seen)…");
   };
   stream.addEventListener("snapshot", () => refresh());
   stream.addEventListener("move", (message) => {
     const entry = JSON.parse(message.data);
     live.prepend(element("li", { class: "live-move", "data-version": entry.version, "data-seat": entry.seat,
       text: describeEntry(entry) }));
-    if (!session.listing || entry.version > session.listing.version) {
+    if (entry.version > session.seen) {
+      session.seen = entry.version;
       // What is listed is stale now: no click until the new listing is in.
       $("moves").querySelectorAll("button").forEach((b) => { b.disabled = true; });
       refresh();
@@ -393,7 +409,7 @@ async function openGame(game, token) {
   $("live").replaceChildren();
   $("result").hidden = true;
   showRefusal(null);
-  Object.assign(session, { game, token, shown: null, listing: null });
+  Object.assign(session, { game, token, shown: null, listing: null, seen: -1 });
   await refresh();
   if (session.shown) {
     document.body.dataset.ready = "game";

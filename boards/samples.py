@@ -17,7 +17,7 @@ from engines.core import State
 from engines.core.game import Game
 from engines.registry import GAMES
 
-from . import render_svg, render_text
+from . import render_svg
 
 
 def seats_meta(count: int, humans: int | None = None) -> list[dict[str, Any]]:
@@ -76,15 +76,19 @@ def sample(game_id: str, seats: int, seed: int, moves: int) -> tuple[Game, State
 def write_docs(folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for game_id, game in sorted(GAMES.items()):
-        seats = max(game.min_seats, min(3, game.max_seats))
-        game, state, played = sample(game_id, seats, seed=2026, moves=60)
-        shown = shown_game(game, state, 0, played, seats_meta(seats, humans=1), game_id="example")
-        for suffix, text in ((".svg", render_svg(shown)), (".txt", render_text(shown))):
-            path = folder / f"{game_id}{suffix}"
-            path.write_text(text, encoding="utf-8")
-            written.append(path)
+    for game_id in sorted(GAMES):
+        path = folder / f"{game_id}.svg"
+        path.write_text(render_svg(docs_example(game_id)), encoding="utf-8")
+        written.append(path)
     return written
+
+
+def docs_example(game_id: str) -> dict[str, Any]:
+    """The position docs/boards/ draws: seat 0's view, 60 random moves into a seeded game."""
+    game = GAMES[game_id]
+    seats = max(game.min_seats, min(3, game.max_seats))
+    game, state, played = sample(game_id, seats, seed=2026, moves=60)
+    return shown_game(game, state, 0, played, seats_meta(seats, humans=1), game_id="example")
 
 
 if __name__ == "__main__":

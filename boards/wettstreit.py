@@ -107,11 +107,11 @@ def draw(canvas: Canvas, shown: dict[str, Any], top: float) -> float:
         canvas.text(34, y + 32, f"city {player['city_value']}", 11)
         for slot, card in enumerate(player["city"]):
             if card is None:  # a gap left by sabotage
-                canvas.rect(170 + slot * 76, y, 70, 40, stroke="#999999", stroke_dasharray="4 3")
+                canvas.rect(200 + slot * 76, y, 70, 40, stroke="#999999", stroke_dasharray="4 3")
             else:
-                _draw_card(canvas, 170 + slot * 76, y, card)
+                _draw_card(canvas, 200 + slot * 76, y, card)
         if not player["city"]:
-            canvas.text(170, y + 24, "no building yet", 11)
+            canvas.text(200, y + 24, "no building yet", 11)
         y += 50
     return y
 

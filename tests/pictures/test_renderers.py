@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import boards
-from boards.samples import seats_meta, shown_game
+from boards.samples import docs_example, seats_meta, shown_game
 from engines.core.conformance import random_playout as playout
 from engines.registry import GAMES
 
@@ -160,3 +160,12 @@ def test_view_text_is_escaped():
     assert not [node for node in root.iter() if node.tag.endswith("script")]
     assert name in "".join(root.itertext())
     assert "<script>" in text
+
+
+def test_the_pictures_in_docs_are_the_renderers_own():
+    docs = BOARDS.parent / "docs" / "boards"
+    for game_id in GAMES:
+        committed = (docs / f"{game_id}.svg").read_text(encoding="utf-8")
+        assert committed == boards.render_svg(docs_example(game_id)), (
+            f"docs/boards/{game_id}.svg is out of date: run `python -m boards.samples docs/boards`"
+        )

@@ -21,6 +21,8 @@ KIND_FILL = {
     material.TOWN_HALL: "#f9cb9c",
     material.CATHEDRAL: "#a4c2f4",
 }
+CITY_ROW = 10  # buildings drawn side by side before the city goes on below
+
 SHORT = {
     material.LEFT_CORNER: "L-corner",
     material.RIGHT_CORNER: "R-corner",
@@ -106,13 +108,15 @@ def draw(canvas: Canvas, shown: dict[str, Any], top: float) -> float:
         canvas.text(34, y + 14, seat_name(shown, seat), 12, font_weight="bold")
         canvas.text(34, y + 32, f"city {player['city_value']}", 11)
         for slot, card in enumerate(player["city"]):
+            row, column = divmod(slot, CITY_ROW)
+            x, top = 200 + column * 76, y + row * 46
             if card is None:  # a gap left by sabotage
-                canvas.rect(200 + slot * 76, y, 70, 40, stroke="#999999", stroke_dasharray="4 3")
+                canvas.rect(x, top, 70, 40, stroke="#999999", stroke_dasharray="4 3")
             else:
-                _draw_card(canvas, 200 + slot * 76, y, card)
+                _draw_card(canvas, x, top, card)
         if not player["city"]:
             canvas.text(200, y + 24, "no building yet", 11)
-        y += 50
+        y += 50 + 46 * max(0, (len(player["city"]) - 1) // CITY_ROW)
     return y
 
 

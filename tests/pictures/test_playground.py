@@ -17,6 +17,8 @@ try:
 except ImportError:  # the browser fixture then skips (or fails under SKYLINE_REQUIRE_TOOLS=1)
     PlaywrightError = Exception
 
+import requests
+
 import boards
 from boards.samples import sample, seats_meta, shown_game
 from engines.registry import GAMES
@@ -174,6 +176,38 @@ def test_a_second_seat_sees_the_first_seats_moves_arrive_live(live, browser, art
     finally:
         first.page.close()
         second.page.close()
+
+
+def test_a_refused_click_shows_its_code_and_sentence(live, browser):
+    """The game moves on behind the page's back (its stream is cut, and the seat plays from
+    another client): the click, sent with the version it was listed at, is refused, and the
+    page shows the refusal's code and sentence, then lists the moves again."""
+    tab = Page(browser, live)
+    try:
+        tab.create("property", ["human", "human"], {})
+        created = tab.page.locator("#created").get_attribute("data-game")
+        to_act = requests.get(f"{live}/games/{created}", timeout=10).json()["to_act"]
+        href = tab.open_seat(to_act[0])
+        tab.page.route("**/games/*/events", lambda route: route.abort())
+        tab.page.reload()
+        tab.page.wait_for_selector("#moves button.move:not([disabled])")
+        listed = int(tab.page.locator("#moves").get_attribute("data-version"))
+        game, token = (part.split("=", 1)[1] for part in href.split("#", 1)[1].split("&"))
+        headers = {"Authorization": f"Bearer {token}"}
+        moves = requests.get(f"{live}/games/{game}/moves", headers=headers, timeout=10).json()
+        assert moves["version"] == listed
+        body = {"move": moves["moves"][0]["move"], "version": listed}
+        assert requests.post(f"{live}/games/{game}/actions", json=body, headers=headers, timeout=10).ok
+        tab.page.locator("#moves button.move:not([disabled])").first.click()
+        tab.page.wait_for_selector("#refusal:not([hidden]) code")
+        assert tab.page.locator("#refusal code").text_content() == "stale_version"
+        assert f"not {listed}" in tab.page.locator("#refusal .detail").text_content()
+        tab.page.wait_for_selector(f"#moves[data-version='{listed + 1}']", state="attached")
+        # What the console said: the refused request, and the event stream the test cut.
+        unexpected = [e for e in tab.errors if "409" not in e and "ERR_FAILED" not in e]
+        assert unexpected == []
+    finally:
+        tab.page.close()
 
 
 def test_every_titles_pictures_decode_in_chromium(browser):

@@ -14,6 +14,7 @@ RUN python -m venv /opt/skyline
 WORKDIR /src
 # Only what the wheel needs: no tests, no benchmarks, no dev extras.
 COPY pyproject.toml constraints.txt README.md ./
+COPY boards ./boards
 COPY engines ./engines
 COPY service ./service
 COPY worker ./worker

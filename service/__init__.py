@@ -153,14 +153,16 @@ def create_app(
     bodylimit.install(app, settings.max_body_bytes)
 
     api = SkylineApi(app)
+    from . import pictures
     from .api import CREATED_LINKS, blp, ops
     from .contract import add_game_schemas, add_links, document_create_game, name_error_responses
 
     api.register_blueprint(ops)
     api.register_blueprint(blp)
     api.register_blueprint(metrics.blp)
+    api.register_blueprint(pictures.blp)
     add_game_schemas(api.spec)
-    add_links(api.spec, "/games", "post", "201", CREATED_LINKS)
+    add_links(api.spec, "/games", "post", "201", {**CREATED_LINKS, **pictures.CREATED_LINKS})
     document_create_game(api.spec)
     name_error_responses(api.spec, {code: name for code, (name, _) in ERROR_RESPONSES.items()})
     ratelimit.document(api.spec)

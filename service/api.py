@@ -9,7 +9,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from . import auth, sse
+from . import auth, jsonbody, sse
 from .games import Games
 from .problems import Problem
 from .schemas import (
@@ -29,6 +29,8 @@ from .schemas import (
 
 # Schemas are passed as instances: webargs would otherwise build one per request.
 blp = Blueprint("games", __name__, description="Create games, read them, list and play moves.")
+# Bodies are read strictly and with bounds (service.jsonbody), not by webargs' json.loads.
+blp.ARGUMENTS_PARSER = jsonbody.PARSER
 ops = Blueprint("operations", __name__, description="Health and readiness.")
 
 AUTH_HEADER = {

@@ -21,6 +21,7 @@ import tempfile
 
 from gunicorn.glogging import Logger
 
+from service import gunicorn_refusals
 from service.logs import logging_config
 
 
@@ -60,6 +61,9 @@ logconfig_dict = logging_config(os.environ.get("SKYLINE_LOG_LEVEL", "INFO").uppe
 # Header limits stay at gunicorn's defaults; bodies are limited by SKYLINE_MAX_BODY_BYTES (413).
 limit_request_line = 4094
 limit_request_fields = 100
+# What gunicorn refuses itself (414, 431, 400) answers as problem+json, not HTML, in every
+# worker class: set here, in the master, before the workers are forked.
+gunicorn_refusals.install()
 
 
 def child_exit(server, worker) -> None:

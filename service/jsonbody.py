@@ -61,7 +61,7 @@ def _too_deep() -> Problem:
 def _refusal(reason: str) -> Problem:
     if reason.startswith("depth limit exceeded"):
         return _too_deep()
-    if "surrogate" in reason or "UTF-8" in reason:
+    if "surrogate" in reason or reason.startswith("str is not valid UTF-8"):
         return Problem(
             400,
             "invalid_unicode",

@@ -64,6 +64,10 @@ limit_request_fields = 100
 # What gunicorn refuses itself (414, 431, 400) answers as problem+json, not HTML, in every
 # worker class: set here, in the master, before the workers are forked.
 gunicorn_refusals.install()
+# The API is served at the root: no proxy sets SCRIPT_NAME or PATH_INFO for it. gunicorn's
+# default trusts both from 127.0.0.1, and answers 500 to a SCRIPT_NAME the path does not
+# start with; with none trusted, such a header is dropped like any other with "_".
+forwarder_headers = ""
 
 
 def child_exit(server, worker) -> None:

@@ -131,7 +131,16 @@ class Actions(MethodView):
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(409, response="Conflict")
     @blp.alt_response(422, response="UnprocessableContent")
-    @blp.doc(operationId="postAction", parameters=[GAME_ID, ACT_AUTH_HEADER, IDEMPOTENCY_HEADER])
+    @blp.doc(
+        operationId="postAction",
+        # The query schema again: a manual parameter list replaces the one flask-smorest writes.
+        parameters=[
+            GAME_ID,
+            ACT_AUTH_HEADER,
+            IDEMPOTENCY_HEADER,
+            {"in": "query", "schema": ActionQuerySchema},
+        ],
+    )
     def post(self, body, query, game_id):
         """Play one move of the caller's seat (or only check it, with dry_run=true)."""
         key = request.headers.get("Idempotency-Key")
@@ -161,7 +170,10 @@ class Events(MethodView):
     )
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
-    @blp.doc(operationId="getEvents", parameters=[GAME_ID, AUTH_HEADER])
+    @blp.doc(
+        operationId="getEvents",
+        parameters=[GAME_ID, AUTH_HEADER, {"in": "query", "schema": EventsQuerySchema}],
+    )
     def get(self, query, game_id):
         """The game's log, redacted for the caller; as text/event-stream, live updates."""
         token = caller_token()

@@ -58,4 +58,3 @@ def write_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
 def install() -> None:
     """Answer gunicorn's refusals as problem+json in this process and the workers it forks."""
     util.write_error = write_problem
-

@@ -24,19 +24,21 @@ from .problems import Problem
 MAX_DEPTH = 64
 
 
+_CONTAINERS = (dict, list)
+
+
 def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
-    """Whether ``value`` nests arrays and objects more than ``limit`` levels (walked without recursion)."""
-    level: list[Any] = [value]
+    """Whether ``value`` nests arrays and objects more than ``limit`` levels (walked level by
+    level, without recursion)."""
+    level = [value] if isinstance(value, _CONTAINERS) else []
     for _ in range(limit):
-        level = [
-            child
-            for node in level
-            if isinstance(node, dict | list)
-            for child in (node.values() if isinstance(node, dict) else node)
-            if isinstance(child, dict | list)
-        ]
-        if not level:
+        deeper: list[Any] = []
+        for node in level:
+            children = node.values() if isinstance(node, dict) else node
+            deeper += [child for child in children if isinstance(child, _CONTAINERS)]
+        if not deeper:
             return False
+        level = deeper
     return True
 
 

@@ -9,7 +9,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from . import auth, sse
+from . import auth, jsonbody, sse
 from .botgames import TooManyBotGames
 from .errors import problem_response
 from .games import Games
@@ -32,6 +32,8 @@ from .schemas import (
 
 # Schemas are passed as instances: webargs would otherwise build one per request.
 blp = Blueprint("games", __name__, description="Create games, read them, list and play moves.")
+# Bodies are read strictly and with bounds (service.jsonbody), not by webargs' json.loads.
+blp.ARGUMENTS_PARSER = jsonbody.PARSER
 ops = Blueprint("operations", __name__, description="Health and readiness.")
 
 AUTH_HEADER = {
@@ -149,7 +151,16 @@ class Actions(MethodView):
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(409, response="Conflict")
     @blp.alt_response(422, response="UnprocessableContent")
-    @blp.doc(operationId="postAction", parameters=[GAME_ID, ACT_AUTH_HEADER, IDEMPOTENCY_HEADER])
+    @blp.doc(
+        operationId="postAction",
+        # The query schema again: a manual parameter list replaces the one flask-smorest writes.
+        parameters=[
+            GAME_ID,
+            ACT_AUTH_HEADER,
+            IDEMPOTENCY_HEADER,
+            {"in": "query", "schema": ActionQuerySchema},
+        ],
+    )
     def post(self, body, query, game_id):
         """Play one move of the caller's seat (or only check it, with dry_run=true)."""
         key = request.headers.get("Idempotency-Key")
@@ -179,7 +190,10 @@ class Events(MethodView):
     )
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
-    @blp.doc(operationId="getEvents", parameters=[GAME_ID, AUTH_HEADER])
+    @blp.doc(
+        operationId="getEvents",
+        parameters=[GAME_ID, AUTH_HEADER, {"in": "query", "schema": EventsQuerySchema}],
+    )
     def get(self, query, game_id):
         """The game's log, redacted for the caller; as text/event-stream, live updates."""
         token = caller_token()

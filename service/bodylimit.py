@@ -6,6 +6,14 @@ werkzeug, which then fails as malformed JSON (400) — the wrong answer. This mi
 such a body up to the limit itself: over it, the request is refused with 413 problem+json
 (through the normal error path, so it is logged and counted); under it, the body is handed on
 with its length, like any other.
+
+A 413 also closes the connection and says so (``Connection: close``): the rest of the body is
+still on the wire, unread, and the server would otherwise read it as the next request — or,
+as gunicorn does, answer ``keep-alive`` and then drop the connection, failing the pooled
+client's next request. gunicorn ignores a ``Connection`` header from the app (it is
+hop-by-hop), so the close is asked of its response object, whose method ``start_response``
+is; other servers get the header. This middleware is installed last, the outermost, so the
+``start_response`` it gets is the server's own.
 """
 
 from __future__ import annotations
@@ -36,7 +44,20 @@ class BoundedChunkedBody:
             environ["wsgi.input"] = io.BytesIO(data)
             environ["CONTENT_LENGTH"] = str(len(data))
             environ["HTTP_TRANSFER_ENCODING"] = ""  # now an ordinary body of known length
-        return self.app(environ, start_response)
+        return self.app(environ, _closing_on_413(start_response))
+
+
+def _closing_on_413(start_response: Callable[..., Any]) -> Callable[..., Any]:
+    def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        if status.startswith("413"):
+            headers = [(k, v) for k, v in headers if k.lower() != "connection"]
+            headers.append(("Connection", "close"))
+            force_close = getattr(getattr(start_response, "__self__", None), "force_close", None)
+            if callable(force_close):  # gunicorn's Response
+                force_close()
+        return start_response(status, headers, exc_info)
+
+    return start
 
 
 def install(app: Flask, max_bytes: int) -> None:

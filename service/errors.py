@@ -25,12 +25,14 @@ _HTTP_CODES = {
     405: ("method_not_allowed", "This address does not accept that method."),
     406: ("not_acceptable", "This address cannot answer in the requested media type."),
     413: ("body_too_large", "The request body is too large."),
+    414: ("request_line_too_long", "The request line (method, path and query) is too long."),
     415: ("unsupported_media_type", "Send the body as application/json."),
     422: ("invalid_request", "The request is well formed but its fields are not valid."),
+    431: ("headers_too_large", "The request has too many headers, or one that is too long."),
 }
 
 
-def problem_response(status: int, code: str, detail: str, **extra: Any) -> Response:
+def problem_body(status: int, code: str, detail: str, **extra: Any) -> bytes:
     body = {
         "type": PROBLEM_TYPE + code,
         "title": code.replace("_", " ").capitalize(),
@@ -39,8 +41,34 @@ def problem_response(status: int, code: str, detail: str, **extra: Any) -> Respo
         "code": code,
         **{k: v for k, v in extra.items() if v is not None},
     }
-    # Field errors may be keyed by list index (ints): allow non-string keys.
-    payload = orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)
+    try:
+        # Field errors may be keyed by list index (ints): allow non-string keys.
+        return orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:
+        # Something in ``extra`` (an echoed field name, say) cannot be written as JSON: an error
+        # must still leave as one, so strings are made encodable and anything else is shown.
+        return orjson.dumps(_encodable(body), option=orjson.OPT_NON_STR_KEYS)
+
+
+def _encodable(value: Any, depth: int = 0) -> Any:
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if depth > 32:
+        return "..."
+    if isinstance(value, dict):
+        return {
+            (_encodable(k, depth) if isinstance(k, str) else k): _encodable(v, depth + 1)
+            for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [_encodable(v, depth + 1) for v in value]
+    if value is None or isinstance(value, bool | int | float):
+        return value if not isinstance(value, int) or -(2**63) <= value < 2**64 else str(value)
+    return repr(value)
+
+
+def problem_response(status: int, code: str, detail: str, **extra: Any) -> Response:
+    payload = problem_body(status, code, detail, **extra)
     return Response(payload, status=status, mimetype="application/problem+json")
 
 

@@ -22,6 +22,7 @@ import tempfile
 
 from gunicorn.glogging import Logger
 
+from service import gunicorn_refusals
 from service.logs import logging_config
 
 
@@ -80,6 +81,13 @@ logconfig_dict = logging_config(os.environ.get("SKYLINE_LOG_LEVEL", "INFO").uppe
 # Header limits stay at gunicorn's defaults; bodies are limited by SKYLINE_MAX_BODY_BYTES (413).
 limit_request_line = 4094
 limit_request_fields = 100
+# What gunicorn refuses itself (414, 431, 400) answers as problem+json, not HTML, in every
+# worker class: set here, in the master, before the workers are forked.
+gunicorn_refusals.install()
+# The API is served at the root: no proxy sets SCRIPT_NAME or PATH_INFO for it. gunicorn's
+# default trusts both from 127.0.0.1, and answers 500 to a SCRIPT_NAME the path does not
+# start with; with none trusted, such a header is dropped like any other with "_".
+forwarder_headers = ""
 
 
 def post_fork(server, worker) -> None:

@@ -14,6 +14,8 @@ from .contract import refs
 
 MAX_SEATS = 12
 MAX_SEED = 2**63 - 1
+# Versions count moves; the bound is Redis's (a signed 64-bit index), past which it refuses.
+MAX_VERSION = 2**63 - 1
 
 
 class SeatRequestSchema(Schema):
@@ -64,7 +66,7 @@ class ActionSchema(Schema):
     )
     version = fields.Integer(
         strict=True,
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={"description": "The version the move was chosen at; a stale one gets 409."},
     )
 
@@ -78,7 +80,7 @@ class ActionQuerySchema(Schema):
 class EventsQuerySchema(Schema):
     since = fields.Integer(
         load_default=0,
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={"description": "Return entries after this version."},
     )
 

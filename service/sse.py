@@ -36,7 +36,8 @@ def _last_event_id(header: str | None) -> int | None:
     if header is None:
         return None
     header = header.strip()
-    return int(header) if header.isdigit() and len(header) < 12 else None
+    # isascii: str.isdigit() also says yes to "²", which int() refuses.
+    return int(header) if header.isascii() and header.isdigit() and len(header) < 12 else None
 
 
 def _caps(games: Games) -> StreamCaps:

@@ -482,7 +482,7 @@ class FreshFishState(State):
         return Result(scores, ranks_from_keys(keys), breakdown, "all_plots_developed")
 
     # ---- what seats see -----------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         size = self.size
         board = self.board
         # The cube on a plot: a reservation, or the owner's marker on a retailer.

@@ -694,7 +694,7 @@ class NewYorkState(State):
         return m.SIZE * m.SIZE - sum(self.on_board)
 
     # ---- what seats see --------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         return view(self, seat)
 
     def result(self) -> Result | None:

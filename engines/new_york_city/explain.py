@@ -326,7 +326,8 @@ def _explain_use(state: Any, seat: int, move: dict[str, Any]) -> IllegalMove:
         return IllegalMove("no_such_character", "Characters are numbered 1 to 42.")
     if set(move) - {"type", "character"} != USE_FIELDS.get(n, set()):
         fields = ", ".join(sorted(USE_FIELDS.get(n, set()))) or "no other field"
-        return IllegalMove("malformed_move", f"Using character {n} takes exactly: {fields}.")
+        # The schema takes every field any character needs; which ones go together is a rule.
+        return IllegalMove("wrong_character_fields", f"Using character {n} takes exactly: {fields}.")
     player = state.players[seat]
     if ch.PHASE[n] == ch.END:
         return IllegalMove(

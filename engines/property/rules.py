@@ -299,7 +299,7 @@ class PropertyState(State):
         return len(self.group(column, row)) * factor
 
     # ---- what seats see -------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         players = []
         for s, player in enumerate(self.players):
             shown = {

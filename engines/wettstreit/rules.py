@@ -494,7 +494,7 @@ class WettstreitState(State):
         return self._begin_turn()
 
     # ---- what seats see ---------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         over = self.phase == OVER
         pooled = k.pooled_for(self, seat) if self.pools else set()
         players = []

@@ -101,30 +101,30 @@ def _has_float(value: Any) -> bool:
     return isinstance(value, float)
 
 
-def _is_shaped(validate_move: Validator, move: Any) -> bool:
-    """Whether the move fits the game's move schema. No move field is fractional, and moves
-    are read exactly, so a float counts as malformed even where JSON Schema would let 1.0
-    be an integer."""
+def _is_shaped(validate_shape: Validator, move: Any) -> bool:
+    """Whether the move fits the game's structural move schema (``Game.move_shape_schema``).
+    No move field is fractional and moves are read exactly, so a float counts as malformed
+    even where JSON Schema would let 1.0 be an integer."""
     if _has_float(move):
         return False
     try:
-        validate_move(move)
+        validate_shape(move)
     except Exception:  # noqa: BLE001 - any validator's failure means "not shaped"
         return False
     return True
 
 
 def check_refusal_kind(
-    p: Playout, step: int, bad: Any, error: RulesError, validate_move: Validator | None
+    p: Playout, step: int, bad: Any, error: RulesError, validate_shape: Validator | None
 ) -> None:
     """One family and one code per fault: every refusal of a move is an ``IllegalMove``; a
-    move that fails the game's move schema is an ``InvalidMove`` with a shape code, and a
-    move that fits it is refused by a rule (never as malformed)."""
+    move whose fields do not fit the game's structural move schema is an ``InvalidMove``
+    with a shape code, and a move that fits it is refused by a rule (never as malformed)."""
     if not isinstance(error, IllegalMove):
         raise _fail(p, step, f"refusal of {bad!r} is a {type(error).__name__}, not an IllegalMove")
-    if validate_move is None:
+    if validate_shape is None:
         return
-    shaped = _is_shaped(validate_move, bad)
+    shaped = _is_shaped(validate_shape, bad)
     if not shaped and not (isinstance(error, InvalidMove) and error.code in SHAPE_CODES):
         raise _fail(
             p,
@@ -137,7 +137,7 @@ def check_refusal_kind(
 
 
 def check_refusals(
-    p: Playout, step: int, state: State, rng: random.Random, validate_move: Validator | None = None
+    p: Playout, step: int, state: State, rng: random.Random, validate_shape: Validator | None = None
 ) -> None:
     """Unlisted moves are refused with a code and a sentence, leaving the state unchanged."""
     before = state.to_dict()
@@ -149,7 +149,7 @@ def check_refusals(
             except RulesError as error:
                 if not error.code or not isinstance(error.code, str) or not error.message:
                     raise _fail(p, step, f"refusal of {bad!r} has no code or sentence") from None
-                check_refusal_kind(p, step, bad, error, validate_move)
+                check_refusal_kind(p, step, bad, error, validate_shape)
             else:
                 # An unlisted move is accepted only as the listed move it is the rules'
                 # equivalent of; then it must play exactly as that move does.
@@ -314,6 +314,7 @@ def random_playout(
     probe_rate: float = 0.15,
     validate_move: Validator | None = None,
     validate_view: Validator | None = None,
+    validate_shape: Validator | None = None,
     check: bool = True,
 ) -> Playout:
     """Play a whole game with random legal moves, checking the protocol along the way."""
@@ -328,7 +329,7 @@ def random_playout(
             break
         if check and (step == 0 or rng.random() < probe_rate):
             check_views(p, step, state, rng, validate_view)
-            check_refusals(p, step, state, rng, validate_move)
+            check_refusals(p, step, state, rng, validate_shape)
             check_copies(p, step, state, rng)
         seat = rng.choice(acting)
         moves = listings[seat] if listings else state.legal_moves(seat)

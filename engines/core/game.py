@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from . import options as opts
+from . import shapes
 from .chance import seed_state
 from .errors import InvalidOptions
 from .state import State
@@ -101,6 +102,12 @@ class Game:
     @cached_property
     def move_schema(self) -> dict[str, Any]:
         return json.loads((self.folder / "moves.schema.json").read_text(encoding="utf-8"))
+
+    @cached_property
+    def move_shape_schema(self) -> dict[str, Any]:
+        """The move schema without value ranges: what a move must be to be judged by the rules
+        rather than refused as malformed (engines/core/shapes.py)."""
+        return shapes.structural(self.move_schema)
 
     @cached_property
     def view_schema(self) -> dict[str, Any]:

@@ -1,12 +1,17 @@
 """Is a move shaped like a move of the game? Checked against the game's own move schema.
 
-A move the game's published ``moves.schema.json`` rejects is refused the same way in every
-game: ``InvalidMove`` with code ``malformed_move`` and a sentence naming the field. The
-engines stay free of runtime dependencies, so this reads the small part of JSON Schema
-the move schemas use (type, const, enum, minimum, maximum, pattern, required, properties,
-additionalProperties, items, minItems, maxItems, oneOf, anyOf, not, local ``$ref``); a
-keyword outside it raises, so a schema cannot silently outgrow the check. The conformance
-suite compares every verdict with a full validator (jsonschema-rs) on many bad moves.
+The shape of a move is its ``type``, which fields it has and what kind of JSON value each
+holds (a string, a whole number, true/false, a list of two...): the game's published
+``moves.schema.json`` with the value ranges left out (``structural``). A move of the wrong
+shape is refused the same way in every game: ``InvalidMove``, code ``malformed_move``, a
+sentence naming the field. A value of the right kind outside the game's range (avenue 0, a
+card that does not exist, a bid below the opening one) is a rule's business and keeps the
+rule's own code.
+
+The engines carry no runtime dependency, so this reads the small part of JSON Schema the
+move schemas use; a keyword outside it raises, so a schema cannot silently outgrow the
+check. The conformance suite compares every verdict with jsonschema-rs on the same
+structural schema, over many bad moves.
 """
 
 from __future__ import annotations
@@ -167,8 +172,45 @@ def _one_of(branches: list[Schema], value: Any, root: Schema, path: tuple[Any, .
     return errors[0]
 
 
+# Keywords that bound a value rather than give its kind.
+_RANGE_KEYWORDS = {"enum", "pattern", "minimum", "maximum"}
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    return {str: "string", float: "number", list: "array", dict: "object"}.get(type(value), "null")
+
+
+def structural(schema: Any, discriminator: bool = False) -> Any:
+    """The schema without its value ranges: an ``enum`` becomes the kind of its values, and
+    ``pattern``, ``minimum`` and ``maximum`` go. The ``const`` of a move's ``type`` stays:
+    it says which fields the move has."""
+    if isinstance(schema, list):
+        return [structural(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _RANGE_KEYWORDS:
+            continue
+        if key == "properties":
+            out[key] = {name: structural(sub, discriminator=name == "type") for name, sub in value.items()}
+        elif key == "const" and not discriminator:
+            out["type"] = _kind_of(value)
+        else:
+            out[key] = structural(value)
+    if "enum" in schema and "type" not in out:
+        kinds = sorted({_kind_of(v) for v in schema["enum"]})
+        out["type"] = kinds[0] if len(kinds) == 1 else kinds
+    return out
+
+
 def move_shape_error(schema: Schema, move: Any) -> str | None:
-    """Return a sentence saying how ``move`` breaks the game's move schema, or None."""
+    """Return a sentence saying how ``move`` breaks ``schema`` (the game's structural move
+    schema), or None."""
     error = shape_error(schema, move)
     if error is None:
         return None

@@ -161,9 +161,9 @@ class State:
             for candidate in listed:
                 if move_key(candidate) == key:
                     return candidate
-        # The same fault gets the same code in every game: a move the game's own move
-        # schema rejects is malformed, whatever rule it would also break.
-        shape = move_shape_error(self.game.move_schema, move)
+        # The same fault gets the same code in every game: a move whose fields or their kinds
+        # do not fit the game's own move schema is malformed, whatever rule it also breaks.
+        shape = move_shape_error(self.game.move_shape_schema, move)
         if shape is not None:
             raise InvalidMove("malformed_move", shape)
         raise self.explain_illegal(seat, move)

@@ -22,7 +22,7 @@ import random
 from bisect import bisect_left
 from typing import Any
 
-from ..core import IllegalMove, Move, Result, State, event, ranks_from_keys, secret_event
+from ..core import IllegalMove, InvalidMove, Move, Result, State, event, ranks_from_keys, secret_event
 from . import auction
 from . import material as m
 from .board import cells, coordinates, corners, neighbours, one_per_quarter, plot_at, quarters, where
@@ -618,12 +618,14 @@ def explain(state: FreshFishState, seat: int, move: Move) -> IllegalMove:
     fields |= {"tile"} if kind == "build" else set()
     if set(move) != fields:
         listed = ", ".join(sorted(fields - {"type"})) or "no field"
-        return IllegalMove(f"malformed_{kind}", f"A {kind} move has exactly: {listed}.")
+        return InvalidMove("malformed_move", f"A {kind} move has exactly: {listed}.")
     player = state.players[seat]
     if kind == "bid":
         amount = move["amount"]
-        if not _is_int(amount) or amount < 0:
-            return IllegalMove("malformed_bid", "A bid is a whole number of coins, 0 or more.")
+        if not _is_int(amount):
+            return InvalidMove("malformed_move", "A bid is a whole number of coins.")
+        if amount < 0:
+            return IllegalMove("negative_bid", "A bid is 0 coins or more.")
         return IllegalMove("bid_above_money", f"You hold only {player['money']} in coins.")
     if kind == "draw":
         if not state.reserved_plots(seat):

@@ -22,7 +22,7 @@ import itertools
 import random
 from typing import Any
 
-from ..core import IllegalMove, Move, Result, State, event, ranks_from_keys, secret_event
+from ..core import IllegalMove, InvalidMove, Move, Result, State, event, ranks_from_keys, secret_event
 from ..core.cards import draw, refill_from_discard
 from . import material as m
 
@@ -528,7 +528,7 @@ def explain(state: PropertyState, seat: int, move: Move) -> IllegalMove:
     if kind == "play":
         expected = {"type", "red", "black", "column", "row"}
         if set(move) != expected:
-            return IllegalMove("malformed_play", "A play names exactly red, black, column and row.")
+            return InvalidMove("malformed_move", "A play names exactly red, black, column and row.")
         red, black, column, row = move["red"], move["black"], move["column"], move["row"]
         for field, card, want_red in (("red", red, True), ("black", black, False)):
             if not isinstance(card, str) or card not in m.DECK:
@@ -552,10 +552,12 @@ def explain(state: PropertyState, seat: int, move: Move) -> IllegalMove:
     if kind == "buy":
         pay = move.get("pay")
         if set(move) != {"type", "pay"} or not isinstance(pay, dict) or set(pay) != set(m.UNIT_KINDS):
-            return IllegalMove("malformed_payment", f"A payment counts each kind: {', '.join(m.UNIT_KINDS)}.")
+            return InvalidMove("malformed_move", f"A payment counts each kind: {', '.join(m.UNIT_KINDS)}.")
         for kind_name, count in pay.items():
-            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                return IllegalMove("malformed_payment", "Each count of cards is a whole number, 0 or more.")
+            if not isinstance(count, int) or isinstance(count, bool):
+                return InvalidMove("malformed_move", "Each count of cards is a whole number.")
+            if count < 0:
+                return IllegalMove("negative_count", "Each count of cards is 0 or more.")
             if count > player["units"][kind_name]:
                 return IllegalMove("units_not_held", f"You do not hold {count} {kind_name} card(s).")
         price = state.pending["price"]

@@ -102,11 +102,12 @@ def test_FF_AUCTION_SEALED_bids_from_nothing_up_to_the_money_held():
     assert [mv["amount"] for mv in state.legal_moves(1)] == [0, 1, 2]
     for bad, code in [
         ({"type": "bid", "amount": 3}, "bid_above_money"),
-        ({"type": "bid", "amount": -1}, "malformed_bid"),
-        ({"type": "bid", "amount": 1.0}, "malformed_bid"),
-        ({"type": "bid", "amount": "1"}, "malformed_bid"),
-        ({"type": "bid", "amount": True}, "malformed_bid"),
-        ({"type": "bid"}, "malformed_bid"),
+        ({"type": "bid", "amount": -1}, "negative_bid"),
+        # A wrong kind of value or a missing field: malformed_move, as in every game.
+        ({"type": "bid", "amount": 1.0}, "malformed_move"),
+        ({"type": "bid", "amount": "1"}, "malformed_move"),
+        ({"type": "bid", "amount": True}, "malformed_move"),
+        ({"type": "bid"}, "malformed_move"),
         ({"type": "draw"}, "auction_in_progress"),
     ]:
         with pytest.raises(IllegalMove) as refused:

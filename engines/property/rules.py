@@ -466,6 +466,21 @@ class PropertyState(State):
     def explain_illegal(self, seat: int, move: Move) -> IllegalMove:
         return explain(self, seat, move)
 
+    def equivalent_move(self, seat: int, move: Move) -> Move | None:
+        """Rule P-WILD: « Les 9 et les 10 peuvent être utilisés… » alike, so a play with the
+        10 of a suit whose 9 is also in hand is the listed play with the 9 (the listing
+        names one card per way of playing, ``_distinct_plays``)."""
+        if move.get("type") != "play":
+            return None
+        hand = self.players[seat]["hand"]
+        listed = {m.PLAY_CLASS[card]: card for card in _distinct_plays(hand)}
+        same = dict(move)
+        for field in ("red", "black"):
+            card = move.get(field)
+            if isinstance(card, str) and card in hand:
+                same[field] = listed[m.PLAY_CLASS[card]]
+        return same if same != move else None
+
 
 def _has_both_colours(hand: list[str]) -> bool:
     reds = sum(1 for card in hand if m.RED[card])
@@ -546,9 +561,7 @@ def explain(state: PropertyState, seat: int, move: Move) -> IllegalMove:
                     f"{m.card_text(card)} designates {name} {m.card_rank(card)}, not {value}; "
                     "only 9s and 10s are wild.",
                 )
-        return IllegalMove(
-            "equivalent_card", "Play the 9 rather than the 10 of that suit: both are wild the same way."
-        )
+        return IllegalMove("play_not_available", "That play is not available now.")
     if kind == "buy":
         pay = move.get("pay")
         if set(move) != {"type", "pay"} or not isinstance(pay, dict) or set(pay) != set(m.UNIT_KINDS):

@@ -299,7 +299,11 @@ class NewYorkState(State):
             line = f"avenue {choice['avenue']}" if "avenue" in choice else f"street {choice['street']}"
             if "victim" not in choice:
                 return f"{line}, where nobody else has the most buildings: no effect"
-            return f"{line}: {choice['victim']} gives you one of its buildings there{colour}"
+            victim = choice["victim"]
+            if self.owner_is_player():  # NY-V3-OWNER: the player gives, of either colour
+                colours = self.seat_colours[self.colour_seat[m.COLOURS.index(victim)]]
+                victim = "the " + "/".join(m.COLOURS[c] for c in colours) + " player"
+            return f"{line}: {victim} gives you one of its buildings there{colour}"
         a, s = choice["avenue"], choice["street"]
         where = f"avenue {a} × street {s}"
         owner = self.board[a - 1][s - 1]

@@ -804,7 +804,7 @@ def test_NY_V3_OWNER_statik_leader_is_the_player_with_the_most_in_both_colours()
         {"type": "line", "street": 5, "victim": "blue", "colour": "red"},
         {"type": "line", "street": 5, "victim": "blue", "colour": "yellow"},
     ]
-    assert state.label(state.legal_moves(0)[0]).startswith("street 5: the blue/green player gives")
+    assert state.label(state.legal_moves(0)[0]).startswith("Street 5: the blue/green player gives")
     state.apply(0, {"type": "line", "street": 5, "victim": "blue", "colour": "yellow"})
     assert state.to_act() == [1]
     assert state.legal_moves(1) == [

@@ -20,6 +20,9 @@ from .state import Move, State, move_key
 
 MAX_LISTED_MOVES = 1000
 
+# How often a random playout picks among the game's preferred moves (Game.playout_moves).
+PREFERRED_SHARE = 0.9
+
 # The codes of a move not shaped like any move of the game, the same in every game.
 SHAPE_CODES = ("malformed_move", "unknown_move_type")
 
@@ -305,6 +308,12 @@ def replay(
     return state
 
 
+def _playout_pool(game: Game, state: State, seat: int, moves: list[Move], rng: random.Random) -> list[Move]:
+    if game.playout_moves is None or rng.random() >= PREFERRED_SHARE:
+        return moves
+    return game.playout_moves(state, seat, moves) or moves
+
+
 def random_playout(
     game: Game,
     seats: int,
@@ -333,7 +342,7 @@ def random_playout(
             check_copies(p, step, state, rng)
         seat = rng.choice(acting)
         moves = listings[seat] if listings else state.legal_moves(seat)
-        move = rng.choice(moves)
+        move = rng.choice(_playout_pool(game, state, seat, moves, rng))
         events = state.apply(seat, move)
         if check:
             check_events(p, step, events)

@@ -48,6 +48,12 @@ class Game:
     # set by measurement (bench/bots.py --iterations) where iterations are cheap and more
     # of them win more games.
     ismcts_iteration_scale: int = 1
+    # Random playouts (the conformance suite, tests, benchmarks) pick among these moves most
+    # of the time (conformance.PREFERRED_SHARE), where uniform random play drags on for tens
+    # of thousands of moves that no player would make (New York: losing one's own buildings
+    # by choice, NY-TAKE-OWN). Every listed move is still played now and then; bots and the
+    # service never use this.
+    playout_moves: Callable[[State, int, list[Any]], list[Any]] | None = None
     # Extra setup checks over the whole option dict (raise InvalidOptions).
     check_setup: Callable[[int, dict[str, Any]], None] | None = field(default=None)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..core import Game, InvalidOptions, Option
 from .evaluate import evaluate
+from .plays import playout_moves
 from .rules import NewYorkState
 
 
@@ -93,4 +94,5 @@ GAME = Game(
     # --iterations); 1,200 take 0.45-0.7 s here, so medium's clock may stop them sooner.
     ismcts_iteration_scale=3,
     check_setup=_check_setup,
+    playout_moves=playout_moves,
 )

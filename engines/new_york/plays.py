@@ -237,3 +237,33 @@ def card_plays(state: NewYorkState, seat: int) -> list[Move]:
         ):
             moves.append({"type": "event", "card": card})
     return moves
+
+
+def playout_moves(state: NewYorkState, seat: int, moves: list[Move]) -> list[Move]:
+    """The moves that do not lose one of one's own buildings (``Game.playout_moves``).
+
+    NY-TAKE-OWN lets a player lose a building by choice; a random player does so often enough
+    that the city never fills and the Stop cards never come. Random playouts prefer the other
+    moves, and still play these now and then.
+    """
+    if state.phase == "target":
+        board, colour_seat = state.board, state.colour_seat
+
+        def keeps(move: Move) -> bool:
+            if move["type"] != "take":
+                return True
+            owner = board[move["avenue"] - 1][move["street"] - 1]
+            return owner is None or colour_seat[owner] != seat or "colour" in move
+
+        return [move for move in moves if keeps(move)]
+    if state.phase == "play":
+        can_gain = bool(gaining_colours(state, seat))
+        return [
+            move
+            for move in moves
+            if move["type"] != "play"
+            or m.CARD_EVENT[move["red"]] is not None
+            or m.CARD_EVENT[move["blue"]] is not None
+            or pair_reach(state, seat, move["red"], move["blue"], can_gain) == 2
+        ]
+    return moves

@@ -921,3 +921,17 @@ def test_NY_V2_CHOSEN_with_two_colours_each_the_choice_goes_round_twice():
     assert state.view(None)["preliminary"]["placing"] == "green" and state.to_act() == [0]
     finish_preliminary(state)
     assert state.current == 1 and state.on_board == [6] * 4
+
+
+def test_NY_TAKE_OWN_random_playouts_prefer_keeping_ones_buildings():
+    """Game.playout_moves: random playouts (tests, benchmarks) mostly skip the moves that lose
+    one's own building, which NY-TAKE-OWN allows, so random games still fill the city."""
+    from engines.new_york.plays import playout_moves
+
+    state = position(hands={0: ["red-3", "blue-5", "red-1"]}, owned=[(3, 5, "red")])
+    assert playout_moves(state, 0, state.legal_moves(0)) == [play("red-1", "blue-5")]
+    state = position(hands={0: ["red-joker", "blue-5"]}, owned=[(3, 5, "red"), (4, 5, "blue")])
+    state.apply(0, play("red-joker", "blue-5"))
+    kept = playout_moves(state, 0, state.legal_moves(0))
+    assert take(3, 5) not in kept and take(4, 5) in kept and len(kept) == 6
+    assert GAME.playout_moves is playout_moves

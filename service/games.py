@@ -310,15 +310,17 @@ class Games:
                     current_version=stored.version,
                 )
             try:
-                events = state.apply(seat, move)
+                # The move as applied: the listed move the one sent stands for (engines
+                # accept a rules-equivalent move, e.g. Property's 10 beside its 9).
+                applied = state.resolve(seat, move)
+                events = state.apply_listed(seat, applied)
             except RulesError as error:
                 if recent is not None:
                     continue  # judged on a kept state: read the game and judge again, as without one
                 raise from_rules_error(error) from None
             if dry_run:
-                return {"valid": True, "version": stored.version, "seat": seat}
+                return {"valid": True, "version": stored.version, "seat": seat, "move": applied}
             status = _status(state)
-            applied = move
             entry = {
                 "version": stored.version + 1,
                 "seat": seat,
@@ -330,6 +332,7 @@ class Games:
             reply = {
                 "version": stored.version + 1,
                 "seat": seat,
+                "move": applied,
                 "status": status,
                 "to_act": state.to_act(),
                 "events": redact_all(events, seat, reveal_all=status == "finished"),

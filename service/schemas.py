@@ -159,6 +159,13 @@ class MovesSchema(Schema):
 class ActionResultSchema(Schema):
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True)
+    move = fields.Dict(
+        metadata={
+            "description": "The move as applied: the one sent, or the listed move it is the "
+            "rules' equivalent of (Property: a 10 played beside the 9 of its suit is the 9).",
+            "anyOf": refs("Move"),
+        },
+    )
     status = fields.String(validate=validate.OneOf(["active", "finished"]))
     to_act = fields.List(fields.Integer())
     events = fields.List(fields.Dict())

@@ -10,6 +10,7 @@ from .errors import (
     NotYourTurn,
     RulesError,
     UnknownGame,
+    UnknownSeat,
 )
 from .events import Event, event, redact, redact_all, secret_event
 from .game import Game
@@ -33,6 +34,7 @@ __all__ = [
     "RulesError",
     "State",
     "UnknownGame",
+    "UnknownSeat",
     "event",
     "move_key",
     "ranks_from_keys",

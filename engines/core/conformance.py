@@ -13,12 +13,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import GameOver, RulesError
+from .errors import GameOver, IllegalMove, InvalidMove, RulesError, UnknownSeat
 from .events import redact
 from .game import Game
 from .state import Move, State, move_key
 
 MAX_LISTED_MOVES = 1000
+
+# How often a random playout picks among the game's preferred moves (Game.playout_moves).
+PREFERRED_SHARE = 0.9
+
+# The codes of a move not shaped like any move of the game, the same in every game.
+SHAPE_CODES = ("malformed_move", "unknown_move_type")
+
+
+# Viewers that are neither a seat nor the spectator (None); ``view`` must refuse them.
+def _no_such_viewers(seats: int) -> list[Any]:
+    return [seats, seats + 3, -1, "x", "0", True, 0.0, [0]]
+
 
 Validator = Callable[[Any], None]
 
@@ -84,19 +96,71 @@ def _mutations(value: Any) -> list[Any]:
     return [0, "x"]
 
 
-def check_refusals(p: Playout, step: int, state: State, rng: random.Random) -> None:
+def _has_float(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(_has_float(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_float(v) for v in value)
+    return isinstance(value, float)
+
+
+def _is_shaped(validate_shape: Validator, move: Any) -> bool:
+    """Whether the move fits the game's structural move schema (``Game.move_shape_schema``).
+    No move field is fractional and moves are read exactly, so a float counts as malformed
+    even where JSON Schema would let 1.0 be an integer."""
+    if _has_float(move):
+        return False
+    try:
+        validate_shape(move)
+    except Exception:  # noqa: BLE001 - any validator's failure means "not shaped"
+        return False
+    return True
+
+
+def check_refusal_kind(
+    p: Playout, step: int, bad: Any, error: RulesError, validate_shape: Validator | None
+) -> None:
+    """One family and one code per fault: every refusal of a move is an ``IllegalMove``; a
+    move whose fields do not fit the game's structural move schema is an ``InvalidMove``
+    with a shape code, and a move that fits it is refused by a rule (never as malformed)."""
+    if not isinstance(error, IllegalMove):
+        raise _fail(p, step, f"refusal of {bad!r} is a {type(error).__name__}, not an IllegalMove")
+    if validate_shape is None:
+        return
+    shaped = _is_shaped(validate_shape, bad)
+    if not shaped and not (isinstance(error, InvalidMove) and error.code in SHAPE_CODES):
+        raise _fail(
+            p,
+            step,
+            f"{bad!r} does not fit the move schema but was refused as {error.code} "
+            f"({type(error).__name__}), not as an InvalidMove with a code among {SHAPE_CODES}",
+        )
+    if shaped and (isinstance(error, InvalidMove) or error.code in SHAPE_CODES):
+        raise _fail(p, step, f"{bad!r} fits the move schema but was refused as malformed ({error.code})")
+
+
+def check_refusals(
+    p: Playout, step: int, state: State, rng: random.Random, validate_shape: Validator | None = None
+) -> None:
     """Unlisted moves are refused with a code and a sentence, leaving the state unchanged."""
     before = state.to_dict()
     acting = state.to_act()
     for seat in acting:
         for bad in illegal_candidates(state, seat, rng):
             try:
-                state.apply(seat, bad)
+                accepted = state.resolve(seat, bad)
             except RulesError as error:
                 if not error.code or not isinstance(error.code, str) or not error.message:
                     raise _fail(p, step, f"refusal of {bad!r} has no code or sentence") from None
+                check_refusal_kind(p, step, bad, error, validate_shape)
             else:
-                raise _fail(p, step, f"unlisted move {bad!r} of seat {seat} was accepted")
+                # An unlisted move is accepted only as the listed move it is the rules'
+                # equivalent of; then it must play exactly as that move does.
+                if accepted not in state.legal_moves(seat):
+                    raise _fail(p, step, f"unlisted move {bad!r} of seat {seat} was accepted")
+                as_sent, as_listed = state.clone(), state.clone()
+                if as_sent.apply(seat, bad) != as_listed.apply(seat, accepted) or as_sent != as_listed:
+                    raise _fail(p, step, f"{bad!r} was accepted as {accepted!r} but plays differently")
             if state.to_dict() != before:
                 raise _fail(p, step, f"refusing {bad!r} changed the state")
     idle = [s for s in range(state.seats) if s not in acting]
@@ -151,6 +215,13 @@ def check_views(
 ) -> None:
     """Views are JSON, and a seat's view does not change when its hidden facts are re-dealt."""
     before = state.to_dict()
+    for viewer in _no_such_viewers(state.seats):
+        try:
+            state.view(viewer)
+        except UnknownSeat:
+            pass
+        else:
+            raise _fail(p, step, f"view({viewer!r}) answered for a seat that does not exist")
     for viewer in [None, *range(state.seats)]:
         view = state.view(viewer)
         if _json_roundtrip(view) != view:
@@ -237,6 +308,12 @@ def replay(
     return state
 
 
+def _playout_pool(game: Game, state: State, seat: int, moves: list[Move], rng: random.Random) -> list[Move]:
+    if game.playout_moves is None or rng.random() >= PREFERRED_SHARE:
+        return moves
+    return game.playout_moves(state, seat, moves) or moves
+
+
 def random_playout(
     game: Game,
     seats: int,
@@ -246,6 +323,7 @@ def random_playout(
     probe_rate: float = 0.15,
     validate_move: Validator | None = None,
     validate_view: Validator | None = None,
+    validate_shape: Validator | None = None,
     check: bool = True,
 ) -> Playout:
     """Play a whole game with random legal moves, checking the protocol along the way."""
@@ -260,11 +338,11 @@ def random_playout(
             break
         if check and (step == 0 or rng.random() < probe_rate):
             check_views(p, step, state, rng, validate_view)
-            check_refusals(p, step, state, rng)
+            check_refusals(p, step, state, rng, validate_shape)
             check_copies(p, step, state, rng)
         seat = rng.choice(acting)
         moves = listings[seat] if listings else state.legal_moves(seat)
-        move = rng.choice(moves)
+        move = rng.choice(_playout_pool(game, state, seat, moves, rng))
         events = state.apply(seat, move)
         if check:
             check_events(p, step, events)

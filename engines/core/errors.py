@@ -22,22 +22,32 @@ class RulesError(ValueError):
         return {"code": self.code, "message": self.message}
 
 
-class InvalidMove(RulesError):
-    """The move is not shaped like any move of this game (unknown type, bad fields)."""
-
-    default_code = "invalid_move"
-
-
 class IllegalMove(RulesError):
-    """The move is well formed but the rules forbid it now."""
+    """The rules refuse this move now. Every refusal of a move is one: a client or a bot
+    that catches ``IllegalMove`` catches them all."""
 
     default_code = "illegal_move"
+
+
+class InvalidMove(IllegalMove):
+    """The move is not shaped like any move of this game: not an object with a string
+    ``type`` (code ``malformed_move``), a type the game does not have (``unknown_move_type``),
+    or a known type whose fields are missing, extra or of the wrong kind (``malformed_move``),
+    the same codes in every game."""
+
+    default_code = "malformed_move"
 
 
 class NotYourTurn(IllegalMove):
     """The seat is not among those the game waits for."""
 
     default_code = "not_your_turn"
+
+
+class UnknownSeat(NotYourTurn):
+    """No seat of that number exists in this game (a move or a view asked for it)."""
+
+    default_code = "unknown_seat"
 
 
 class GameOver(IllegalMove):

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from . import options as opts
+from . import shapes
 from .chance import seed_state
 from .errors import InvalidOptions
 from .state import State
@@ -47,6 +48,12 @@ class Game:
     # set by measurement (bench/bots.py --iterations) where iterations are cheap and more
     # of them win more games.
     ismcts_iteration_scale: int = 1
+    # Random playouts (the conformance suite, tests, benchmarks) pick among these moves most
+    # of the time (conformance.PREFERRED_SHARE), where uniform random play drags on for tens
+    # of thousands of moves that no player would make (New York: losing one's own buildings
+    # by choice, NY-TAKE-OWN). Every listed move is still played now and then; bots and the
+    # service never use this.
+    playout_moves: Callable[[State, int, list[Any]], list[Any]] | None = None
     # Extra setup checks over the whole option dict (raise InvalidOptions).
     check_setup: Callable[[int, dict[str, Any]], None] | None = field(default=None)
 
@@ -101,6 +108,12 @@ class Game:
     @cached_property
     def move_schema(self) -> dict[str, Any]:
         return json.loads((self.folder / "moves.schema.json").read_text(encoding="utf-8"))
+
+    @cached_property
+    def move_shape_schema(self) -> dict[str, Any]:
+        """The move schema without value ranges: what a move must be to be judged by the rules
+        rather than refused as malformed (engines/core/shapes.py)."""
+        return shapes.structural(self.move_schema)
 
     @cached_property
     def view_schema(self) -> dict[str, Any]:

@@ -26,6 +26,13 @@ class Option:
     maximum: int | None = None
     # Seat counts this option is meaningful for; empty means every seat count.
     seats: tuple[int, ...] = field(default=())
+    # (seat count, value) pairs: the default at that seat count when it is not ``default``
+    # (a rule that is the only way to play with so many seats). Published in the catalog as
+    # ``x-seat-defaults``.
+    seat_defaults: tuple[tuple[int, Any], ...] = field(default=())
+
+    def default_for(self, seats: int) -> Any:
+        return dict(self.seat_defaults).get(seats, self.default)
 
     @property
     def kind(self) -> str:
@@ -47,6 +54,8 @@ class Option:
             schema["minimum"] = self.minimum
         if self.maximum is not None:
             schema["maximum"] = self.maximum
+        if self.seat_defaults:
+            schema["x-seat-defaults"] = {str(n): value for n, value in self.seat_defaults}
         return schema
 
     def check(self, value: Any) -> Any:
@@ -114,7 +123,7 @@ def normalize(options: tuple[Option, ...], given: Any, seats: int) -> dict[str, 
     for option in options:
         if option.name in given:
             value = option.check(given[option.name])
-            if option.seats and seats not in option.seats and value != option.default:
+            if option.seats and seats not in option.seats and value != option.default_for(seats):
                 counts = ", ".join(str(n) for n in option.seats)
                 raise InvalidOptions(
                     "option_needs_other_seat_count",
@@ -122,7 +131,7 @@ def normalize(options: tuple[Option, ...], given: Any, seats: int) -> dict[str, 
                 )
             result[option.name] = value
         else:
-            result[option.name] = option.default
+            result[option.name] = option.default_for(seats)
     return result
 
 
@@ -133,7 +142,7 @@ def combinations(options: tuple[Option, ...], seats: int, limit: int = 64) -> li
     option alone, plus everything non-default at once.
     """
     usable = [o for o in options if not o.seats or seats in o.seats]
-    defaults = {o.name: o.default for o in options}
+    defaults = {o.name: o.default_for(seats) for o in options}
     grids = [[(o.name, v) for v in o.values()] for o in usable]
     total = 1
     for grid in grids:
@@ -143,6 +152,6 @@ def combinations(options: tuple[Option, ...], seats: int, limit: int = 64) -> li
     out = [dict(defaults)]
     for option in usable:
         for value in option.values():
-            if value != option.default:
+            if value != option.default_for(seats):
                 out.append({**defaults, option.name: value})
     return out

@@ -10,9 +10,10 @@ A subclass implements:
 
 - ``setup()``: fill in the attributes from ``self.seats``, ``self.options`` and chance;
 - ``to_act()``; ``_legal_moves(seat)``; ``label(move)``; ``_apply(seat, move)``;
-- ``view(seat)``; ``result()``;
+- ``_view(seat)``; ``result()``;
 - ``redeal_hidden(seat, rng)`` when the game hides anything (see ``determinize``);
-- optionally ``explain_illegal(seat, move)`` to say which rule refuses a move.
+- optionally ``explain_illegal(seat, move)`` to say which rule refuses a move, and
+  ``equivalent_move(seat, move)`` where the rules let an unlisted move stand for a listed one.
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ import random
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .chance import Chance
-from .errors import GameOver, IllegalMove, InvalidMove, InvalidState, NotYourTurn
+from .errors import GameOver, IllegalMove, InvalidMove, InvalidState, NotYourTurn, UnknownSeat
 from .events import Event
 from .result import Result
+from .shapes import move_shape_error
 
 if TYPE_CHECKING:
     from .game import Game
@@ -71,8 +73,8 @@ class State:
     def _apply(self, seat: int, move: Move) -> list[Event]:
         raise NotImplementedError
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """Return everything ``seat`` may see (``None``: a spectator), as JSON values."""
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """Return everything ``seat`` (a seat of this game, or ``None``) may see."""
         raise NotImplementedError
 
     def result(self) -> Result | None:
@@ -87,7 +89,31 @@ class State:
         """Return the error naming the rule that refuses ``move`` (it is not listed)."""
         return IllegalMove("illegal_move", f"The move {move_key(move)} is not legal for seat {seat} now.")
 
+    def equivalent_move(self, seat: int, move: Move) -> Move | None:
+        """Return the listed move that the unlisted ``move`` stands for under the rules, if any.
+
+        The listing names one move per outcome; where the rulebook gives a player two ways
+        to make the same play (Property's 9 and 10 of a suit), the other way is accepted as
+        the listed one instead of being refused.
+        """
+        return None
+
     # ---- provided ---------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Return everything ``seat`` may see (``None``: a spectator), as JSON values.
+
+        Raise ``UnknownSeat`` for anything else: a view meant for a seat that does not exist
+        must not quietly become the spectator's.
+        """
+        if seat is not None and not self.is_seat(seat):
+            raise UnknownSeat(
+                "unknown_seat", f"There is no seat {seat!r} in this game; None is the spectator."
+            )
+        return self._view(seat)
+
+    def is_seat(self, seat: Any) -> bool:
+        return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.seats
+
     def legal_moves(self, seat: int) -> list[Move]:
         """Return every legal move of ``seat`` in a fixed order; empty if it is not to act."""
         if seat not in self.to_act():
@@ -99,11 +125,18 @@ class State:
 
     def apply(self, seat: int, move: Any) -> list[Event]:
         """Apply a move of ``seat`` and return the events; raise and change nothing if illegal."""
+        return self._apply(seat, self.resolve(seat, move))
+
+    def resolve(self, seat: int, move: Any) -> Move:
+        """Return the listed move that ``move`` plays: itself, or the listed move it is the
+        rules' equivalent of (``equivalent_move``); raise ``IllegalMove`` (or a subclass)
+        saying why when there is none. ``apply`` is ``apply_listed(seat, resolve(seat, move))``;
+        the service calls the two apart to answer with the move as applied."""
         acting = self.to_act()
         if not acting:
             raise GameOver("game_over", "The game is over; no more moves are accepted.")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.seats:
-            raise NotYourTurn("unknown_seat", f"There is no seat {seat!r} in this game.")
+        if not self.is_seat(seat):
+            raise UnknownSeat("unknown_seat", f"There is no seat {seat!r} in this game.")
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise InvalidMove("malformed_move", 'A move is a JSON object with a string "type" field.')
         if move["type"] not in self.move_types:
@@ -117,10 +150,22 @@ class State:
             raise NotYourTurn(
                 "not_your_turn", f"Seat {seat} is not to act; the game waits for seat {waiting}."
             )
-        for candidate in self._legal_moves(seat):
+        listed = self._legal_moves(seat)
+        for candidate in listed:
             # == is fast but lenient (1 == 1.0 == True); the key check makes it strict.
             if candidate == move and move_key(candidate) == move_key(move):
-                return self._apply(seat, candidate)
+                return candidate
+        equivalent = self.equivalent_move(seat, move)
+        if equivalent is not None:
+            key = move_key(equivalent)
+            for candidate in listed:
+                if move_key(candidate) == key:
+                    return candidate
+        # The same fault gets the same code in every game: a move whose fields or their kinds
+        # do not fit the game's own move schema is malformed, whatever rule it also breaks.
+        shape = move_shape_error(self.game.move_shape_schema, move)
+        if shape is not None:
+            raise InvalidMove("malformed_move", shape)
         raise self.explain_illegal(seat, move)
 
     def apply_listed(self, seat: int, move: Move) -> list[Event]:

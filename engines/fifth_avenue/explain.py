@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core import IllegalMove
+from ..core import IllegalMove, InvalidMove
 from . import auction, board
 from . import material as m
 
@@ -63,12 +63,12 @@ def explain(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> Illegal
     fields = FIELDS[kind]
     if set(move) != fields | {"type"}:
         named = ", ".join(sorted(fields)) or "no other field"
-        return IllegalMove("malformed_move", f"A {kind} move has exactly these fields: {named}.")
+        return InvalidMove("malformed_move", f"A {kind} move has exactly these fields: {named}.")
     for key in fields:
         want = int if key == "count" else str
         value = move[key]
         if not isinstance(value, want) or isinstance(value, bool):
-            return IllegalMove(
+            return InvalidMove(
                 "malformed_move", f"The field {key!r} of a {kind} move must be a {want.__name__}."
             )
     handler = _HANDLERS.get(kind)
@@ -243,7 +243,7 @@ def _build(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> IllegalM
             "With no skyscraper in this full district, the winner must order a building stop.",
         )
     if count < 0:
-        return IllegalMove("malformed_move", "The number of skyscrapers to build is 0 or more.")
+        return IllegalMove("negative_count", "The number of skyscrapers to build is 0 or more.")
     if count > award["limit"]:
         return IllegalMove(
             "card_limit",

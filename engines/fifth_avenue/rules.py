@@ -522,7 +522,7 @@ class FifthAvenueState(State):
         return f"Order a building stop in {m.DISTRICT_NAMES[venue]}"
 
     # ---- what seats see ----------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         return build_view(self, seat)
 
     def redeal_hidden(self, seat: int, rng: random.Random) -> None:

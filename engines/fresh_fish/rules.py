@@ -22,7 +22,7 @@ import random
 from bisect import bisect_left
 from typing import Any
 
-from ..core import IllegalMove, Move, Result, State, event, ranks_from_keys, secret_event
+from ..core import IllegalMove, InvalidMove, Move, Result, State, event, ranks_from_keys, secret_event
 from . import auction
 from . import material as m
 from .board import cells, coordinates, corners, neighbours, one_per_quarter, plot_at, quarters, where
@@ -34,7 +34,7 @@ FRONT = "front"  # a retailer kept in front of its owner, off the board (rule FF
 
 
 class FreshFishState(State):
-    move_types = ("reserve", "draw", "place", "bid", "build", "place_distributor")
+    move_types = ("reserve", "draw", "place", "bid", "build", "place_distributor", "pass")
 
     # attributes (all plain JSON):
     #   size, cap: board edge and route cap for this player count
@@ -49,6 +49,7 @@ class FreshFishState(State):
     #   pile (top = end, hidden order), set_aside: blocking buildings out of the pile
     #   phase, current, first_player, turn, turns_taken, drawn, drawer, placer,
     #   bidders, bids (sealed), last_auction, next_distributor
+    #   acting_again: the drawer acts again after losing an auction, and may pass
 
     def setup(self) -> None:
         seats = self.seats
@@ -77,6 +78,7 @@ class FreshFishState(State):
         self.bidders = []
         self.bids = [None] * seats
         self.last_auction = None
+        self.acting_again = False
         # Rule FF-FIRST: "whoever ate fish most recently" is not something a server can
         # ask, so the first player is drawn at random.
         self.first_player = self.random_below(seats)
@@ -129,7 +131,14 @@ class FreshFishState(State):
                 for tile in tiles:
                     for plot in own:
                         moves.append({**self._plot_move("build", plot), "tile": tile})
+        if self.is_acting_again():
+            moves.append({"type": "pass"})  # Rule FF-AUCTION-AFTER: "peut", so may not
         return moves
+
+    def is_acting_again(self) -> bool:
+        # States saved before the pass existed lack the attribute: nobody was acting again
+        # with a choice to pass then, so False is what they mean.
+        return self.__dict__.get("acting_again", False)
 
     def _plot_move(self, kind: str, plot: int) -> Move:
         row, column = cells(self.size)[plot]
@@ -145,6 +154,8 @@ class FreshFishState(State):
             return f"Bid {move['amount']} for the {m.NAMES[self.drawn]}"
         if kind == "draw":
             return "Build: draw a tile from the pile"
+        if kind == "pass":
+            return "End your turn: neither draw nor reserve"
         at = f"row {move['row']}, column {move['column']}"
         if kind == "reserve":
             return f"Reserve the plot at {at}"
@@ -160,6 +171,8 @@ class FreshFishState(State):
             return self._bid(seat, move["amount"])
         if kind == "draw":
             return self._draw(seat)
+        if kind == "pass":
+            return [event("turn_passed", seat=seat), *self._end_turn()]
         plot = plot_at(self.size, move["row"], move["column"])
         if kind == "reserve":
             return self._reserve(seat, plot)
@@ -238,6 +251,7 @@ class FreshFishState(State):
     def _draw(self, seat: int) -> list[Any]:
         """Rule FF-BUILD: draw the top tile of the face-down pile and reveal it."""
         tile = self.pile.pop()
+        self.acting_again = False
         self.drawn = tile
         self.drawer = seat
         events = [event("tile_drawn", seat=seat, tile=tile, pile_size=len(self.pile))]
@@ -382,11 +396,13 @@ class FreshFishState(State):
             return self._end_turn()
         self.current = drawer
         if self.can_act(drawer):
+            self.acting_again = True
             return [event("acts_again", seat=drawer)]
         return self._end_turn()
 
     # ---- turns and the end ------------------------------------------------------------------
     def _end_turn(self) -> list[Any]:
+        self.acting_again = False
         self.turns_taken[self.current] += 1
         self.turn += 1
         self.phase = TURN
@@ -482,7 +498,7 @@ class FreshFishState(State):
         return Result(scores, ranks_from_keys(keys), breakdown, "all_plots_developed")
 
     # ---- what seats see -----------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         size = self.size
         board = self.board
         # The cube on a plot: a reservation, or the owner's marker on a retailer.
@@ -601,6 +617,7 @@ def explain(state: FreshFishState, seat: int, move: Move) -> IllegalMove:
         "reserve": TURN,
         "draw": TURN,
         "build": TURN,
+        "pass": TURN,
     }[kind]
     if phase != wanted:
         sentences = {
@@ -618,13 +635,21 @@ def explain(state: FreshFishState, seat: int, move: Move) -> IllegalMove:
     fields |= {"tile"} if kind == "build" else set()
     if set(move) != fields:
         listed = ", ".join(sorted(fields - {"type"})) or "no field"
-        return IllegalMove(f"malformed_{kind}", f"A {kind} move has exactly: {listed}.")
+        return InvalidMove("malformed_move", f"A {kind} move has exactly: {listed}.")
     player = state.players[seat]
     if kind == "bid":
         amount = move["amount"]
-        if not _is_int(amount) or amount < 0:
-            return IllegalMove("malformed_bid", "A bid is a whole number of coins, 0 or more.")
+        if not _is_int(amount):
+            return InvalidMove("malformed_move", "A bid is a whole number of coins.")
+        if amount < 0:
+            return IllegalMove("negative_bid", "A bid is 0 coins or more.")
         return IllegalMove("bid_above_money", f"You hold only {player['money']} in coins.")
+    if kind == "pass":
+        return IllegalMove(
+            "pass_only_after_a_lost_auction",
+            "A turn is a reservation or a build; only after losing the auction of the retailer "
+            "one drew may one do neither.",
+        )
     if kind == "draw":
         if not state.reserved_plots(seat):
             return IllegalMove("no_reserved_plot", "To build you need a reserved plot of your own.")

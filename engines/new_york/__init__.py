@@ -7,6 +7,7 @@ from typing import Any
 
 from ..core import Game, InvalidOptions, Option
 from .evaluate import evaluate
+from .plays import playout_moves
 from .rules import NewYorkState
 
 
@@ -17,9 +18,11 @@ def _check_setup(seats: int, options: dict[str, Any]) -> None:
             "two_colours_needs_two_players", "Two colours each (variant 3) is the game for exactly 2 players."
         )
     if seats == 2 and not options["two_colours"]:
+        # Only when a client asks for it: with 2 seats the option is on unless turned off.
         raise InvalidOptions(
             "two_players_need_two_colours",
-            "New York is for 3 to 5 players; 2 play only with two colours each (option two_colours).",
+            "New York is for 3 to 5 players; 2 play only with two colours each, so two_colours "
+            "cannot be false with 2 seats (leave it out: it is on by default there).",
         )
     if options["teams"] and seats != 4:
         raise InvalidOptions("teams_need_four_players", "The team game (variant 4) is for exactly 4 players.")
@@ -32,7 +35,9 @@ GAME = Game(
     max_seats=5,
     state_class=NewYorkState,
     folder=Path(__file__).parent,
-    rules_version=1,
+    # 2: one's own building may be designated by choice (NY-TAKE-OWN); in variant 3 the
+    # price and Statik's leader count the player's two colours (NY-V3-OWNER).
+    rules_version=2,
     summary="Sackson & Kübler's Manhattan: play an avenue and a street card, take or buy the building "
     "at the crossing, and grow the largest connected block.",
     options=(
@@ -50,8 +55,27 @@ GAME = Game(
         ),
         Option(
             "two_colours",
-            "Variant 3: the 2-player game, each playing two colours as if 4 played; required with 2 seats.",
+            "Variant 3: the 2-player game, each playing two colours as if 4 played. The only way two "
+            "play: on by default with 2 seats (x-seat-defaults), refused with more.",
             default=False,
+            seat_defaults=((2, True),),
+        ),
+        Option(
+            "own_building_last_resort",
+            "Reading of the German review (ludorium, LUNY: 'wenn nicht anders möglich, müssen eigene "
+            "Gebäude entfernt werden'): one's own building is lost only when no card pair can take a "
+            "building. Off: the French rules, where designating one's own building is a normal "
+            "choice ('Si le bâtiment choisi appartient au joueur, le joueur le perd').",
+            default=False,
+        ),
+        Option(
+            "price_per_colour",
+            "Variant 3 only: the purchase price and Statik's leader count the buildings of the "
+            "colour, as if 4 played (the setup is 'comme pour 4 joueurs'; this server's reading "
+            "before rules version 2). Off: they count the owner player's buildings in both colours "
+            "('le nombre de bâtiments que le propriétaire actuel a').",
+            default=False,
+            seats=(2,),
         ),
         Option(
             "teams",
@@ -70,4 +94,5 @@ GAME = Game(
     # --iterations); 1,200 take 0.45-0.7 s here, so medium's clock may stop them sooner.
     ismcts_iteration_scale=3,
     check_setup=_check_setup,
+    playout_moves=playout_moves,
 )

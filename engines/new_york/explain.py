@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core import IllegalMove, Move
+from ..core import IllegalMove, InvalidMove, Move
 from . import city, plays
 from . import material as m
 
@@ -93,7 +93,7 @@ def _fields(move: Move, required: set[str], optional: frozenset[str] = frozenset
     keys = set(move) - {"type"}
     if not required <= keys or not keys <= required | optional:
         names = ", ".join(sorted(required)) or "nothing else"
-        return _bad("malformed_move", f"A {move['type']} move names {names}.")
+        return InvalidMove("malformed_move", f"A {move['type']} move names {names}.")
     return None
 
 
@@ -123,7 +123,9 @@ def _gain_colour(state: NewYorkState, seat: int, move: Move) -> IllegalMove | No
             return _bad("not_your_colour", f"{move['colour']!r} is not one of your colours.")
     else:
         if "colour" in move:
-            return _bad("malformed_move", "Only with two colours each does a move name a colour.")
+            return _bad(
+                "colour_only_with_two_colours", "Only with two colours each does a move name a colour."
+            )
         colour = state.seat_colours[seat][0]
     if state.supply[colour] <= 0:
         return _bad("no_piece_left", f"No {m.COLOURS[colour]} piece is left to take a building with.")
@@ -257,7 +259,7 @@ def _take(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
     if error:
         return error
     if owner is not None:
-        cost = city.price(state.avenue_counts, state.street_counts, owner, a, s)
+        cost = city.price(*state.price_counts(), owner, a, s)
         if cost > state.money[seat]:
             return _bad(
                 "cannot_afford",

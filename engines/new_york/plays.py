@@ -63,7 +63,7 @@ def building_choices(state: NewYorkState, seat: int, red: str, blue: str, own: b
     gain = gaining_colours(state, seat)
     if not gain:
         return
-    by_avenue, by_street = state.avenue_counts, state.street_counts
+    by_avenue, by_street = state.price_counts()
     names = [m.COLOURS[c] for c in gain] if state.options["two_colours"] else None
     for a in avenues:
         row = board[a - 1]
@@ -95,14 +95,19 @@ def statik_victims(state: NewYorkState, seat: int, kind: str, number: int) -> li
 
     RECONSTRUCTION (research §2): when several colours share the most, the card player
     picks among them; when the card player alone has the most (or the line is empty),
-    nothing happens.
+    nothing happens. Rule NY-V3-OWNER: in variant 3 the leader is a player, whose count is
+    both colours'; the victim is named by the player's first colour and gives a building
+    of either colour.
     """
-    counts = state.avenue_counts if kind == "avenue" else state.street_counts
+    counts = state.price_counts()[0 if kind == "avenue" else 1]
     per_colour = [counts[c][number - 1] for c in range(state.colours)]
     most = max(per_colour)
     if most == 0:
         return []
-    return [c for c in range(state.colours) if per_colour[c] == most and state.colour_seat[c] != seat]
+    leaders = [c for c in range(state.colours) if per_colour[c] == most and state.colour_seat[c] != seat]
+    if state.owner_is_player():
+        return [c for c in leaders if c == state.seat_colours[state.colour_seat[c]][0]]
+    return leaders
 
 
 def statik_choices(state: NewYorkState, seat: int, kind: str, numbers: tuple[int, ...]) -> Iterator[Move]:
@@ -139,14 +144,18 @@ def choices(state: NewYorkState, seat: int, cards: list[str]) -> Iterator[Move]:
     red, blue = cards
     red_event, blue_event = m.CARD_EVENT[red], m.CARD_EVENT[blue]
     if red_event is None and blue_event is None:
-        # Rule NY-TAKE-OWN: one's own building is lost only when nothing else is possible;
-        # cards that reach something to take are never used to lose a building. (Cards
-        # that reach only one's own buildings are played only when the whole hand is so.)
         taking = building_choices(state, seat, red, blue, own=False)
+        losing = building_choices(state, seat, red, blue, own=True)
+        if not state.options["own_building_last_resort"]:
+            # Rule NY-TAKE-OWN: one's own building is a choice like any other.
+            return itertools.chain(taking, losing)
+        # Option own_building_last_resort: cards that reach something to take are never
+        # used to lose a building (and card_plays offers pairs that reach only one's own
+        # buildings only when the whole hand is so).
         first = next(taking, None)
         if first is not None:
             return itertools.chain((first,), taking)
-        return building_choices(state, seat, red, blue, own=True)
+        return losing
     if red_event is not None and blue_event is not None:
         return iter(())
     event_name = red_event or blue_event
@@ -170,7 +179,7 @@ def pair_reach(state: NewYorkState, seat: int, red: str, blue: str, can_gain: bo
     avenues = m.LINES if avenue is None else (avenue,)
     streets = m.LINES if street is None else (street,)
     board, money, colour_seat = state.board, state.money[seat], state.colour_seat
-    by_avenue, by_street = state.avenue_counts, state.street_counts
+    by_avenue, by_street = state.price_counts()
     own = 0
     for a in avenues:
         row = board[a - 1]
@@ -189,9 +198,11 @@ def pair_reach(state: NewYorkState, seat: int, red: str, blue: str, can_gain: bo
 def card_plays(state: NewYorkState, seat: int) -> list[Move]:
     """Every way to lay down cards this turn that leaves at least one legal outcome.
 
-    Rule NY-TAKE-OWN: pairs that reach only one's own buildings are offered only when no
-    pair of the hand can take a building (free, bought, or with Baulöwe).
+    Rule NY-TAKE-OWN: pairs that reach only one's own buildings are offered like the others;
+    with option own_building_last_resort, only when no pair of the hand can take a building
+    (free, bought, or with Baulöwe).
     """
+    last_resort = state.options["own_building_last_resort"]
     held = sorted(set(state.hands[seat]), key=m.CARD_RANK.__getitem__)
     reds = [c for c in held if c.startswith("red-")]
     blues = [c for c in held if c.startswith("blue-")]
@@ -207,7 +218,7 @@ def card_plays(state: NewYorkState, seat: int) -> list[Move]:
             move = {"type": "play", "red": red, "blue": blue}
             if red_event is None and blue_event is None:
                 reach = pair_reach(state, seat, red, blue, can_gain)
-                if reach == 2:
+                if reach == 2 or (reach == 1 and not last_resort):
                     taking.append(move)
                 elif reach == 1:
                     losing.append(move)
@@ -225,4 +236,34 @@ def card_plays(state: NewYorkState, seat: int) -> list[Move]:
             name == m.SPEKULATION and next(spekulation_choices(state, seat), None)
         ):
             moves.append({"type": "event", "card": card})
+    return moves
+
+
+def playout_moves(state: NewYorkState, seat: int, moves: list[Move]) -> list[Move]:
+    """The moves that do not lose one of one's own buildings (``Game.playout_moves``).
+
+    NY-TAKE-OWN lets a player lose a building by choice; a random player does so often enough
+    that the city never fills and the Stop cards never come. Random playouts prefer the other
+    moves, and still play these now and then.
+    """
+    if state.phase == "target":
+        board, colour_seat = state.board, state.colour_seat
+
+        def keeps(move: Move) -> bool:
+            if move["type"] != "take":
+                return True
+            owner = board[move["avenue"] - 1][move["street"] - 1]
+            return owner is None or colour_seat[owner] != seat or "colour" in move
+
+        return [move for move in moves if keeps(move)]
+    if state.phase == "play":
+        can_gain = bool(gaining_colours(state, seat))
+        return [
+            move
+            for move in moves
+            if move["type"] != "play"
+            or m.CARD_EVENT[move["red"]] is not None
+            or m.CARD_EVENT[move["blue"]] is not None
+            or pair_reach(state, seat, move["red"], move["blue"], can_gain) == 2
+        ]
     return moves

@@ -223,13 +223,39 @@ class NewYorkState(State):
             moves.append({"type": "discard_hand"})
         return moves
 
+    def owner_is_player(self) -> bool:
+        """Rule NY-V3-OWNER: in variant 3 a building's owner is the player (both colours),
+        unless option price_per_colour counts each colour alone."""
+        return self.options["two_colours"] and not self.options["price_per_colour"]
+
+    def price_counts(self) -> tuple[list[list[int]], list[list[int]]]:
+        """The owner's buildings per avenue and per street, indexed by colour: what the
+        purchase price (NY-TAKE-BUY) and Statik's leader (NY-EV-STATIK) count. Each colour's
+        own counts, except in variant 3 where a colour's are its player's (NY-V3-OWNER)."""
+        if not self.owner_is_player():
+            return self.avenue_counts, self.street_counts
+        tables = []
+        for counts in (self.avenue_counts, self.street_counts):
+            per_seat = [
+                [sum(counts[c][line] for c in colours) for line in range(m.SIZE)]
+                for colours in self.seat_colours
+            ]
+            tables.append([per_seat[self.colour_seat[c]] for c in range(self.colours)])
+        return tables[0], tables[1]
+
     def surrender_squares(self) -> list[tuple[int, int]]:
         pending = self.surrender
         colour = pending["colour"]
+        # Statik in variant 3 (NY-V3-OWNER): the player gives a building of either colour.
+        give = (
+            set(self.seat_colours[self.colour_seat[colour]])
+            if pending["event"] == m.STATIK and self.owner_is_player()
+            else {colour}
+        )
         if pending["line"] is None:
             return city.buildings(self.board, colour)
         kind, number = pending["line"]["kind"], pending["line"]["number"]
-        return [(a, s) for a, s in city.line_squares(kind, number) if self.board[a - 1][s - 1] == colour]
+        return [(a, s) for a, s in city.line_squares(kind, number) if self.board[a - 1][s - 1] in give]
 
     # ---- labels ----------------------------------------------------------------------
     def label(self, move: Move) -> str:
@@ -273,7 +299,11 @@ class NewYorkState(State):
             line = f"avenue {choice['avenue']}" if "avenue" in choice else f"street {choice['street']}"
             if "victim" not in choice:
                 return f"{line}, where nobody else has the most buildings: no effect"
-            return f"{line}: {choice['victim']} gives you one of its buildings there{colour}"
+            victim = choice["victim"]
+            if self.owner_is_player():  # NY-V3-OWNER: the player gives, of either colour
+                colours = self.seat_colours[self.colour_seat[m.COLOURS.index(victim)]]
+                victim = "the " + "/".join(m.COLOURS[c] for c in colours) + " player"
+            return f"{line}: {victim} gives you one of its buildings there{colour}"
         a, s = choice["avenue"], choice["street"]
         where = f"avenue {a} × street {s}"
         owner = self.board[a - 1][s - 1]
@@ -283,7 +313,7 @@ class NewYorkState(State):
             return f"build on {where} free{colour}"
         if self.colour_seat[owner] == self.current:
             return f"lose your {m.COLOURS[owner]} building on {where}"
-        cost = city.price(self.avenue_counts, self.street_counts, owner, a, s)
+        cost = city.price(*self.price_counts(), owner, a, s)
         return f"buy {m.COLOURS[owner]}'s building on {where} for {cost}{colour}"
 
     # ---- applying moves ----------------------------------------------------------------
@@ -447,7 +477,7 @@ class NewYorkState(State):
         else:
             # Rule NY-TAKE-BUY
             colour = self._gain_colour(seat, choice)
-            cost = city.price(self.avenue_counts, self.street_counts, owner, a, s)
+            cost = city.price(*self.price_counts(), owner, a, s)
             seller = self.colour_seat[owner]
             self.money[seat] -= cost
             self.money[seller] += cost
@@ -523,7 +553,8 @@ class NewYorkState(State):
         pending = self.surrender
         a, s = move["avenue"], move["street"]
         gain = pending["gain"]
-        self._take(pending["colour"], a, s)
+        given = self.board[a - 1][s - 1]  # the named colour, or its player's other (NY-V3-OWNER)
+        self._take(given, a, s)
         self._put(gain, a, s)
         self.surrender = None
         self.phase = PLAY
@@ -531,7 +562,7 @@ class NewYorkState(State):
             event(
                 "building_given",
                 seat=seat,
-                colour=m.COLOURS[pending["colour"]],
+                colour=m.COLOURS[given],
                 to=self.current,
                 to_colour=m.COLOURS[gain],
                 avenue=a,
@@ -694,7 +725,7 @@ class NewYorkState(State):
         return m.SIZE * m.SIZE - sum(self.on_board)
 
     # ---- what seats see --------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         return view(self, seat)
 
     def result(self) -> Result | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import IllegalMove
+from ..core import IllegalMove, InvalidMove
 from . import board as b
 from . import cards as c
 from . import characters as ch
@@ -81,7 +81,7 @@ def explain(state: Any, seat: int, move: dict[str, Any]) -> IllegalMove:
         return _explain_use(state, seat, move)
     if set(move) - {"type"} != FIELDS[kind]:
         fields = ", ".join(sorted(FIELDS[kind])) or "no other field"
-        return IllegalMove("malformed_move", f"A {kind!r} move has exactly these fields: {fields}.")
+        return InvalidMove("malformed_move", f"A {kind!r} move has exactly these fields: {fields}.")
     player = state.players[seat]
     if kind not in ("select", "confirm"):
         refusal = _finish_selection_first(state)
@@ -214,7 +214,7 @@ def _play_pair(state, seat, player, move):
     cards = move["cards"]
     kind = c.BIDDING_ROUNDS[state.bidding["round"]]
     if not _cards_ok(cards) or len(cards) != 2:
-        return IllegalMove("malformed_pair", "A pair is two cards.")
+        return IllegalMove("no_such_card", "A pair is two cards of the game.")
     if not _holds(player["hand"], cards):
         return IllegalMove("card_not_in_hand", "You can only play cards from your hand.")
     others = [card for card in cards if card != c.JOKER]
@@ -269,7 +269,7 @@ def _prestige(state, seat, player, move):
             "district_not_connected", "The tile goes on one of the two districts the vehicle links."
         )
     if not isinstance(extra, bool):
-        return IllegalMove("malformed_move", "'extra' is true or false.")
+        return InvalidMove("malformed_move", "'extra' is true or false.")
     return _tower_source(state, seat, player, source, b.DISTRICT_INDEX[district], extra)
 
 
@@ -298,7 +298,7 @@ def _tower_source(state, seat, player, source, district, extra):
 
 def _build(state, seat, player, move):
     if not isinstance(move["extra"], bool):
-        return IllegalMove("malformed_move", "'extra' is true or false.")
+        return InvalidMove("malformed_move", "'extra' is true or false.")
     return _tower_source(state, seat, player, move["from"], state.mayor, move["extra"])
 
 
@@ -326,7 +326,8 @@ def _explain_use(state: Any, seat: int, move: dict[str, Any]) -> IllegalMove:
         return IllegalMove("no_such_character", "Characters are numbered 1 to 42.")
     if set(move) - {"type", "character"} != USE_FIELDS.get(n, set()):
         fields = ", ".join(sorted(USE_FIELDS.get(n, set()))) or "no other field"
-        return IllegalMove("malformed_move", f"Using character {n} takes exactly: {fields}.")
+        # The schema takes every field any character needs; which ones go together is a rule.
+        return IllegalMove("wrong_character_fields", f"Using character {n} takes exactly: {fields}.")
     player = state.players[seat]
     if ch.PHASE[n] == ch.END:
         return IllegalMove(

@@ -36,7 +36,7 @@ PHASES = {PILES: "setup", PICK: "I", OVER: "end"}
 
 class HiddenMixin:
     # ---- the view ---------------------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         track = self.press
         spaces = {who: space for who, space in track}
         return {

@@ -22,7 +22,7 @@ import itertools
 import random
 from typing import Any
 
-from ..core import IllegalMove, Move, Result, State, event, ranks_from_keys, secret_event
+from ..core import IllegalMove, InvalidMove, Move, Result, State, event, ranks_from_keys, secret_event
 from ..core.cards import draw, refill_from_discard
 from . import material as m
 
@@ -299,7 +299,7 @@ class PropertyState(State):
         return len(self.group(column, row)) * factor
 
     # ---- what seats see -------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         players = []
         for s, player in enumerate(self.players):
             shown = {
@@ -466,6 +466,21 @@ class PropertyState(State):
     def explain_illegal(self, seat: int, move: Move) -> IllegalMove:
         return explain(self, seat, move)
 
+    def equivalent_move(self, seat: int, move: Move) -> Move | None:
+        """Rule P-WILD: « Les 9 et les 10 peuvent être utilisés… » alike, so a play with the
+        10 of a suit whose 9 is also in hand is the listed play with the 9 (the listing
+        names one card per way of playing, ``_distinct_plays``)."""
+        if move.get("type") != "play":
+            return None
+        hand = self.players[seat]["hand"]
+        listed = {m.PLAY_CLASS[card]: card for card in _distinct_plays(hand)}
+        same = dict(move)
+        for field in ("red", "black"):
+            card = move.get(field)
+            if isinstance(card, str) and card in hand:
+                same[field] = listed[m.PLAY_CLASS[card]]
+        return same if same != move else None
+
 
 def _has_both_colours(hand: list[str]) -> bool:
     reds = sum(1 for card in hand if m.RED[card])
@@ -528,7 +543,7 @@ def explain(state: PropertyState, seat: int, move: Move) -> IllegalMove:
     if kind == "play":
         expected = {"type", "red", "black", "column", "row"}
         if set(move) != expected:
-            return IllegalMove("malformed_play", "A play names exactly red, black, column and row.")
+            return InvalidMove("malformed_move", "A play names exactly red, black, column and row.")
         red, black, column, row = move["red"], move["black"], move["column"], move["row"]
         for field, card, want_red in (("red", red, True), ("black", black, False)):
             if not isinstance(card, str) or card not in m.DECK:
@@ -546,16 +561,16 @@ def explain(state: PropertyState, seat: int, move: Move) -> IllegalMove:
                     f"{m.card_text(card)} designates {name} {m.card_rank(card)}, not {value}; "
                     "only 9s and 10s are wild.",
                 )
-        return IllegalMove(
-            "equivalent_card", "Play the 9 rather than the 10 of that suit: both are wild the same way."
-        )
+        return IllegalMove("play_not_available", "That play is not available now.")
     if kind == "buy":
         pay = move.get("pay")
         if set(move) != {"type", "pay"} or not isinstance(pay, dict) or set(pay) != set(m.UNIT_KINDS):
-            return IllegalMove("malformed_payment", f"A payment counts each kind: {', '.join(m.UNIT_KINDS)}.")
+            return InvalidMove("malformed_move", f"A payment counts each kind: {', '.join(m.UNIT_KINDS)}.")
         for kind_name, count in pay.items():
-            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                return IllegalMove("malformed_payment", "Each count of cards is a whole number, 0 or more.")
+            if not isinstance(count, int) or isinstance(count, bool):
+                return InvalidMove("malformed_move", "Each count of cards is a whole number.")
+            if count < 0:
+                return IllegalMove("negative_count", "Each count of cards is 0 or more.")
             if count > player["units"][kind_name]:
                 return IllegalMove("units_not_held", f"You do not hold {count} {kind_name} card(s).")
         price = state.pending["price"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core import IllegalMove, Move
+from ..core import IllegalMove, InvalidMove, Move
 from . import city as c
 from . import material as m
 from . import rules as r
@@ -67,7 +67,7 @@ def explain(state: WettstreitState, seat: int, move: Move) -> IllegalMove:
     expected = FIELDS[kind]
     if set(move) != {"type", *expected}:
         fields = ", ".join(expected) or "no other field"
-        return IllegalMove("malformed_move", f"A {kind} move has exactly the fields type and {fields}.")
+        return InvalidMove("malformed_move", f"A {kind} move has exactly the fields type and {fields}.")
     if state.phase not in STEPS[kind]:
         code, sentence = WAITING_FOR[state.phase]
         return IllegalMove(code, sentence)

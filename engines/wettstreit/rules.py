@@ -282,7 +282,9 @@ class WettstreitState(State):
             player["money"] = 0
             self.bank += lost
             defaulted.add(seat)
-            events.append(secret_event("payment_failed", [seat], {"forfeited": lost}, seat=seat, bid=amount))
+            # WB-AUCTION-DEFAULT: the coins go to the bank in front of the table, and the
+            # bank is public, so the amount is public too (WB-HIDDEN-MONEY).
+            events.append(event("payment_failed", seat=seat, bid=amount, forfeited=lost))
         self.auction = None
         pile = getattr(self, pile_name)
         if winner is None:
@@ -494,7 +496,7 @@ class WettstreitState(State):
         return self._begin_turn()
 
     # ---- what seats see ---------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         over = self.phase == OVER
         pooled = k.pooled_for(self, seat) if self.pools else set()
         players = []

@@ -1,7 +1,9 @@
 """The conformance suite: every registered game, every seat count, every option value.
 
 Random playouts check the protocol at every step (see engines/core/conformance.py):
-listed moves apply, unlisted ones are refused with a code and change nothing, games end,
+listed moves apply, unlisted ones are refused with a code and change nothing (every refusal an
+IllegalMove; a move of the wrong shape an InvalidMove with the same code in every game), views
+of seats that do not exist are refused, games end,
 states survive to_dict/from_dict, replays are identical, listings stay under 1,000 moves,
 views are JSON, match the game's schemas, and never depend on what the seat cannot see.
 """
@@ -13,7 +15,9 @@ import functools
 import jsonschema_rs
 import pytest
 
+from engines.core import IllegalMove, InvalidMove, NotYourTurn, UnknownSeat
 from engines.core.conformance import random_playout
+from engines.core.shapes import structural
 from engines.registry import GAMES
 
 # Checked playouts per (game, seats, options) case, and lightly-probed extra seeds per
@@ -35,16 +39,23 @@ def _validators(game_id: str):
     game = GAMES[game_id]
     moves = jsonschema_rs.validator_for(game.move_schema)
     view = jsonschema_rs.validator_for(game.view_schema)
-    return moves.validate, view.validate
+    shape = jsonschema_rs.validator_for(game.move_shape_schema)
+    return moves.validate, view.validate, shape.validate
 
 
 @pytest.mark.parametrize(("game_id", "seats", "options"), list(_cases()))
 def test_random_playouts_follow_the_protocol(game_id, seats, options):
     game = GAMES[game_id]
-    validate_move, validate_view = _validators(game_id)
+    validate_move, validate_view, validate_shape = _validators(game_id)
     for seed in range(CHECKED_SEEDS):
         playout = random_playout(
-            game, seats, options, seed, validate_move=validate_move, validate_view=validate_view
+            game,
+            seats,
+            options,
+            seed,
+            validate_move=validate_move,
+            validate_view=validate_view,
+            validate_shape=validate_shape,
         )
         assert playout.final is not None and playout.final.result() is not None
 
@@ -72,5 +83,79 @@ def test_game_describes_itself(game_id):
     assert 1 <= game.min_seats <= game.max_seats
     jsonschema_rs.validator_for(game.options_schema)
     jsonschema_rs.validator_for(game.move_schema)
+    jsonschema_rs.validator_for(game.move_shape_schema)
     jsonschema_rs.validator_for(game.view_schema)
     assert game.state_class.move_types, "a game lists its move types"
+
+
+# ---- protocol points every title shares (issue 18) ------------------------------------------
+def test_every_refusal_of_a_move_is_an_IllegalMove():
+    """One family: a client or bot catching IllegalMove catches every refusal of a move."""
+    assert issubclass(InvalidMove, IllegalMove)
+    assert issubclass(NotYourTurn, IllegalMove) and issubclass(UnknownSeat, IllegalMove)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_malformed_moves_get_the_same_codes_in_every_title(game_id):
+    game = GAMES[game_id]
+    state = game.setup(game.min_seats, None, seed=1)
+    seat = state.to_act()[0]
+    listed = state.legal_moves(seat)[0]
+    cases = [
+        ("not a move", "malformed_move"),
+        ({"type": 7}, "malformed_move"),
+        ({}, "malformed_move"),
+        ({"type": "no_such_move"}, "unknown_move_type"),
+        ({**listed, "unexpected": 1}, "malformed_move"),
+    ]
+    for key in listed:
+        if key != "type":
+            cases.append(({k: v for k, v in listed.items() if k != key}, "malformed_move"))
+            wrong_kind = [1] if not isinstance(listed[key], list) else "x"
+            cases.append(({**listed, key: wrong_kind}, "malformed_move"))
+    before = state.to_dict()
+    for bad, code in cases:
+        with pytest.raises(InvalidMove) as refused:
+            state.apply(seat, bad)
+        assert refused.value.code == code, bad
+        assert refused.value.message
+    assert state.to_dict() == before
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_view_of_a_seat_that_does_not_exist_raises(game_id):
+    game = GAMES[game_id]
+    state = game.setup(game.min_seats, None, seed=1)
+    assert isinstance(state.view(None), dict)
+    for viewer in (state.seats, 5, -1, "x", True, 0.0):
+        with pytest.raises(UnknownSeat) as refused:
+            state.view(viewer)
+        assert refused.value.code == "unknown_seat"
+    with pytest.raises(UnknownSeat):
+        state.apply(state.seats, state.legal_moves(state.to_act()[0])[0])
+
+
+def test_structural_schema_keeps_kinds_and_drops_ranges():
+    schema = {
+        "oneOf": [
+            {
+                "type": "object",
+                "properties": {
+                    "type": {"const": "take"},
+                    "avenue": {"type": "integer", "minimum": 1, "maximum": 7},
+                    "colour": {"enum": ["red", "blue"]},
+                    "card": {"type": "string", "pattern": "^red-"},
+                },
+                "required": ["type", "avenue"],
+                "additionalProperties": False,
+            }
+        ]
+    }
+    shape = structural(schema)["oneOf"][0]
+    assert shape["properties"] == {
+        "type": {"const": "take"},
+        "avenue": {"type": "integer"},
+        "colour": {"type": "string"},
+        "card": {"type": "string"},
+    }
+    assert shape["required"] == ["type", "avenue"] and shape["additionalProperties"] is False

@@ -232,6 +232,50 @@ def test_refused_moves_leave_the_stored_game_unchanged(app, client):
     assert stored(app, game_id) == before
 
 
+def test_a_rules_equivalent_move_is_answered_as_applied(client):
+    """P-WILD: the 10 of a suit played beside its 9 is the listed play with the 9; the reply
+    names the move as applied, and so does the record of moves."""
+    for seed in range(60):
+        created = create(client, seed=seed)
+        game_id, toks = created["id"], tokens(created)
+        seat = created["to_act"][0]
+        view = client.get(f"/games/{game_id}", headers=bearer(toks[seat])).get_json()["view"]
+        hand = view["players"][seat]["hand"]
+        suits = [suit for suit in "HDSC" if f"9{suit}" in hand and f"10{suit}" in hand]
+        listing = client.get(f"/games/{game_id}/moves", headers=bearer(toks[seat])).get_json()["moves"]
+        nine = next(
+            (
+                m["move"]
+                for m in listing
+                for suit in suits
+                if f"9{suit}" in (m["move"].get("red"), m["move"].get("black"))
+            ),
+            None,
+        )
+        if nine is not None:
+            break
+    else:  # pragma: no cover - the seeds above hold such a hand
+        pytest.fail("no deal with a 9 and a 10 of one suit")
+    suit = next(s for s in suits if f"9{s}" in (nine["red"], nine["black"]))
+    sent = {k: (f"10{suit}" if v == f"9{suit}" else v) for k, v in nine.items()}
+    assert sent != nine and all(m["move"] != sent for m in listing), "the listing has no duplicate"
+    response = client.post(f"/games/{game_id}/actions", json={"move": sent}, headers=bearer(toks[seat]))
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["move"] == nine
+
+
+def test_new_york_with_two_seats_plays_two_colours_by_itself(client):
+    created = create(client, title="new-york")
+    body = client.get(f"/games/{created['id']}").get_json()
+    assert body["view"]["options"]["two_colours"] is True
+    catalog = {t["title"]: t for t in client.get("/catalog").get_json()["titles"]}
+    assert catalog["new-york"]["options"]["properties"]["two_colours"]["x-seat-defaults"] == {"2": True}
+    response = client.post(
+        "/games", json={"title": "new-york", "seats": HUMANS_2, "options": {"two_colours": False}}
+    )
+    assert_problem(response, 422, "two_players_need_two_colours")
+
+
 def test_dry_run_checks_without_changing_anything(app, client):
     created = create(client, seed=3)
     game_id, toks = created["id"], tokens(created)
@@ -241,7 +285,7 @@ def test_dry_run_checks_without_changing_anything(app, client):
     response = client.post(
         f"/games/{game_id}/actions?dry_run=true", json={"move": move}, headers=bearer(toks[seat])
     )
-    assert response.get_json() == {"valid": True, "version": 0, "seat": seat}
+    assert response.get_json() == {"valid": True, "version": 0, "seat": seat, "move": move}
     bad = client.post(
         f"/games/{game_id}/actions?dry_run=true",
         json={"move": {**move, "row": 0}},

@@ -102,11 +102,12 @@ def test_FF_AUCTION_SEALED_bids_from_nothing_up_to_the_money_held():
     assert [mv["amount"] for mv in state.legal_moves(1)] == [0, 1, 2]
     for bad, code in [
         ({"type": "bid", "amount": 3}, "bid_above_money"),
-        ({"type": "bid", "amount": -1}, "malformed_bid"),
-        ({"type": "bid", "amount": 1.0}, "malformed_bid"),
-        ({"type": "bid", "amount": "1"}, "malformed_bid"),
-        ({"type": "bid", "amount": True}, "malformed_bid"),
-        ({"type": "bid"}, "malformed_bid"),
+        ({"type": "bid", "amount": -1}, "negative_bid"),
+        # A wrong kind of value or a missing field: malformed_move, as in every game.
+        ({"type": "bid", "amount": 1.0}, "malformed_move"),
+        ({"type": "bid", "amount": "1"}, "malformed_move"),
+        ({"type": "bid", "amount": True}, "malformed_move"),
+        ({"type": "bid"}, "malformed_move"),
         ({"type": "draw"}, "auction_in_progress"),
     ]:
         with pytest.raises(IllegalMove) as refused:
@@ -181,16 +182,33 @@ def test_FF_AUCTION_AFTER_the_drawer_who_wins_ends_the_turn():
     assert state.phase == "turn" and state.current == 3
 
 
-def test_FF_AUCTION_AFTER_a_drawer_who_loses_reserves_or_draws_again():
+def test_FF_AUCTION_AFTER_a_drawer_who_loses_reserves_draws_again_or_neither():
     state = position(NINE)
     events = draw_retailer(state, 2, "fishmonger", rest=("office", "park"))
     events = bid_all(state, {0: 1, 1: 4, 2: 3, 3: 0})
     assert events_of(events, "acts_again") == [{"type": "acts_again", "seat": 2}]
     assert state.phase == "turn" and state.current == 2 and state.to_act() == [2]
     kinds = {mv["type"] for mv in state.legal_moves(2)}
-    assert kinds == {"reserve", "draw"}
+    assert kinds == {"reserve", "draw", "pass"}
     state.apply(2, {"type": "draw"})
     assert state.board[at(state, 8, 2)] == "park" and state.current == 3
+
+
+def test_FF_AUCTION_AFTER_the_drawer_who_lost_may_do_neither():
+    """« le joueur qui a pioché le détaillant peut alors ou piocher une nouvelle tuile ou
+    réserver une parcelle »: « peut », may, so passing ends the turn."""
+    state = position(NINE)
+    draw_retailer(state, 2, "fishmonger", rest=("office", "park"))
+    bid_all(state, {0: 1, 1: 4, 2: 3, 3: 0})
+    cubes = state.players[2]["cubes"]
+    events = state.apply(2, {"type": "pass"})
+    assert events_of(events, "turn_passed") == [{"type": "turn_passed", "seat": 2}]
+    assert state.current == 3 and state.players[2]["cubes"] == cubes and len(state.pile) == 2
+    assert {"type": "pass"} not in state.legal_moves(3), "an ordinary turn cannot be passed"
+    before = state.to_dict()
+    with pytest.raises(IllegalMove) as refused:
+        state.apply(3, {"type": "pass"})
+    assert refused.value.code == "pass_only_after_a_lost_auction" and state.to_dict() == before
 
 
 def test_FF_AUCTION_AFTER_a_drawer_whose_plot_the_winner_expropriated_may_still_reserve():
@@ -212,7 +230,7 @@ def test_FF_AUCTION_AFTER_a_drawer_whose_plot_the_winner_expropriated_may_still_
     # seat 1's fishmonger beside the port leaves seat 0's plot as the port's last access
     assert events_of(events, "expropriated")[0]["plots"] == [{"row": 2, "column": 1, "owner": 0}]
     assert state.current == 0 and state.phase == "turn"
-    assert {mv["type"] for mv in state.legal_moves(0)} == {"reserve"}, "no plot left to build on"
+    assert {mv["type"] for mv in state.legal_moves(0)} == {"reserve", "pass"}, "no plot left to build on"
 
 
 # ---- FF-LAST-RETAILER ----------------------------------------------------------------------------

@@ -104,8 +104,8 @@ def test_FF_RESERVE_refusals_name_the_rule():
         (plot_move("reserve", 5, 5), "reservation_not_adjacent"),
         (plot_move("reserve", 8, 1), "no_such_plot"),
         (plot_move("reserve", 0, 1), "no_such_plot"),
-        (plot_move("reserve", "2", 1), "no_such_plot"),
-        ({"type": "reserve", "row": 2}, "malformed_reserve"),
+        (plot_move("reserve", "2", 1), "malformed_move"),
+        ({"type": "reserve", "row": 2}, "malformed_move"),
         (plot_move("place", 2, 1), "no_such_step_now"),
         ({"type": "bid", "amount": 1}, "no_such_step_now"),
     ]:

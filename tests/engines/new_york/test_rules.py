@@ -46,7 +46,8 @@ def finish_preliminary(state):
 @pytest.mark.parametrize(
     ("seats", "options", "code"),
     [
-        (2, {}, "two_players_need_two_colours"),
+        (2, {"two_colours": False}, "two_players_need_two_colours"),
+        (3, {"price_per_colour": True}, "option_needs_other_seat_count"),
         (3, {"two_colours": True}, "two_colours_needs_two_players"),
         (4, {"two_colours": True}, "two_colours_needs_two_players"),
         (3, {"teams": True}, "teams_need_four_players"),
@@ -67,6 +68,15 @@ def test_NY_PLAYERS_impossible_combinations_are_refused_with_a_code(seats, optio
 )
 def test_NY_PLAYERS_possible_combinations_start(seats, options):
     assert GAME.setup(seats, options, seed=0).to_act() == [0]
+
+
+def test_NY_PLAYERS_two_seats_play_with_two_colours_without_being_told():
+    """Two seats can only play variant 3: it applies by itself, and the catalog says so."""
+    state = GAME.setup(2, {}, seed=0)
+    assert state.options["two_colours"] is True
+    assert state.colours == 4 and state.money == [12, 12]
+    assert GAME.options_schema["properties"]["two_colours"]["x-seat-defaults"] == {"2": True}
+    assert GAME.setup(3, {}, seed=0).options["two_colours"] is False
 
 
 # ---- NY-BOARD, NY-CARDS, NY-PIECES, NY-MONEY ----------------------------------------------------
@@ -296,18 +306,54 @@ def test_NY_TAKE_OWN_ones_own_building_is_lost_when_nothing_else_is_possible():
     assert state.board[2][4] is None and state.supply[0] == 25 and state.money[0] == 8
 
 
-def test_NY_TAKE_OWN_not_while_another_pair_can_take_a_building():
+def test_NY_TAKE_OWN_ones_own_building_is_a_choice_like_any_other():
+    """« Si le bâtiment choisi appartient au joueur, le joueur le perd »: a normal choice."""
     state = position(hands={0: ["red-3", "blue-5", "red-1"]}, owned=[(3, 5, "red")])
+    assert state.legal_moves(0) == [play("red-1", "blue-5"), play("red-3", "blue-5")]
+    events = state.apply(0, play("red-3", "blue-5"))
+    assert any(e["type"] == "building_lost" for e in events)
+    assert state.board[2][4] is None
+
+
+def test_NY_TAKE_OWN_a_joker_reaches_ones_own_buildings_too():
+    state = position(hands={0: ["red-joker", "blue-5"]}, owned=[(3, 5, "red"), (4, 5, "blue")])
+    state.apply(0, play("red-joker", "blue-5"))
+    squares = [(mv["avenue"], mv["street"]) for mv in state.legal_moves(0)]
+    assert (3, 5) in squares and (4, 5) in squares and len(squares) == 7
+    assert squares[-1] == (3, 5), "one's own buildings are listed after those to take"
+    events = state.apply(0, take(3, 5))
+    assert any(e["type"] == "building_lost" for e in events)
+
+
+LAST_RESORT = {"own_building_last_resort": True}
+
+
+def test_NY_TAKE_OWN_option_last_resort_not_while_another_pair_can_take_a_building():
+    state = position(options=LAST_RESORT, hands={0: ["red-3", "blue-5", "red-1"]}, owned=[(3, 5, "red")])
     assert state.legal_moves(0) == [play("red-1", "blue-5")]
     assert refused(state, 0, play("red-3", "blue-5")) == "must_take_a_building"
 
 
-def test_NY_TAKE_OWN_a_joker_that_reaches_something_to_take_skips_ones_own():
-    state = position(hands={0: ["red-joker", "blue-5"]}, owned=[(3, 5, "red"), (4, 5, "blue")])
+def test_NY_TAKE_OWN_option_last_resort_when_nothing_else_is_possible():
+    state = position(options=LAST_RESORT, hands={0: ["red-3", "blue-5"]}, owned=[(3, 5, "red")])
+    assert state.legal_moves(0) == [play("red-3", "blue-5")]
+    state.apply(0, play("red-3", "blue-5"))
+    assert state.board[2][4] is None
+
+
+def test_NY_TAKE_OWN_option_last_resort_a_joker_that_reaches_something_to_take_skips_ones_own():
+    owned = [(3, 5, "red"), (4, 5, "blue")]
+    state = position(options=LAST_RESORT, hands={0: ["red-joker", "blue-5"]}, owned=owned)
     state.apply(0, play("red-joker", "blue-5"))
     squares = [(mv["avenue"], mv["street"]) for mv in state.legal_moves(0)]
     assert (3, 5) not in squares and (4, 5) in squares and len(squares) == 6
     assert refused(state, 0, take(3, 5)) == "must_take_a_building"
+
+
+def test_NY_TAKE_OWN_the_option_is_in_the_catalog_with_its_source():
+    description = GAME.options_schema["properties"]["own_building_last_resort"]["description"]
+    assert "ludorium" in description and "le joueur le perd" in description
+    assert GAME.options_schema["properties"]["own_building_last_resort"]["default"] is False
 
 
 def test_NY_DEAD_HAND_show_discard_and_draw_a_new_hand():
@@ -717,6 +763,67 @@ def test_NY_V3_SCORE_each_colours_largest_group_only_plus_money():
     assert result.breakdown[0]["colours"][0]["other_points"] == 0
 
 
+def test_NY_V3_OWNER_the_price_counts_both_colours_of_the_owner_player():
+    """« le nombre de bâtiments que le propriétaire actuel a dans cette rue et dans cette
+    avenue »: the owner is the player, who owns both colours' buildings."""
+    # Blue (seat 1) at (3, 5); seat 1's green at (3, 1), (3, 2) and (1, 5), (2, 5).
+    owned = [(3, 5, "blue"), (3, 1, "green"), (3, 2, "green"), (1, 5, "green"), (2, 5, "green")]
+    state = position(2, hands={0: ["red-3", "blue-5"]}, owned=owned)
+    assert state.price_counts()[0][colour("blue")][2] == 3
+    state.apply(0, play("red-3", "blue-5"))
+    assert "for 3" in state.label(state.legal_moves(0)[0])
+    events = state.apply(0, take(3, 5, colour="red"))
+    bought = next(e for e in events if e["type"] == "building_bought")
+    assert bought["price"] == 3 and state.money == [9, 15]
+
+
+def test_NY_V3_OWNER_option_price_per_colour_counts_the_colour_alone():
+    owned = [(3, 5, "blue"), (3, 1, "green"), (3, 2, "green"), (1, 5, "green"), (2, 5, "green")]
+    state = position(2, options={"price_per_colour": True}, hands={0: ["red-3", "blue-5"]}, owned=owned)
+    state.apply(0, play("red-3", "blue-5"))
+    events = state.apply(0, take(3, 5, colour="red"))
+    assert next(e for e in events if e["type"] == "building_bought")["price"] == 1
+    assert state.money == [11, 13]
+
+
+def test_NY_V3_OWNER_an_unaffordable_price_counts_both_colours():
+    owned = [(3, 5, "blue"), (3, 1, "green"), (3, 2, "green"), (1, 5, "green"), (2, 5, "green")]
+    state = position(2, hands={0: ["red-3", "blue-5", "red-1"]}, owned=owned, money={0: 2})
+    assert play("red-3", "blue-5") not in state.legal_moves(0)
+    assert refused(state, 0, play("red-3", "blue-5")) == "cannot_afford"
+
+
+def test_NY_V3_OWNER_statik_leader_is_the_player_with_the_most_in_both_colours():
+    """Statik: « Le joueur avec le plus de bâtiments dans cette rue ou avenue en perd un (au
+    choix de ce joueur) »: in variant 3 the opponent's two colours count together, and the
+    opponent gives a building of either colour."""
+    owned = [(1, 5, "red"), (2, 5, "red"), (3, 5, "blue"), (4, 5, "green")]
+    state = position(2, options=EV, hands={0: ["red-statik", "blue-5"]}, owned=owned)
+    state.apply(0, play("red-statik", "blue-5"))
+    assert state.legal_moves(0) == [
+        {"type": "line", "street": 5, "victim": "blue", "colour": "red"},
+        {"type": "line", "street": 5, "victim": "blue", "colour": "yellow"},
+    ]
+    assert state.label(state.legal_moves(0)[0]).startswith("Street 5: the blue/green player gives")
+    state.apply(0, {"type": "line", "street": 5, "victim": "blue", "colour": "yellow"})
+    assert state.to_act() == [1]
+    assert state.legal_moves(1) == [
+        {"type": "surrender", "avenue": 3, "street": 5},
+        {"type": "surrender", "avenue": 4, "street": 5},
+    ]
+    events = state.apply(1, {"type": "surrender", "avenue": 4, "street": 5})
+    given = next(e for e in events if e["type"] == "building_given")
+    assert given["colour"] == "green" and state.board[3][4] == colour("yellow")
+
+
+def test_NY_V3_OWNER_statik_per_colour_with_the_option():
+    owned = [(1, 5, "red"), (2, 5, "red"), (3, 5, "blue"), (4, 5, "green")]
+    options = {**EV, "price_per_colour": True}
+    state = position(2, options=options, hands={0: ["red-statik", "blue-5"]}, owned=owned)
+    events = state.apply(0, play("red-statik", "blue-5"))
+    assert any(e["type"] == "statik_no_effect" for e in events), "red leads its colours alone"
+
+
 # ---- variant 4 ----------------------------------------------------------------------------------
 TEAMS = {"teams": True}
 
@@ -814,3 +921,17 @@ def test_NY_V2_CHOSEN_with_two_colours_each_the_choice_goes_round_twice():
     assert state.view(None)["preliminary"]["placing"] == "green" and state.to_act() == [0]
     finish_preliminary(state)
     assert state.current == 1 and state.on_board == [6] * 4
+
+
+def test_NY_TAKE_OWN_random_playouts_prefer_keeping_ones_buildings():
+    """Game.playout_moves: random playouts (tests, benchmarks) mostly skip the moves that lose
+    one's own building, which NY-TAKE-OWN allows, so random games still fill the city."""
+    from engines.new_york.plays import playout_moves
+
+    state = position(hands={0: ["red-3", "blue-5", "red-1"]}, owned=[(3, 5, "red")])
+    assert playout_moves(state, 0, state.legal_moves(0)) == [play("red-1", "blue-5")]
+    state = position(hands={0: ["red-joker", "blue-5"]}, owned=[(3, 5, "red"), (4, 5, "blue")])
+    state.apply(0, play("red-joker", "blue-5"))
+    kept = playout_moves(state, 0, state.legal_moves(0))
+    assert take(3, 5) not in kept and take(4, 5) in kept and len(kept) == 6
+    assert GAME.playout_moves is playout_moves

@@ -33,7 +33,7 @@ def test_refusals_in_phase_one():
     seat = state.actor
     assert refused(state, seat, {"type": "bid"}) == "not_now"
     assert refused(state, seat, {"type": "take_pair", "pair": 99}) == "no_such_pair"
-    assert refused(state, seat, {"type": "take_pair", "pair": "0"}) == "no_such_pair"
+    assert refused(state, seat, {"type": "take_pair", "pair": "0"}) == "malformed_move"
     assert refused(state, seat, {"type": "take_pair"}) == "malformed_move"
     assert refused(state, seat, {"type": "done"}) == "must_take_pair"
     assert refused(state, seat, {"type": "use", "character": 99}) == "no_such_character"
@@ -97,7 +97,7 @@ def test_refusals_of_a_prestige_bonus():
     assert refused(state, 0, {**move, "tile": 42}) == "no_such_tile"
     assert refused(state, 0, {**move, "connection": wrong}) in ("wrong_vehicle", "vehicle_gone")
     assert refused(state, 0, {**move, "district": far}) == "district_not_connected"
-    assert refused(state, 0, {**move, "district": ["queens"]}) == "district_not_connected"
+    assert refused(state, 0, {**move, "district": ["queens"]}) == "malformed_move"
     assert refused(state, 0, {**move, "from": "none"}) == "must_place_from_board"
     assert refused(state, 0, {**move, "extra": True}) == "character_21_unavailable"
     assert refused(state, 0, {**move, "extra": 1}) == "malformed_move"

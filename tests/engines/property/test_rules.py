@@ -126,9 +126,29 @@ def test_P_WILD_a_nine_and_a_ten_of_one_suit_are_listed_once():
     state = position(hands={0: ["9H", "10H", "4C"], 1: ["2D", "3S"]})
     moves = state.legal_moves(0)
     assert {mv["red"] for mv in moves} == {"9H"} and len(moves) == 8
+
+
+def test_P_WILD_the_ten_beside_the_nine_is_accepted_as_the_equivalent_play():
+    """« Les 9 et les 10 peuvent être utilisés… »: a client following the rulebook may play
+    the 10; it is the listed play with the 9, and resolve() names the move as applied."""
+    state = position(hands={0: ["9H", "10H", "4C"], 1: ["2D", "3S"]})
+    assert state.resolve(0, play("10H", "4C", 2, 4)) == play("9H", "4C", 2, 4)
+    by_nine = state.clone()
+    events = state.apply(0, play("10H", "4C", 2, 4))
+    assert events == by_nine.apply(0, play("9H", "4C", 2, 4)) and state == by_nine
+    assert state.grid[3][1]["owner"] == 0 and "10H" in state.players[0]["hand"]
+    # Two tens beside their nines, too; and a ten alone is listed as it is.
+    state = position(hands={0: ["9D", "10D", "9S", "10S"], 1: ["2D", "3S"]})
+    assert state.resolve(0, play("10D", "10S", 5, 6)) == play("9D", "9S", 5, 6)
+    state = position(hands={0: ["10H", "4C"], 1: ["2D", "3S"]})
+    assert state.resolve(0, play("10H", "4C", 2, 4)) == play("10H", "4C", 2, 4)
+
+
+def test_P_WILD_an_equivalent_ten_still_follows_the_other_rules():
+    state = position(hands={0: ["9H", "10H", "4C"], 1: ["2D", "3S"]})
     with pytest.raises(IllegalMove) as refused:
-        state.apply(0, play("10H", "4C", 2, 4))
-    assert refused.value.code == "equivalent_card"
+        state.apply(0, play("10H", "4C", 2, 5))
+    assert refused.value.code == "card_does_not_designate"
 
 
 def test_P_PLAY_one_red_and_one_black_card_from_the_hand():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engines.core import IllegalMove
+from engines.core.events import redact
 from engines.wettstreit import material as m
 
 from .position import PASS, bid, play, position
@@ -120,7 +121,17 @@ def test_WB_AUCTION_DEFAULT_who_cannot_pay_loses_all_and_the_previous_bid_wins()
     assert state.bank == bank + 6 + 4
     failed = next(e for e in events if e["type"] == "payment_failed")
     assert failed["seat"] == 1 and failed["bid"] == 12
-    assert failed["secret"] == {"to": [1], "fields": {"forfeited": 6}}
+    assert failed["forfeited"] == 6 and "secret" not in failed
+
+
+def test_WB_HIDDEN_MONEY_the_forfeited_amount_is_public_as_the_bank_total_shows_it():
+    state = auction_position(3, money={0: 10, 1: 6, 2: 10})
+    bank = state.bank
+    events = play(state, UP, bid(3), bid(5), bid(8), PASS, bid(12), PASS)
+    failed = next(e for e in events if e["type"] == "payment_failed")
+    for viewer in (None, 0, 2):
+        assert redact(failed, viewer)["forfeited"] == 6
+    assert state.view(None)["bank"] - bank == 6 + 4, "the public bank total already told"
 
 
 def test_WB_AUCTION_DEFAULT_the_chain_goes_back_to_the_opening_bid():

@@ -32,9 +32,9 @@ def test_refusals_name_the_step_the_game_is_at():
         state.apply(1, UP)
     play(state, UP)
     assert code_of(state, 0, {"type": "build", "card": "gate-2a", "end": "left"}) == "auction_in_progress"
-    assert code_of(state, 0, bid(2.0)) == "bid_not_whole_ecus"
-    assert code_of(state, 0, bid(True)) == "bid_not_whole_ecus"
-    assert code_of(state, 0, {"type": "bid", "amount": "5"}) == "bid_not_whole_ecus"
+    assert code_of(state, 0, bid(2.0)) == "malformed_move"
+    assert code_of(state, 0, bid(True)) == "malformed_move"
+    assert code_of(state, 0, {"type": "bid", "amount": "5"}) == "malformed_move"
 
 
 def test_refusals_of_building_and_sabotage_moves():
@@ -44,7 +44,7 @@ def test_refusals_of_building_and_sabotage_moves():
         cities={1: ["cathedral-5a", "tower-1a", "gate-4a"]},
     )
     assert code_of(state, 0, {"type": "build", "card": "gate-9z", "end": "left"}) == "no_such_card"
-    assert code_of(state, 0, {"type": "build", "card": ["gate-2a"], "end": "left"}) == "no_such_card"
+    assert code_of(state, 0, {"type": "build", "card": ["gate-2a"], "end": "left"}) == "malformed_move"
     assert code_of(state, 0, {"type": "build", "card": "town-hall-5a", "end": "left"}) == "card_not_in_hand"
     assert code_of(state, 0, {"type": "build", "card": "gate-2a", "end": "middle"}) == "no_such_end"
     assert code_of(state, 0, {"type": "sabotage_city", "target": 1, "slot": 0}) == "no_saboteur"
@@ -55,7 +55,7 @@ def test_refusals_of_building_and_sabotage_moves():
     state = position(3, cities={1: ["cathedral-5a", "tower-1a", "gate-4a"]}, saboteurs={0: 1})
     assert code_of(state, 0, {"type": "sabotage_city", "target": 7, "slot": 0}) == "no_such_seat"
     assert code_of(state, 0, {"type": "sabotage_city", "target": 1, "slot": 3}) == "no_building_there"
-    assert code_of(state, 0, {"type": "sabotage_hand", "target": "1"}) == "no_such_seat"
+    assert code_of(state, 0, {"type": "sabotage_hand", "target": "1"}) == "malformed_move"
 
 
 def test_refusals_in_the_final_round_and_after_the_end():

@@ -8,23 +8,19 @@ import orjson
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from werkzeug.exceptions import UnsupportedMediaType
 
 from . import auth, sse
 from .games import Games
 from .problems import Problem
 from .schemas import (
     ActionQuerySchema,
-    ActionResultSchema,
     ActionSchema,
     CatalogSchema,
     CreateGameSchema,
     EventsQuerySchema,
-    EventsSchema,
-    GameCreatedSchema,
-    GameSchema,
     HealthSchema,
-    MovesSchema,
-    RecordSchema,
+    IndexSchema,
 )
 
 # Schemas are passed as instances: webargs would otherwise build one per request.
@@ -46,10 +42,25 @@ IDEMPOTENCY_HEADER = {
     "schema": {"type": "string", "minLength": 1, "maxLength": 128},
     "description": "A retried request with the same key is answered once, with the first reply.",
 }
+DRY_RUN = {
+    "in": "query",
+    "name": "dry_run",
+    "required": False,
+    "schema": {"type": "boolean", "default": False},
+    "description": "Only judge the move (the reply says `valid`); change nothing.",
+}
+SINCE = {
+    "in": "query",
+    "name": "since",
+    "required": False,
+    "schema": {"type": "integer", "minimum": 0, "default": 0},
+    "description": "Only the entries after this version.",
+}
 GAME_ID = {"in": "path", "name": "game_id", "required": True, "schema": {"type": "string", "maxLength": 64}}
 ETAG_HEADERS = {"ETag": {"description": "The game's version.", "schema": {"type": "string"}}}
 _GAME_LINK = {"game_id": "$response.body#/id"}
-_TOKEN = "Bearer {$response.body#/seats/0/token}"
+# The first human seat, whichever seat number it has (seat 0 may be a bot).
+_TOKEN = "Bearer {$response.body#/human_seats/0/token}"
 CREATED_LINKS = {
     "GetGame": {"operationId": "getGame", "parameters": {**_GAME_LINK, "header.Authorization": _TOKEN}},
     "GetMoves": {"operationId": "getMoves", "parameters": {**_GAME_LINK, "header.Authorization": _TOKEN}},
@@ -57,6 +68,35 @@ CREATED_LINKS = {
     "GetEvents": {"operationId": "getEvents", "parameters": _GAME_LINK},
     "GetRecord": {"operationId": "getRecord", "parameters": _GAME_LINK},
 }
+
+
+# Seat tokens are bearer tokens: optional where a spectator may read, required to act.
+SEAT_TOKEN = "seatToken"
+OPTIONAL_TOKEN = [{}, {SEAT_TOKEN: []}]
+REQUIRED_TOKEN = [{SEAT_TOKEN: []}]
+
+# Replies whose shape depends on the title: service.contract describes them (tagged unions).
+TAGGED_REPLIES = {
+    ("/games", "post", "201"): "GameCreated",
+    ("/games/{game_id}", "get", "200"): "Game",
+    ("/games/{game_id}/moves", "get", "200"): "Moves",
+    ("/games/{game_id}/actions", "post", "200"): "ActionResult",
+    ("/games/{game_id}/events", "get", "200"): "Events",
+    ("/games/{game_id}/record", "get", "200"): "Record",
+}
+
+# The README's curl session ("A session with curl"), so `curl localhost:8000/` shows how to start.
+QUICKSTART_URL = "README.md#a-session-with-curl"
+QUICKSTART = [
+    "curl -s localhost:8000/catalog",
+    "curl -s -X POST localhost:8000/games -H 'Content-Type: application/json' -d "
+    """'{"title": "property", "seed": 7, "seats": [{"kind": "human", "name": "Ada"}, """
+    """{"kind": "bot", "bot": "random"}]}'""",
+    'curl -s localhost:8000/games/$GAME/moves -H "Authorization: Bearer $TOKEN"',
+    'curl -s -X POST localhost:8000/games/$GAME/actions -H "Authorization: Bearer $TOKEN" '
+    "-H 'Content-Type: application/json' -d '{\"move\": <one listed move>, \"version\": <its version>}'",
+    'curl -s localhost:8000/games/$GAME -H "Authorization: Bearer $TOKEN"',
+]
 
 
 def games() -> Games:
@@ -71,6 +111,13 @@ def caller_token() -> str | None:
     return auth.bearer_token(request.headers.get("Authorization"))
 
 
+@blp.before_request
+def _bodies_are_json() -> None:
+    """A body that is not declared JSON is refused (415) before anyone reads it as missing fields."""
+    if request.method == "POST" and not request.is_json:
+        raise UnsupportedMediaType()
+
+
 @blp.route("/catalog")
 class Catalog(MethodView):
     @blp.response(200, CatalogSchema)
@@ -83,7 +130,12 @@ class Catalog(MethodView):
 @blp.route("/games")
 class GameList(MethodView):
     @blp.arguments(CreateGameSchema())
-    @blp.response(201, GameCreatedSchema, headers={"Location": {"schema": {"type": "string"}}})
+    @blp.response(
+        201,
+        description="The game, with one secret token per human seat.",
+        headers={"Location": {"schema": {"type": "string"}}},
+    )
+    @blp.alt_response(415, response="UnsupportedMediaType")
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(operationId="createGame")
     def post(self, body):
@@ -94,11 +146,11 @@ class GameList(MethodView):
 
 @blp.route("/games/<game_id>")
 class GameResource(MethodView):
-    @blp.response(200, GameSchema, headers=ETAG_HEADERS)
+    @blp.response(200, description="The game as you may see it.", headers=ETAG_HEADERS)
     @blp.alt_response(304, description="Not modified (If-None-Match matched the version).")
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
-    @blp.doc(operationId="getGame", parameters=[GAME_ID, AUTH_HEADER])
+    @blp.doc(operationId="getGame", parameters=[GAME_ID, AUTH_HEADER], security=OPTIONAL_TOKEN)
     def get(self, game_id):
         """Show the game as the caller's seat (or a spectator) may see it."""
         shown = games().show(game_id, caller_token())
@@ -110,10 +162,10 @@ class GameResource(MethodView):
 
 @blp.route("/games/<game_id>/moves")
 class Moves(MethodView):
-    @blp.response(200, MovesSchema)
+    @blp.response(200, description="Your legal moves (none for a spectator).")
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
-    @blp.doc(operationId="getMoves", parameters=[GAME_ID, AUTH_HEADER])
+    @blp.doc(operationId="getMoves", parameters=[GAME_ID, AUTH_HEADER], security=OPTIONAL_TOKEN)
     def get(self, game_id):
         """List the legal moves of the caller's seat, with labels, and who is to act."""
         return json_response(games().moves(game_id, caller_token()))
@@ -123,13 +175,18 @@ class Moves(MethodView):
 class Actions(MethodView):
     @blp.arguments(ActionSchema())
     @blp.arguments(ActionQuerySchema(), location="query")
-    @blp.response(200, ActionResultSchema)
+    @blp.response(200, description="The move's events and your new view (or, dry runs, `valid`).")
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(403, response="Forbidden")
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(409, response="Conflict")
+    @blp.alt_response(415, response="UnsupportedMediaType")
     @blp.alt_response(422, response="UnprocessableContent")
-    @blp.doc(operationId="postAction", parameters=[GAME_ID, ACT_AUTH_HEADER, IDEMPOTENCY_HEADER])
+    @blp.doc(
+        operationId="postAction",
+        parameters=[GAME_ID, ACT_AUTH_HEADER, IDEMPOTENCY_HEADER, DRY_RUN],
+        security=REQUIRED_TOKEN,
+    )
     def post(self, body, query, game_id):
         """Play one move of the caller's seat (or only check it, with dry_run=true)."""
         key = request.headers.get("Idempotency-Key")
@@ -149,7 +206,7 @@ class Actions(MethodView):
 @blp.route("/games/<game_id>/events")
 class Events(MethodView):
     @blp.arguments(EventsQuerySchema(), location="query")
-    @blp.response(200, EventsSchema)
+    @blp.response(200, description="The log, redacted for you; with Accept: text/event-stream, live.")
     @blp.alt_response(
         200,
         success=True,
@@ -159,7 +216,7 @@ class Events(MethodView):
     )
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
-    @blp.doc(operationId="getEvents", parameters=[GAME_ID, AUTH_HEADER])
+    @blp.doc(operationId="getEvents", parameters=[GAME_ID, AUTH_HEADER, SINCE], security=OPTIONAL_TOKEN)
     def get(self, query, game_id):
         """The game's log, redacted for the caller; as text/event-stream, live updates."""
         token = caller_token()
@@ -171,13 +228,34 @@ class Events(MethodView):
 
 @blp.route("/games/<game_id>/record")
 class Record(MethodView):
-    @blp.response(200, RecordSchema)
+    @blp.response(200, description="The record of a finished game.")
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(409, response="Conflict")
     @blp.doc(operationId="getRecord", parameters=[GAME_ID])
     def get(self, game_id):
         """Seed, options and every move, once the game is over (it reveals all)."""
         return json_response(games().record(game_id))
+
+
+@ops.route("/")
+class Index(MethodView):
+    @ops.response(200, IndexSchema)
+    @ops.doc(operationId="getIndex")
+    def get(self):
+        """Where to start: the interactive reference, the contract, the catalog, a curl session."""
+        return json_response(
+            {
+                "name": "Skyline",
+                "summary": "A headless rules service for city-building board games.",
+                "links": {
+                    "docs": "/docs",
+                    "openapi": "/openapi.json",
+                    "catalog": "/catalog",
+                    "quickstart": QUICKSTART_URL,
+                },
+                "quickstart": QUICKSTART,
+            }
+        )
 
 
 @ops.route("/healthz")

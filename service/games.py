@@ -168,6 +168,9 @@ class Games:
             "to_act": state.to_act(),
             "options": options,
             "seats": public,
+            # The human seats and their tokens, first human first: what a client (or an OpenAPI
+            # link) needs to play, whichever seat numbers the bots took.
+            "human_seats": [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())],
         }
 
     # ---- reading ---------------------------------------------------------------------
@@ -207,6 +210,7 @@ class Games:
         seat = auth.seat_of(stored.meta["seats"], token)
         listed = [] if seat is None else state.legal_moves(seat)
         return {
+            "title": stored.meta["title"],
             "version": stored.version,
             "seat": seat,
             "to_act": state.to_act(),
@@ -218,6 +222,7 @@ class Games:
         seat = auth.seat_of(stored.meta["seats"], token)
         entries = self.store.log(game_id, since)
         return {
+            "title": stored.meta["title"],
             "version": stored.version,
             "status": stored.status,
             "events": [self.redact_entry(e, seat, stored.status) for e in entries],
@@ -310,7 +315,7 @@ class Games:
                     continue  # judged on a kept state: read the game and judge again, as without one
                 raise from_rules_error(error) from None
             if dry_run:
-                return {"valid": True, "version": stored.version, "seat": seat}
+                return {"title": stored.meta["title"], "valid": True, "version": stored.version, "seat": seat}
             status = _status(state)
             applied = move
             entry = {
@@ -322,6 +327,7 @@ class Games:
             }
             result = state.result()
             reply = {
+                "title": stored.meta["title"],
                 "version": stored.version + 1,
                 "seat": seat,
                 "status": status,

@@ -145,7 +145,7 @@ def create_app(
     bodylimit.install(app, settings.max_body_bytes)
 
     api = SkylineApi(app)
-    from .api import CREATED_LINKS, SEAT_TOKEN, TAGGED_REPLIES, blp, ops
+    from .api import ACTION_LINKS, CREATED_LINKS, MOVES_LINKS, SEAT_TOKEN, TAGGED_REPLIES, blp, ops
     from .contract import add_game_schemas, add_links, document_requests, name_error_responses, use_replies
     from .docs import docs_blueprint
 
@@ -160,6 +160,8 @@ def create_app(
     add_game_schemas(api.spec)
     use_replies(api.spec, TAGGED_REPLIES)
     add_links(api.spec, "/games", "post", "201", CREATED_LINKS)
+    add_links(api.spec, "/games/{game_id}/moves", "get", "200", MOVES_LINKS)
+    add_links(api.spec, "/games/{game_id}/actions", "post", "200", ACTION_LINKS)
     document_requests(api.spec)
     name_error_responses(api.spec, {code: name for code, (name, _) in ERROR_RESPONSES.items()})
     ratelimit.document(api.spec)

@@ -14,6 +14,7 @@ from . import auth, sse
 from .games import Games
 from .problems import Problem
 from .schemas import (
+    MAX_VERSION,
     ActionQuerySchema,
     ActionSchema,
     CatalogSchema,
@@ -34,7 +35,11 @@ AUTH_HEADER = {
     "schema": {"type": "string", "pattern": "^Bearer [A-Za-z0-9_-]{1,256}$"},
     "description": "`Bearer <seat token>` from POST /games; without it you are a spectator.",
 }
-ACT_AUTH_HEADER = {**AUTH_HEADER, "description": "`Bearer <seat token>` of the seat that moves."}
+ACT_AUTH_HEADER = {
+    **AUTH_HEADER,
+    "required": True,
+    "description": "`Bearer <seat token>` of the seat that moves.",
+}
 IDEMPOTENCY_HEADER = {
     "in": "header",
     "name": "Idempotency-Key",
@@ -53,7 +58,7 @@ SINCE = {
     "in": "query",
     "name": "since",
     "required": False,
-    "schema": {"type": "integer", "minimum": 0, "default": 0},
+    "schema": {"type": "integer", "minimum": 0, "maximum": MAX_VERSION, "default": 0},
     "description": "Only the entries after this version.",
 }
 GAME_ID = {"in": "path", "name": "game_id", "required": True, "schema": {"type": "string", "maxLength": 64}}
@@ -61,6 +66,22 @@ ETAG_HEADERS = {"ETag": {"description": "The game's version.", "schema": {"type"
 _GAME_LINK = {"game_id": "$response.body#/id"}
 # The first human seat, whichever seat number it has (seat 0 may be a bot).
 _TOKEN = "Bearer {$response.body#/human_seats/0/token}"
+# Play on: a listing links to its first move, a move to the next listing, so schemathesis's
+# stateful phase (and a reader) can follow a game with real moves.
+_SAME_GAME = {"game_id": "$request.path.game_id", "header.Authorization": "$request.header.Authorization"}
+MOVES_LINKS = {
+    "PlayFirstListedMove": {
+        "operationId": "postAction",
+        "parameters": {**_SAME_GAME, "query.dry_run": "false"},
+        "requestBody": {"move": "$response.body#/moves/0/move", "version": "$response.body#/version"},
+        # schemathesis: send this body as is, not merged field by field into a generated one.
+        "x-schemathesis": {"merge_body": False},
+    },
+}
+ACTION_LINKS = {
+    "GetMoves": {"operationId": "getMoves", "parameters": _SAME_GAME},
+    "GetGame": {"operationId": "getGame", "parameters": _SAME_GAME},
+}
 CREATED_LINKS = {
     "GetGame": {"operationId": "getGame", "parameters": {**_GAME_LINK, "header.Authorization": _TOKEN}},
     "GetMoves": {"operationId": "getMoves", "parameters": {**_GAME_LINK, "header.Authorization": _TOKEN}},
@@ -90,11 +111,14 @@ QUICKSTART_URL = "README.md#a-session-with-curl"
 QUICKSTART = [
     "curl -s localhost:8000/catalog",
     "curl -s -X POST localhost:8000/games -H 'Content-Type: application/json' -d "
-    """'{"title": "property", "seed": 7, "seats": [{"kind": "human", "name": "Ada"}, """
-    """{"kind": "bot", "bot": "random"}]}'""",
+    """'{"title": "property", "seed": 1, "seats": [{"kind": "human", "name": "Ada"}, """
+    """{"kind": "bot", "level": "medium"}]}' | tee game.json""",
+    """GAME=$(python3 -c 'import json; print(json.load(open("game.json"))["id"])')""",
+    """TOKEN=$(python3 -c 'import json; print(json.load(open("game.json"))["human_seats"][0]["token"])')""",
     'curl -s localhost:8000/games/$GAME/moves -H "Authorization: Bearer $TOKEN"',
     'curl -s -X POST localhost:8000/games/$GAME/actions -H "Authorization: Bearer $TOKEN" '
-    "-H 'Content-Type: application/json' -d '{\"move\": <one listed move>, \"version\": <its version>}'",
+    "-H 'Content-Type: application/json' "
+    """-d '{"move": {"type": "play", "red": "1H", "black": "2C", "column": 1, "row": 2}, "version": 0}'""",
     'curl -s localhost:8000/games/$GAME -H "Authorization: Bearer $TOKEN"',
 ]
 

@@ -16,6 +16,7 @@ from engines.bots import LEVELS, STRATEGIES
 
 MAX_SEATS = 12
 MAX_SEED = 2**63 - 1
+MAX_VERSION = 2**63 - 1
 
 
 class WholeNumber(fields.Integer):
@@ -87,7 +88,8 @@ class ActionQuerySchema(Schema):
 class EventsQuerySchema(Schema):
     since = fields.Integer(
         load_default=0,
-        validate=validate.Range(min=0),
+        # Redis list indexes are 64-bit: a larger one would fail there instead of here.
+        validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={"description": "Return entries after this version."},
     )
 

@@ -150,34 +150,40 @@ def typed(node: Any) -> Any:
 # ---- the games' parts -----------------------------------------------------------------------
 
 
-def _moves(components: Components, game_id: str) -> None:
-    """``<Title>Move``: one component per move type, tagged by ``type``."""
-    name = component_name(game_id, "Move")
-    schema = components.definitions(name, registry.GAMES[game_id].move_schema)
+def _tagged_by_type(components: Components, game_id: str, part: str, schema: dict[str, Any]) -> None:
+    """``<Title><Part>``: one component per ``type`` (``<Title><Type><Part>``), tagged by ``type``."""
+    name = component_name(game_id, part)
+    schema = components.definitions(name, schema)
     mapping = {}
     branches = []
     for branch in schema.pop("oneOf"):
-        move_type = branch["properties"]["type"]["const"]
-        branch_name = component_name(game_id, pascal(move_type) + "Move")
+        kind = branch["properties"]["type"]["const"]
+        branch_name = component_name(game_id, pascal(kind) + part)
         branches.append(components.add(branch_name, components.nest(branch_name, branch, root=True)))
-        mapping[move_type] = REF + branch_name
+        mapping[kind] = REF + branch_name
     components.add(
         name,
         {
-            **schema,
-            "description": f"A move of {registry.GAMES[game_id].title}, told apart by its `type`.",
+            **{k: v for k, v in schema.items() if k != "description"},
+            "description": schema.get("description")
+            or f"A {part.lower()} of {registry.GAMES[game_id].title}, told apart by its `type`.",
             "oneOf": branches,
             "discriminator": {"propertyName": "type", "mapping": mapping},
         },
     )
 
 
+def _moves(components: Components, game_id: str) -> None:
+    _tagged_by_type(components, game_id, "Move", registry.GAMES[game_id].move_schema)
+
+
 def _events(components: Components, game_id: str) -> None:
-    """``<Title>Event``: the event types of the title (``engines/<game>/events.schema.json``)."""
+    """``<Title>Event``: the title's events (``engines/<game>/events.schema.json``), by ``type``.
+
+    Fields beyond those described may be added (``additionalProperties``), as the design allows."""
     game = registry.GAMES[game_id]
     own = json.loads((Path(game.folder) / "events.schema.json").read_text(encoding="utf-8"))
-    name = component_name(game_id, "Event")
-    components.add(name, components.split(name, own))
+    _tagged_by_type(components, game_id, "Event", own)
 
 
 def _result(components: Components, game_id: str) -> None:

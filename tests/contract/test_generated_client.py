@@ -106,7 +106,10 @@ class TypedPlayer:
 
     def check_events(self, title: str, events) -> None:
         for event in events:
-            assert type(event).__name__ == pascal(title) + "Event"
+            expected = pascal(title) + pascal(event.type_) + "Event"
+            if type(event).__name__ != expected:
+                self.counts["wrong_branch"] += 1
+                raise AssertionError(f"{event!r} parsed as {type(event).__name__}, not {expected}")
             self.counts["typed_events"] += 1
 
     def play(self, title: str, seats: list[dict], options: dict, seed: int, rng: random.Random) -> None:

@@ -50,7 +50,8 @@ GAME = Game(
         ),
         Option(
             "two_colours",
-            "Variant 3: the 2-player game, each playing two colours as if 4 played; required with 2 seats.",
+            "Variant 3: the 2-player game, each playing two colours as if 4 played: only with 2 seats, "
+            "and required with 2 seats.",
             default=False,
         ),
         Option(

@@ -80,6 +80,7 @@ def test_the_front_door_points_at_the_docs_the_contract_the_catalog_and_the_curl
         "quickstart": "README.md#a-session-with-curl",
     }
     assert index["quickstart"][0].startswith("curl ") and '"seed": 1' in index["quickstart"][1]
+    assert client.get("/docs").headers["Location"].endswith("/docs/")  # the page's own address
     docs = client.get("/docs/")
     assert docs.status_code == 200 and b"swagger-ui-bundle.js" in docs.data
     with client.get("/docs/swagger-ui-bundle.js") as asset:  # a file response: close it

@@ -30,6 +30,7 @@ ERROR_RESPONSES = {
     405: ("MethodNotAllowed", "The address does not accept that method."),
     409: ("Conflict", "Stale version, game over, or the record of a running game."),
     413: ("PayloadTooLarge", "The body is larger than allowed."),
+    415: ("UnsupportedMediaType", "The body is not declared as JSON (send Content-Type: application/json)."),
     422: ("UnprocessableContent", "Invalid fields, or a move the rules refuse (see code)."),
     503: ("ServiceUnavailable", "Redis cannot be reached."),
 }
@@ -154,16 +155,25 @@ def create_app(
 
     api = SkylineApi(app)
     from . import pictures
-    from .api import CREATED_LINKS, blp, ops
-    from .contract import add_game_schemas, add_links, document_create_game, name_error_responses
+    from .api import ACTION_LINKS, CREATED_LINKS, MOVES_LINKS, SEAT_TOKEN, TAGGED_REPLIES, blp, ops
+    from .contract import add_game_schemas, add_links, document_requests, name_error_responses, use_replies
+    from .docs import docs_blueprint
 
+    api.spec.components.security_scheme(
+        SEAT_TOKEN,
+        {"type": "http", "scheme": "bearer", "description": "A seat token from POST /games."},
+    )
     api.register_blueprint(ops)
     api.register_blueprint(blp)
     api.register_blueprint(metrics.blp)
     api.register_blueprint(pictures.blp)
+    app.register_blueprint(docs_blueprint())
     add_game_schemas(api.spec)
+    use_replies(api.spec, TAGGED_REPLIES)
     add_links(api.spec, "/games", "post", "201", {**CREATED_LINKS, **pictures.CREATED_LINKS})
-    document_create_game(api.spec)
+    add_links(api.spec, "/games/{game_id}/moves", "get", "200", MOVES_LINKS)
+    add_links(api.spec, "/games/{game_id}/actions", "post", "200", ACTION_LINKS)
+    document_requests(api.spec)
     name_error_responses(api.spec, {code: name for code, (name, _) in ERROR_RESPONSES.items()})
     ratelimit.document(api.spec)
     errors.register(app)

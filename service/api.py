@@ -8,6 +8,7 @@ import orjson
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from werkzeug.exceptions import UnsupportedMediaType
 
 from . import auth, jsonbody, sse
 from .botgames import TooManyBotGames
@@ -16,18 +17,14 @@ from .games import Games
 from .problems import Problem
 from .ratelimit import address_key
 from .schemas import (
+    MAX_VERSION,
     ActionQuerySchema,
-    ActionResultSchema,
     ActionSchema,
     CatalogSchema,
     CreateGameSchema,
     EventsQuerySchema,
-    EventsSchema,
-    GameCreatedSchema,
-    GameSchema,
     HealthSchema,
-    MovesSchema,
-    RecordSchema,
+    IndexSchema,
 )
 
 # Schemas are passed as instances: webargs would otherwise build one per request.
@@ -43,7 +40,11 @@ AUTH_HEADER = {
     "schema": {"type": "string", "pattern": "^Bearer [A-Za-z0-9_-]{1,256}$"},
     "description": "`Bearer <seat token>` from POST /games; without it you are a spectator.",
 }
-ACT_AUTH_HEADER = {**AUTH_HEADER, "description": "`Bearer <seat token>` of the seat that moves."}
+ACT_AUTH_HEADER = {
+    **AUTH_HEADER,
+    "required": True,
+    "description": "`Bearer <seat token>` of the seat that moves.",
+}
 IDEMPOTENCY_HEADER = {
     "in": "header",
     "name": "Idempotency-Key",
@@ -51,10 +52,41 @@ IDEMPOTENCY_HEADER = {
     "schema": {"type": "string", "minLength": 1, "maxLength": 128},
     "description": "A retried request with the same key is answered once, with the first reply.",
 }
+DRY_RUN = {
+    "in": "query",
+    "name": "dry_run",
+    "required": False,
+    "schema": {"type": "boolean", "default": False},
+    "description": "Only judge the move (the reply says `valid`); change nothing.",
+}
+SINCE = {
+    "in": "query",
+    "name": "since",
+    "required": False,
+    "schema": {"type": "integer", "minimum": 0, "maximum": MAX_VERSION, "default": 0},
+    "description": "Only the entries after this version.",
+}
 GAME_ID = {"in": "path", "name": "game_id", "required": True, "schema": {"type": "string", "maxLength": 64}}
 ETAG_HEADERS = {"ETag": {"description": "The game's version.", "schema": {"type": "string"}}}
 _GAME_LINK = {"game_id": "$response.body#/id"}
-_TOKEN = "Bearer {$response.body#/seats/0/token}"
+# The first human seat, whichever seat number it has (seat 0 may be a bot).
+_TOKEN = "Bearer {$response.body#/human_seats/0/token}"
+# Play on: a listing links to its first move, a move to the next listing, so schemathesis's
+# stateful phase (and a reader) can follow a game with real moves.
+_SAME_GAME = {"game_id": "$request.path.game_id", "header.Authorization": "$request.header.Authorization"}
+MOVES_LINKS = {
+    "PlayFirstListedMove": {
+        "operationId": "postAction",
+        "parameters": {**_SAME_GAME, "query.dry_run": "false"},
+        "requestBody": {"move": "$response.body#/moves/0/move", "version": "$response.body#/version"},
+        # schemathesis: send this body as is, not merged field by field into a generated one.
+        "x-schemathesis": {"merge_body": False},
+    },
+}
+ACTION_LINKS = {
+    "GetMoves": {"operationId": "getMoves", "parameters": _SAME_GAME},
+    "GetGame": {"operationId": "getGame", "parameters": _SAME_GAME},
+}
 CREATED_LINKS = {
     "GetGame": {"operationId": "getGame", "parameters": {**_GAME_LINK, "header.Authorization": _TOKEN}},
     "GetMoves": {"operationId": "getMoves", "parameters": {**_GAME_LINK, "header.Authorization": _TOKEN}},
@@ -62,6 +94,38 @@ CREATED_LINKS = {
     "GetEvents": {"operationId": "getEvents", "parameters": _GAME_LINK},
     "GetRecord": {"operationId": "getRecord", "parameters": _GAME_LINK},
 }
+
+
+# Seat tokens are bearer tokens: optional where a spectator may read, required to act.
+SEAT_TOKEN = "seatToken"
+OPTIONAL_TOKEN = [{}, {SEAT_TOKEN: []}]
+REQUIRED_TOKEN = [{SEAT_TOKEN: []}]
+
+# Replies whose shape depends on the title: service.contract describes them (tagged unions).
+TAGGED_REPLIES = {
+    ("/games", "post", "201"): "GameCreated",
+    ("/games/{game_id}", "get", "200"): "Game",
+    ("/games/{game_id}/moves", "get", "200"): "Moves",
+    ("/games/{game_id}/actions", "post", "200"): "ActionResult",
+    ("/games/{game_id}/events", "get", "200"): "Events",
+    ("/games/{game_id}/record", "get", "200"): "Record",
+}
+
+# The README's curl session ("A session with curl"), so `curl localhost:8000/` shows how to start.
+QUICKSTART_URL = "README.md#a-session-with-curl"
+QUICKSTART = [
+    "curl -s localhost:8000/catalog",
+    "curl -s -X POST localhost:8000/games -H 'Content-Type: application/json' -d "
+    """'{"title": "property", "seed": 1, "seats": [{"kind": "human", "name": "Ada"}, """
+    """{"kind": "bot", "level": "medium"}]}' | tee game.json""",
+    """GAME=$(python3 -c 'import json; print(json.load(open("game.json"))["id"])')""",
+    """TOKEN=$(python3 -c 'import json; print(json.load(open("game.json"))["human_seats"][0]["token"])')""",
+    'curl -s localhost:8000/games/$GAME/moves -H "Authorization: Bearer $TOKEN"',
+    'curl -s -X POST localhost:8000/games/$GAME/actions -H "Authorization: Bearer $TOKEN" '
+    "-H 'Content-Type: application/json' "
+    """-d '{"move": {"type": "play", "red": "1H", "black": "2C", "column": 1, "row": 2}, "version": 0}'""",
+    'curl -s localhost:8000/games/$GAME -H "Authorization: Bearer $TOKEN"',
+]
 
 
 def games() -> Games:
@@ -76,6 +140,13 @@ def caller_token() -> str | None:
     return auth.bearer_token(request.headers.get("Authorization"))
 
 
+@blp.before_request
+def _bodies_are_json() -> None:
+    """A body that is not declared JSON is refused (415) before anyone reads it as missing fields."""
+    if request.method == "POST" and not request.is_json:
+        raise UnsupportedMediaType()
+
+
 @blp.route("/catalog")
 class Catalog(MethodView):
     @blp.response(200, CatalogSchema)
@@ -88,7 +159,12 @@ class Catalog(MethodView):
 @blp.route("/games")
 class GameList(MethodView):
     @blp.arguments(CreateGameSchema())
-    @blp.response(201, GameCreatedSchema, headers={"Location": {"schema": {"type": "string"}}})
+    @blp.response(
+        201,
+        description="The game, with one secret token per human seat.",
+        headers={"Location": {"schema": {"type": "string"}}},
+    )
+    @blp.alt_response(415, response="UnsupportedMediaType")
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(operationId="createGame")
     def post(self, body):
@@ -116,11 +192,11 @@ class GameList(MethodView):
 
 @blp.route("/games/<game_id>")
 class GameResource(MethodView):
-    @blp.response(200, GameSchema, headers=ETAG_HEADERS)
+    @blp.response(200, description="The game as you may see it.", headers=ETAG_HEADERS)
     @blp.alt_response(304, description="Not modified (If-None-Match matched the version).")
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
-    @blp.doc(operationId="getGame", parameters=[GAME_ID, AUTH_HEADER])
+    @blp.doc(operationId="getGame", parameters=[GAME_ID, AUTH_HEADER], security=OPTIONAL_TOKEN)
     def get(self, game_id):
         """Show the game as the caller's seat (or a spectator) may see it."""
         shown = games().show(game_id, caller_token())
@@ -132,10 +208,10 @@ class GameResource(MethodView):
 
 @blp.route("/games/<game_id>/moves")
 class Moves(MethodView):
-    @blp.response(200, MovesSchema)
+    @blp.response(200, description="Your legal moves (none for a spectator).")
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
-    @blp.doc(operationId="getMoves", parameters=[GAME_ID, AUTH_HEADER])
+    @blp.doc(operationId="getMoves", parameters=[GAME_ID, AUTH_HEADER], security=OPTIONAL_TOKEN)
     def get(self, game_id):
         """List the legal moves of the caller's seat, with labels, and who is to act."""
         return json_response(games().moves(game_id, caller_token()))
@@ -145,21 +221,17 @@ class Moves(MethodView):
 class Actions(MethodView):
     @blp.arguments(ActionSchema())
     @blp.arguments(ActionQuerySchema(), location="query")
-    @blp.response(200, ActionResultSchema)
+    @blp.response(200, description="The move's events and your new view (or, dry runs, `valid`).")
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(403, response="Forbidden")
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(409, response="Conflict")
+    @blp.alt_response(415, response="UnsupportedMediaType")
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(
         operationId="postAction",
-        # The query schema again: a manual parameter list replaces the one flask-smorest writes.
-        parameters=[
-            GAME_ID,
-            ACT_AUTH_HEADER,
-            IDEMPOTENCY_HEADER,
-            {"in": "query", "schema": ActionQuerySchema},
-        ],
+        parameters=[GAME_ID, ACT_AUTH_HEADER, IDEMPOTENCY_HEADER, DRY_RUN],
+        security=REQUIRED_TOKEN,
     )
     def post(self, body, query, game_id):
         """Play one move of the caller's seat (or only check it, with dry_run=true)."""
@@ -180,7 +252,7 @@ class Actions(MethodView):
 @blp.route("/games/<game_id>/events")
 class Events(MethodView):
     @blp.arguments(EventsQuerySchema(), location="query")
-    @blp.response(200, EventsSchema)
+    @blp.response(200, description="The log, redacted for you; with Accept: text/event-stream, live.")
     @blp.alt_response(
         200,
         success=True,
@@ -190,10 +262,7 @@ class Events(MethodView):
     )
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
-    @blp.doc(
-        operationId="getEvents",
-        parameters=[GAME_ID, AUTH_HEADER, {"in": "query", "schema": EventsQuerySchema}],
-    )
+    @blp.doc(operationId="getEvents", parameters=[GAME_ID, AUTH_HEADER, SINCE], security=OPTIONAL_TOKEN)
     def get(self, query, game_id):
         """The game's log, redacted for the caller; as text/event-stream, live updates."""
         token = caller_token()
@@ -205,13 +274,34 @@ class Events(MethodView):
 
 @blp.route("/games/<game_id>/record")
 class Record(MethodView):
-    @blp.response(200, RecordSchema)
+    @blp.response(200, description="The record of a finished game.")
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(409, response="Conflict")
     @blp.doc(operationId="getRecord", parameters=[GAME_ID])
     def get(self, game_id):
         """Seed, options and every move, once the game is over (it reveals all)."""
         return json_response(games().record(game_id))
+
+
+@ops.route("/")
+class Index(MethodView):
+    @ops.response(200, IndexSchema)
+    @ops.doc(operationId="getIndex")
+    def get(self):
+        """Where to start: the interactive reference, the contract, the catalog, a curl session."""
+        return json_response(
+            {
+                "name": "Skyline",
+                "summary": "A headless rules service for city-building board games.",
+                "links": {
+                    "docs": "/docs",
+                    "openapi": "/openapi.json",
+                    "catalog": "/catalog",
+                    "quickstart": QUICKSTART_URL,
+                },
+                "quickstart": QUICKSTART,
+            }
+        )
 
 
 @ops.route("/healthz")

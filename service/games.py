@@ -174,6 +174,9 @@ class Games:
             "to_act": state.to_act(),
             "options": options,
             "seats": public,
+            # The human seats and their tokens, first human first: what a client (or an OpenAPI
+            # link) needs to play, whichever seat numbers the bots took.
+            "human_seats": [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())],
         }
 
     # ---- reading ---------------------------------------------------------------------
@@ -213,6 +216,7 @@ class Games:
         seat = auth.seat_of(stored.meta["seats"], token)
         listed = [] if seat is None else state.legal_moves(seat)
         return {
+            "title": stored.meta["title"],
             "version": stored.version,
             "seat": seat,
             "to_act": state.to_act(),
@@ -224,6 +228,7 @@ class Games:
         seat = auth.seat_of(stored.meta["seats"], token)
         entries = self.store.log(game_id, since)
         return {
+            "title": stored.meta["title"],
             "version": stored.version,
             "status": stored.status,
             "events": [self.redact_entry(e, seat, stored.status) for e in entries],
@@ -319,7 +324,13 @@ class Games:
                     continue  # judged on a kept state: read the game and judge again, as without one
                 raise from_rules_error(error) from None
             if dry_run:
-                return {"valid": True, "version": stored.version, "seat": seat, "move": applied}
+                return {
+                    "title": stored.meta["title"],
+                    "valid": True,
+                    "version": stored.version,
+                    "seat": seat,
+                    "move": applied,
+                }
             status = _status(state)
             entry = {
                 "version": stored.version + 1,
@@ -330,6 +341,7 @@ class Games:
             }
             result = state.result()
             reply = {
+                "title": stored.meta["title"],
                 "version": stored.version + 1,
                 "seat": seat,
                 "move": applied,

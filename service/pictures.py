@@ -38,7 +38,7 @@ _GAME_LINK = {"game_id": "$response.body#/id"}
 CREATED_LINKS = {
     "GetBoardSvg": {
         "operationId": "getBoardSvg",
-        "parameters": {**_GAME_LINK, "header.Authorization": "Bearer {$response.body#/seats/0/token}"},
+        "parameters": {**_GAME_LINK, "header.Authorization": "Bearer {$response.body#/human_seats/0/token}"},
     },
     "GetBoardText": {"operationId": "getBoardText", "parameters": _GAME_LINK},
 }

@@ -1,21 +1,36 @@
 """Marshmallow schemas: they validate every input and, through apispec, write the OpenAPI contract.
 
-Only the envelopes are checked here; a move's content is judged by its game's engine
-(and described for clients by the game's JSON Schema, referenced in the contract).
+Only the envelopes are checked here; a move's content is judged by its game's engine.
+The replies, and the request bodies whose shape depends on the title, are described in the
+contract by service/contract.py, from the games' own JSON Schemas.
 """
 
 from __future__ import annotations
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from typing import Any
 
+from marshmallow import Schema, fields, validate
+
+from engines import registry
 from engines.bots import LEVELS, STRATEGIES
-
-from .contract import refs
 
 MAX_SEATS = 12
 MAX_SEED = 2**63 - 1
 # Versions count moves; the bound is Redis's (a signed 64-bit index), past which it refuses.
 MAX_VERSION = 2**63 - 1
+
+
+class WholeNumber(fields.Integer):
+    """An integer, as JSON Schema means it: ``0.0`` is the integer 0 (``0.5``, ``"0"`` and
+    ``true`` are still refused), so every body the contract calls valid is read alike."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if type(value) is float and value.is_integer():
+            value = int(value)
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class SeatRequestSchema(Schema):
@@ -49,8 +64,7 @@ class CreateGameSchema(Schema):
         load_default=dict,
         metadata={"description": "Variants, per the title's catalog entry."},
     )
-    seed = fields.Integer(
-        strict=True,
+    seed = WholeNumber(
         validate=validate.Range(min=0, max=MAX_SEED),
         metadata={"description": "Seed of all chance; random when omitted. Secret until the game ends."},
     )
@@ -58,14 +72,9 @@ class CreateGameSchema(Schema):
 
 class ActionSchema(Schema):
     move = fields.Dict(
-        required=True,
-        metadata={
-            "description": "One move, exactly as listed by GET /games/{id}/moves.",
-            "anyOf": refs("Move"),
-        },
+        required=True, metadata={"description": "One move, exactly as listed by GET /games/{id}/moves."}
     )
-    version = fields.Integer(
-        strict=True,
+    version = WholeNumber(
         validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={"description": "The version the move was chosen at; a stale one gets 409."},
     )
@@ -80,149 +89,72 @@ class ActionQuerySchema(Schema):
 class EventsQuerySchema(Schema):
     since = fields.Integer(
         load_default=0,
+        # Redis list indexes are 64-bit: a larger one would fail there instead of here.
         validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={"description": "Return entries after this version."},
     )
 
 
-class SeatSchema(Schema):
-    seat = fields.Integer(required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
-    name = fields.String()
-    bot = fields.String()
-    level = fields.String()
+class SeatRangeSchema(Schema):
+    min = fields.Integer(required=True)
+    max = fields.Integer(required=True)
 
 
-class NewSeatSchema(SeatSchema):
-    token = fields.String(metadata={"description": "Secret seat token (human seats); shown once."})
-
-
-class GameCreatedSchema(Schema):
-    id = fields.String(required=True)
-    title = fields.String(required=True)
-    version = fields.Integer(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
-    to_act = fields.List(fields.Integer(), required=True)
-    options = fields.Dict(required=True)
-    seats = fields.List(fields.Nested(NewSeatSchema), required=True)
-
-
-class ResultSchema(Schema):
-    """Scores, ranks (1 = best, ties share) and breakdown per seat; games may add facts of
-    their own (automata such as Tom ranked beside the seats, tiles revealed at the end)."""
-
-    class Meta:
-        unknown = INCLUDE
-
-    scores = fields.List(fields.Float(), required=True)
-    ranks = fields.List(fields.Integer(), required=True)
-    winners = fields.List(fields.Integer(), required=True)
-    breakdown = fields.List(fields.Dict(), required=True)
-    reason = fields.String(required=True)
-    automata = fields.List(fields.Dict())
-
-
-class GameSchema(Schema):
-    id = fields.String(required=True)
-    title = fields.String(required=True)
-    rules_version = fields.Integer(required=True)
-    version = fields.Integer(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["active", "finished"]))
-    to_act = fields.List(fields.Integer(), required=True)
-    you = fields.Integer(
-        required=True, allow_none=True, metadata={"description": "Your seat; null = spectator."}
-    )
-    options = fields.Dict(required=True)
-    seats = fields.List(fields.Nested(SeatSchema), required=True)
-    view = fields.Dict(
-        required=True,
-        metadata={
-            "description": "What you may see; its shape is the title's view schema.",
-            "anyOf": refs("View"),
-        },
-    )
-    result = fields.Nested(ResultSchema, required=True, allow_none=True)
-
-
-class ListedMoveSchema(Schema):
-    move = fields.Dict(required=True, metadata={"anyOf": refs("Move")})
-    label = fields.String(required=True)
-
-
-class MovesSchema(Schema):
-    version = fields.Integer(required=True)
-    seat = fields.Integer(required=True, allow_none=True)
-    to_act = fields.List(fields.Integer(), required=True)
-    moves = fields.List(fields.Nested(ListedMoveSchema), required=True)
-
-
-class ActionResultSchema(Schema):
-    version = fields.Integer(required=True)
-    seat = fields.Integer(required=True)
-    move = fields.Dict(
-        metadata={
-            "description": "The move as applied: the one sent, or the listed move it is the "
-            "rules' equivalent of (Property: a 10 played beside the 9 of its suit is the 9).",
-            "anyOf": refs("Move"),
-        },
-    )
-    status = fields.String(validate=validate.OneOf(["active", "finished"]))
-    to_act = fields.List(fields.Integer())
-    events = fields.List(fields.Dict())
-    view = fields.Dict(metadata={"anyOf": refs("View")})
-    result = fields.Nested(ResultSchema, allow_none=True)
-    replayed = fields.Boolean(metadata={"description": "True when an Idempotency-Key replay."})
-    valid = fields.Boolean(metadata={"description": "Dry runs: the move would be accepted."})
-
-
-class LogEntrySchema(Schema):
-    version = fields.Integer(required=True)
-    seat = fields.Integer(required=True)
-    move = fields.Dict(
-        metadata={"description": "Shown to the seat that moved, and to all once the game is over."}
-    )
-    events = fields.List(fields.Dict(), required=True)
-
-
-class EventsSchema(Schema):
-    version = fields.Integer(required=True)
-    status = fields.String(required=True)
-    events = fields.List(fields.Nested(LogEntrySchema), required=True)
-
-
-class RecordMoveSchema(Schema):
-    seat = fields.Integer(required=True)
-    move = fields.Dict(required=True)
-
-
-class RecordSchema(Schema):
-    id = fields.String(required=True)
-    title = fields.String(required=True)
-    rules_version = fields.Integer(required=True)
-    seats = fields.List(fields.Nested(SeatSchema), required=True)
-    options = fields.Dict(required=True)
-    seed = fields.Integer(required=True)
-    moves = fields.List(fields.Nested(RecordMoveSchema), required=True)
-    result = fields.Nested(ResultSchema, required=True)
+class LevelSchema(Schema):
+    level = fields.String(required=True, validate=validate.OneOf(list(LEVELS)))
+    bot = fields.String(required=True, validate=validate.OneOf(sorted(STRATEGIES)))
+    description = fields.String(required=True)
+    iterations = fields.Integer(required=True, metadata={"description": "ISMCTS iterations (0: no search)."})
+    seconds = fields.Float(required=True, allow_none=True, metadata={"description": "Time budget of a turn."})
+    samples = fields.Integer(required=True, metadata={"description": "Guesses of the hidden cards averaged."})
+    epsilon = fields.Float(required=True, metadata={"description": "Share of random moves (blunders)."})
+    rollout_depth = fields.Integer(required=True)
+    exploration = fields.Float(required=True)
+    prior_visits = fields.Integer(required=True)
 
 
 class CatalogTitleSchema(Schema):
-    title = fields.String(required=True)
+    title = fields.String(required=True, validate=validate.OneOf(sorted(registry.GAMES)))
     name = fields.String(required=True)
     summary = fields.String(required=True)
     rules_version = fields.Integer(required=True)
-    seats = fields.Dict(required=True)
-    options = fields.Dict(required=True, metadata={"description": "JSON Schema of the options."})
-    moves = fields.Dict(required=True, metadata={"description": "JSON Schema of a move."})
-    view = fields.Dict(required=True, metadata={"description": "JSON Schema of a view."})
-    bots = fields.List(fields.String(), required=True)
+    seats = fields.Nested(SeatRangeSchema, required=True)
+    options = fields.Dict(
+        required=True,
+        metadata={"description": "JSON Schema of the options (also the component <Title>Options)."},
+    )
+    moves = fields.Dict(
+        required=True, metadata={"description": "JSON Schema of a move (also the component <Title>Move)."}
+    )
+    view = fields.Dict(
+        required=True, metadata={"description": "JSON Schema of a view (also the component <Title>View)."}
+    )
+    bots = fields.List(fields.String(validate=validate.OneOf(sorted(STRATEGIES))), required=True)
     levels = fields.List(
-        fields.Dict(), required=True, metadata={"description": "Bot levels a seat may ask for."}
+        fields.Nested(LevelSchema), required=True, metadata={"description": "Bot levels a seat may ask for."}
     )
 
 
 class CatalogSchema(Schema):
     titles = fields.List(fields.Nested(CatalogTitleSchema), required=True)
+
+
+class IndexLinksSchema(Schema):
+    docs = fields.String(required=True, metadata={"description": "The interactive reference (Swagger UI)."})
+    openapi = fields.String(required=True, metadata={"description": "This contract, as JSON."})
+    catalog = fields.String(required=True, metadata={"description": "The games, their options and schemas."})
+    quickstart = fields.String(
+        required=True, metadata={"description": "The README's session: a whole game played with curl."}
+    )
+
+
+class IndexSchema(Schema):
+    name = fields.String(required=True)
+    summary = fields.String(required=True)
+    links = fields.Nested(IndexLinksSchema, required=True)
+    quickstart = fields.List(
+        fields.String(), required=True, metadata={"description": "The README's curl session, step by step."}
+    )
 
 
 class HealthSchema(Schema):

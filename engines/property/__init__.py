@@ -31,7 +31,8 @@ GAME = Game(
         Option(
             "bankruptcies_to_end",
             "The game ends at this many bankruptcies (the rulebook's longer game: 2 or 3); "
-            "a bankrupt player's squares become vacant.",
+            "a bankrupt player's squares become vacant. At most one less than the number of "
+            "seats (2 seats: 1, 3 seats: up to 2); more is refused with option_needs_more_seats.",
             default=1,
             minimum=1,
             maximum=3,

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
+from typing import Any
 
+import jsonschema_rs
 import yaml
+from openapi_spec_validator import validate
 
+from engines import registry
+from engines.core import redact_all
+from service.contract import pascal
 from service.openapi import document
 
 CONTRACT = Path(__file__).resolve().parents[2] / "openapi.yaml"
@@ -20,6 +27,7 @@ def test_the_contract_is_openapi_3_1_with_every_route():
     spec = document()
     assert spec["openapi"] == "3.1.0"
     assert set(spec["paths"]) == {
+        "/",
         "/catalog",
         "/games",
         "/games/{game_id}",
@@ -51,3 +59,89 @@ def test_every_rate_limited_operation_documents_429_with_retry_after():
             documented = "429" in operation["responses"]
             exempt = path in ("/healthz", "/readyz", "/metrics")
             assert documented != exempt, f"{method.upper()} {path}"
+
+
+def test_openapi_spec_validator_passes():
+    validate(yaml.safe_load(CONTRACT.read_text(encoding="utf-8")))
+
+
+def _walk(node: Any, path: str = ""):
+    if isinstance(node, dict):
+        yield path, node
+        for key, value in node.items():
+            yield from _walk(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _walk(value, f"{path}/{index}")
+
+
+def test_title_dependent_replies_are_tagged_unions_of_named_components():
+    spec = document()
+    schemas = spec["components"]["schemas"]
+    for part in ("GameCreated", "Game", "Moves", "ActionResult", "Events", "Record", "CreateGameRequest"):
+        union = schemas[part]
+        assert union["discriminator"]["propertyName"] == "title"
+        assert set(union["discriminator"]["mapping"]) == set(registry.GAMES)
+        for game_id, target in union["discriminator"]["mapping"].items():
+            title = schemas[target.rsplit("/", 1)[-1]]["properties"]["title"]
+            assert title["const"] == game_id and title["type"] == "string"
+    for game_id in registry.GAMES:
+        moves = schemas[pascal(game_id) + "Move"]
+        assert moves["discriminator"]["propertyName"] == "type"
+        for move_type, target in moves["discriminator"]["mapping"].items():
+            branch = schemas[target.rsplit("/", 1)[-1]]
+            assert branch["properties"]["type"] == {"type": "string", "const": move_type}
+    operation = spec["paths"]["/games/{game_id}/moves"]["get"]
+    assert operation["responses"]["200"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Moves"
+    }
+
+
+def test_no_inline_object_and_no_untyped_constant_in_the_games_components():
+    spec = document()
+    for name, schema in spec["components"]["schemas"].items():
+        for path, node in _walk(schema):
+            if ("const" in node or "enum" in node) and "type" not in node:
+                raise AssertionError(f"{name}{path}: a constant without a type")
+            if path and node.get("type") == "object" and "properties" in node:
+                raise AssertionError(f"{name}{path}: an inline object (make it a named component)")
+            for keyword in ("oneOf", "anyOf"):
+                for branch in node.get(keyword, []):
+                    assert "const" not in branch, f"{name}{path}: a const branch in a union"
+
+
+def test_actions_document_dry_run_events_document_since_and_tokens_are_bearer():
+    spec = document()
+    assert spec["components"]["securitySchemes"]["seatToken"] == {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A seat token from POST /games.",
+    }
+    action = spec["paths"]["/games/{game_id}/actions"]["post"]
+    assert "dry_run" in [p["name"] for p in action["parameters"] if p["in"] == "query"]
+    assert action["security"] == [{"seatToken": []}]
+    events = spec["paths"]["/games/{game_id}/events"]["get"]
+    assert "since" in [p["name"] for p in events["parameters"] if p["in"] == "query"]
+    links = spec["paths"]["/games"]["post"]["responses"]["201"]["links"]
+    assert links["PostAction"]["parameters"]["header.Authorization"] == (
+        "Bearer {$response.body#/human_seats/0/token}"
+    )
+
+
+def test_every_event_of_random_games_matches_its_title_s_event_schema_for_every_viewer():
+    spec = document()
+    for game_id, game in sorted(registry.GAMES.items()):
+        name = pascal(game_id) + "Event"
+        validator = jsonschema_rs.Draft202012Validator(
+            {"$ref": f"#/components/schemas/{name}", "components": spec["components"]}
+        )
+        for seats in (game.min_seats, game.max_seats):
+            options = game.option_combinations(seats)[-1]
+            state, rng = game.setup(seats, options, seed=seats), random.Random(seats)
+            while not state.is_over():
+                seat = rng.choice(state.to_act())
+                events = state.apply(seat, rng.choice(state.legal_moves(seat)))
+                for viewer in (None, *range(seats)):
+                    for event in redact_all(events, viewer, reveal_all=state.is_over()):
+                        errors = [e.message for e in validator.iter_errors(event)]
+                        assert not errors, f"{game_id} {event}: {errors[:3]}"

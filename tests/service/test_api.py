@@ -178,6 +178,7 @@ def test_moves_lists_labelled_moves_for_the_seat_to_act_only(client):
     idle = 1 - acting
     assert client.get(f"/games/{game_id}/moves", headers=bearer(toks[idle])).get_json()["moves"] == []
     assert client.get(f"/games/{game_id}/moves").get_json() == {
+        "title": "property",
         "version": 0,
         "seat": None,
         "to_act": [acting],
@@ -285,7 +286,13 @@ def test_dry_run_checks_without_changing_anything(app, client):
     response = client.post(
         f"/games/{game_id}/actions?dry_run=true", json={"move": move}, headers=bearer(toks[seat])
     )
-    assert response.get_json() == {"valid": True, "version": 0, "seat": seat, "move": move}
+    assert response.get_json() == {
+        "title": "property",
+        "valid": True,
+        "version": 0,
+        "seat": seat,
+        "move": move,
+    }
     bad = client.post(
         f"/games/{game_id}/actions?dry_run=true",
         json={"move": {**move, "row": 0}},

@@ -35,6 +35,7 @@ def generated(tmp_path_factory):
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     done = subprocess.run(
         [str(tool), "generate", "--path", str(ROOT / "openapi.yaml"), "--meta", "none"]
+        + ["--config", str(Path(__file__).with_name("openapi-python-client.yaml"))]
         + ["--output-path", str(out / PACKAGE)],
         cwd=out,
         env=env,

@@ -79,7 +79,13 @@ class Page:
         try:
             # A real mouse click where the button is; without waiting for it to be "stable":
             # when the listing is redrawn under the click, the next round looks again.
-            buttons.nth(rng.randrange(count)).click(force=True, timeout=2000)
+            choices = list(range(count))
+            # A person rarely gives up one of their own New York buildings (NY-TAKE-OWN allows
+            # it); clicking such buttons as often as any other, a game would go on for hours.
+            keeps = [i for i in choices if not buttons.nth(i).inner_text(timeout=500).startswith("Lose your")]
+            if keeps and rng.random() < 0.9:
+                choices = keeps
+            buttons.nth(rng.choice(choices)).click(force=True, timeout=2000)
         except PlaywrightError:
             return False
         return True

@@ -61,9 +61,7 @@ numbers = choice(
 leaves = choice(st.none(), st.booleans(), numbers, text)
 trees = st.recursive(
     leaves,
-    lambda children: st.one_of(
-        st.lists(children, max_size=4), st.dictionaries(text, children, max_size=4)
-    ),
+    lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(text, children, max_size=4)),
     max_leaves=20,
 )
 
@@ -249,7 +247,12 @@ def fuzz(redis_server):
 
 def snapshot(client: redis.Redis, game_id: str):
     game_key = f"sk:{{{game_id}}}:game"
-    return client.dbsize(), client.hgetall(game_key), client.lrange(f"sk:{{{game_id}}}:log", 0, -1)
+    # Every key by name (not only their number), so a failure names the key a request wrote.
+    return (
+        sorted(client.scan_iter(count=1000)),
+        client.hgetall(game_key),
+        client.lrange(f"sk:{{{game_id}}}:log", 0, -1),
+    )
 
 
 def check(http, client, game_id, method, path, query, sent_headers, body):

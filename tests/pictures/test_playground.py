@@ -175,6 +175,9 @@ def test_a_second_seat_sees_the_first_seats_moves_arrive_live(live, browser, art
         for tab in (first, second):
             assert int(tab.page.locator("#live-status").get_attribute("data-drops") or 0) >= 1
         for tab in (first, second):
+            # The mover's own stream may still be reconnecting (EventSource waits a few seconds
+            # after a drop): its copy of version 5 comes with the resumed stream.
+            tab.page.wait_for_selector("#live li[data-version='5']", timeout=10_000)
             shown = tab.page.locator("#live li").evaluate_all("items => items.map(i => i.dataset.version)")
             assert sorted(shown, key=int) == ["1", "2", "3", "4", "5"]
         second.page.screenshot(path=str(artifacts / "play-second-seat.png"), full_page=True)

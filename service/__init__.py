@@ -16,6 +16,7 @@ from .games import Games
 from .problems import Problem
 from .schemas import ProblemSchema
 from .store import GameStore
+from .streamcaps import StreamCaps
 
 API_TITLE = "Skyline"
 API_VERSION = "1.0.0"
@@ -140,6 +141,12 @@ def create_app(
     app.extensions["skyline.settings"] = settings
     app.extensions["skyline.games"] = games
     app.extensions["skyline.catalog"] = games.catalog()
+    app.extensions["skyline.stream_caps"] = StreamCaps(
+        redis_client,
+        per_address=settings.streams_per_address,
+        per_token=settings.streams_per_token,
+        lifetime=settings.sse_max_seconds,
+    )
     app.extensions["skyline.bot_game_quota"] = BotGameQuota(
         redis_client, per_address=settings.bot_games_per_address, ttl_seconds=settings.game_ttl_seconds
     )

@@ -13,7 +13,7 @@ from werkzeug.exceptions import UnsupportedMediaType
 from . import auth, jsonbody, sse
 from .botgames import TooManyBotGames
 from .errors import problem_response
-from .games import Games
+from .games import Games, has_humans
 from .problems import Problem
 from .ratelimit import address_key
 from .schemas import (
@@ -170,7 +170,7 @@ class GameList(MethodView):
     def post(self, body):
         """Create a game; the reply holds one secret token per human seat."""
         quota, address = None, None
-        if all(seat["kind"] == "bot" for seat in body["seats"]):
+        if not has_humans(body):
             quota = current_app.extensions["skyline.bot_game_quota"]
             address = address_key(request.remote_addr)
             try:

@@ -24,7 +24,7 @@ from .errors import problem_response
 from .fanout import dispatcher
 from .games import Games
 from .ratelimit import address_key
-from .streamcaps import StreamCaps, TooManyStreams
+from .streamcaps import TooManyStreams
 
 
 def _message(kind: str, data: Any, event_id: int | None = None) -> bytes:
@@ -40,26 +40,13 @@ def _last_event_id(header: str | None) -> int | None:
     return int(header) if header.isascii() and header.isdigit() and len(header) < 12 else None
 
 
-def _caps(games: Games) -> StreamCaps:
-    caps = current_app.extensions.get("skyline.stream_caps")
-    if caps is None:
-        settings = current_app.extensions["skyline.settings"]
-        caps = current_app.extensions["skyline.stream_caps"] = StreamCaps(
-            games.store.redis,
-            per_address=settings.streams_per_address,
-            per_token=settings.streams_per_token,
-            lifetime=settings.sse_max_seconds,
-        )
-    return caps
-
-
 def stream(games: Games, game_id: str, token: str | None, last_event_id: str | None) -> Response:
     shown = games.show(game_id, token)  # raises 404 / 401 before the stream starts
     seat = shown["you"]
     since = _last_event_id(last_event_id)
     settings = current_app.extensions["skyline.settings"]
     try:
-        ticket = _caps(games).admit(address_key(request.remote_addr), token)
+        ticket = current_app.extensions["skyline.stream_caps"].admit(address_key(request.remote_addr), token)
     except TooManyStreams as refused:
         response = problem_response(
             429,

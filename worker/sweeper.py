@@ -25,12 +25,12 @@ import time
 import redis
 
 from engines import registry
-from service.botqueue import BotQueue
 from service.config import Settings
 from service.games import bot_seats_to_act, has_humans
-from service.store import GameMissing, GameStore
+from service.store import GameMissing
 
 from . import metrics
+from .jobs import Turns
 
 log = logging.getLogger("skyline.worker.sweeper")
 
@@ -39,21 +39,12 @@ LOCK_KEY = "sk:sweeper-lock"
 
 class Sweeper:
     def __init__(
-        self,
-        connection: redis.Redis,
-        *,
-        stall_seconds: float,
-        interval_seconds: float,
-        job_timeout: int,
-        batch: int = 200,
+        self, connection: redis.Redis, *, stall_seconds: float, interval_seconds: float, batch: int = 200
     ) -> None:
-        settings = Settings.from_env()
-        self.store = GameStore(
-            connection,
-            ttl_seconds=settings.game_ttl_seconds,
-            finished_ttl_seconds=settings.finished_game_ttl_seconds,
-        )
-        self.queue = BotQueue(connection, job_timeout=job_timeout)
+        # The same store and queues as a bot job's (worker.jobs.Turns), from the same settings.
+        turns = Turns(connection)
+        self.store = turns.games.store
+        self.queue = turns.queue
         self.connection = connection
         self.stall_seconds = stall_seconds
         self.interval = interval_seconds
@@ -63,13 +54,12 @@ class Sweeper:
 
     @classmethod
     def from_env(cls, connection: redis.Redis) -> Sweeper:
-        timeout = int(os.environ.get("SKYLINE_BOT_JOB_TIMEOUT") or 30)
+        settings = Settings.from_env()
         grace = int(os.environ.get("SKYLINE_WORKER_ABANDON_GRACE_SECONDS") or 15)
         return cls(
             connection,
-            stall_seconds=timeout + grace,
+            stall_seconds=settings.bot_job_timeout + grace,
             interval_seconds=float(os.environ.get("SKYLINE_SWEEP_SECONDS") or 5),
-            job_timeout=timeout,
         )
 
     def sweep_once(self, now: float | None = None) -> dict[str, int]:
@@ -127,6 +117,3 @@ class Sweeper:
 
     def stop(self) -> None:
         self._stop.set()
-
-
-

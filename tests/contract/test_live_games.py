@@ -71,7 +71,11 @@ def play(client: Client, title: str, seats: list[dict], options: dict, seed: int
             continue
         acting = rng.choice(humans)
         listing = client.call("GET", f"/games/{game['id']}/moves", "Moves", tokens[acting]).json()
-        choice = rng.choice(listing["moves"])["move"]
+        listed = listing["moves"]
+        # A player rarely gives up an own New York building (NY-TAKE-OWN allows it); a player
+        # who does so as often as anything else makes a game of thousands of moves.
+        keeps = [m for m in listed if not m["label"].startswith("Lose your")]
+        choice = rng.choice(keeps if keeps and rng.random() < 0.9 else listed)["move"]
         reply = client.call(
             "POST",
             f"/games/{game['id']}/actions",

@@ -85,7 +85,9 @@ def test_a_worker_killed_in_the_middle_of_a_hard_bot_turn_is_recovered_without_a
     assert stored_version(connection, game_id) == 0, "killed before it moved"
 
     killed = time.monotonic()
-    survivor = stack.worker()
+    # The sweeper off: RQ's own maintenance, which runs the worker's exception handler (the
+    # log call that killed the worker), must find the abandoned job, not the sweeper first.
+    survivor = stack.worker(SKYLINE_SWEEP_SECONDS="0")
     wait_for(
         lambda: stored_version(connection, game_id) > 0,
         STALL_SECONDS + 10,

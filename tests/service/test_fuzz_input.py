@@ -218,7 +218,8 @@ def headers(draw, tokens):
 
 @pytest.fixture(scope="module")
 def fuzz(redis_server):
-    client = redis.Redis.from_url(redis_server.url, db=FUZZ_DB)
+    # Not from_url(url, db=...): the URL's own "?db=0" would win, and the live worker shares db 0.
+    client = redis.Redis(unix_socket_path=redis_server.socket, db=FUZZ_DB)
     client.flushdb()
     app_settings = replace(
         Settings.from_env(),

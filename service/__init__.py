@@ -8,7 +8,7 @@ import redis
 from flask import Flask
 from flask_smorest import Api
 
-from . import bodylimit, errors, logs, metrics, ratelimit
+from . import bodylimit, errors, fastlane, logs, metrics, ratelimit
 from .botgames import BotGameQuota
 from .botqueue import BotQueue
 from .config import Settings
@@ -151,14 +151,9 @@ def create_app(
         redis_client, per_address=settings.bot_games_per_address, ttl_seconds=settings.game_ttl_seconds
     )
 
-    if settings.trusted_proxy_hops > 0:
-        from werkzeug.middleware.proxy_fix import ProxyFix
-
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxy_hops)  # type: ignore[method-assign]
     logs.install(app, enabled=settings.access_log)
     metrics.install(app)
     ratelimit.install(app, redis_client, settings)
-    bodylimit.install(app, settings.max_body_bytes)
 
     api = SkylineApi(app)
     from . import pictures
@@ -185,6 +180,15 @@ def create_app(
     ratelimit.document(api.spec)
     errors.register(app)
     app.extensions["skyline.api"] = api
+
+    # WSGI layers, innermost first: the fast lane sees the client's address as ProxyFix reads
+    # it, and a chunked body as the body limit has bounded it.
+    fastlane.install(app)
+    if settings.trusted_proxy_hops > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxy_hops)  # type: ignore[method-assign]
+    bodylimit.install(app, settings.max_body_bytes)
     return app
 
 

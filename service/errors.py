@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -123,9 +124,28 @@ def _from_anything(error: Exception) -> Response:
     return problem_response(500, "internal_error", "Something went wrong on our side; it has been logged.")
 
 
+_HANDLERS = "skyline.error_handlers"
+
+
+def add_handler(app: Flask, kind: type[BaseException], handler: Callable[[Any], Response]) -> None:
+    """Answer errors of ``kind`` with ``handler``, in Flask and in the fast lane alike."""
+    app.register_error_handler(kind, handler)
+    app.extensions.setdefault(_HANDLERS, {})[kind] = handler
+
+
+def response_for(app: Flask, error: BaseException) -> Response:
+    """The app's answer to ``error``: the handler of its nearest class, as Flask would choose."""
+    handlers = app.extensions[_HANDLERS]
+    for kind in type(error).__mro__:
+        handler = handlers.get(kind)
+        if handler is not None:
+            return handler(error)
+    raise error
+
+
 def register(app: Flask) -> None:
-    app.register_error_handler(Problem, _from_problem)
-    app.register_error_handler(RulesError, _from_rules)
-    app.register_error_handler(HTTPException, _from_http)
-    app.register_error_handler(redis.RedisError, _from_redis)
-    app.register_error_handler(Exception, _from_anything)
+    add_handler(app, Problem, _from_problem)
+    add_handler(app, RulesError, _from_rules)
+    add_handler(app, HTTPException, _from_http)
+    add_handler(app, redis.RedisError, _from_redis)
+    add_handler(app, Exception, _from_anything)

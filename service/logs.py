@@ -121,6 +121,40 @@ def lighten_log_records() -> None:
     logging.logMultiprocessing = False
 
 
+def access_line(
+    method: str,
+    route: str,
+    path: str,
+    status: int,
+    seconds: float,
+    client: str | None,
+    request_id: str | None,
+    game_id: str | None,
+) -> None:
+    """Write a request's access line (when the access log is on)."""
+    if not access_log.isEnabledFor(logging.INFO):
+        return
+    fields: dict[str, Any] = {
+        "method": method,
+        "route": route,
+        "path": path,
+        "status": status,
+        "duration_ms": round(seconds * 1000, 2),
+        "client": client,
+        "request_id": request_id,
+    }
+    if game_id is not None:
+        fields["game_id"] = game_id
+    access_log.info("request", extra=fields)
+
+
+def end_request_id(token: contextvars.Token) -> None:
+    try:
+        reset_request_id(token)
+    except ValueError:  # pragma: no cover - a context switch between threads
+        _request_id.set(None)
+
+
 def install(app: Flask, *, enabled: bool = True) -> None:
     """Request ids on every request and response; one JSON access line per request."""
     lighten_log_records()
@@ -138,29 +172,24 @@ def install(app: Flask, *, enabled: bool = True) -> None:
         request_id = g.get("request_id")
         if request_id is not None:
             response.headers[REQUEST_ID_HEADER] = request_id
-        if enabled and access_log.isEnabledFor(logging.INFO):
+        if enabled:
             started = g.get("request_started", time.perf_counter())
             current = request._get_current_object()  # type: ignore[attr-defined]
-            view_args = current.view_args or {}
-            fields: dict[str, Any] = {
-                "method": current.method,
-                "route": route_template(current.url_rule.rule if current.url_rule else None),
-                "path": current.path,
-                "status": response.status_code,
-                "duration_ms": round((time.perf_counter() - started) * 1000, 2),
-                "client": current.remote_addr,
-                "request_id": request_id,
-            }
-            if "game_id" in view_args:
-                fields["game_id"] = view_args["game_id"]
-            access_log.info("request", extra=fields)
+            game_id = (current.view_args or {}).get("game_id")
+            access_line(
+                current.method,
+                route_template(current.url_rule.rule if current.url_rule else None),
+                current.path,
+                response.status_code,
+                time.perf_counter() - started,
+                current.remote_addr,
+                request_id,
+                game_id,
+            )
         return response
 
     @app.teardown_request
     def _teardown(error: BaseException | None) -> None:
         token = g.pop("request_id_token", None)
         if token is not None:
-            try:
-                reset_request_id(token)
-            except ValueError:  # pragma: no cover - a context switch between threads
-                _request_id.set(None)
+            end_request_id(token)

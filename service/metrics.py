@@ -220,12 +220,26 @@ class Metrics(MethodView):
         return Response(body, status=200, headers={"Content-Type": content_type})
 
 
+def request_began() -> None:
+    api_metrics().in_flight.inc()
+
+
+def request_answered(method: str, route: str, status: int, seconds: float) -> None:
+    labels = (method, route, str(status))
+    child("requests", *labels).inc()
+    child("latency", *labels).observe(seconds)
+
+
+def request_ended() -> None:
+    api_metrics().in_flight.dec()
+
+
 def install(app: Flask) -> None:
     """Count and time every request; register ``/metrics`` is done by ``create_app``."""
 
     @app.before_request
     def _start() -> None:
-        api_metrics().in_flight.inc()
+        request_began()
         state = g._get_current_object()  # one proxy lookup instead of one per attribute
         state.metrics_in_flight = True
         state.metrics_started = time.perf_counter()
@@ -236,9 +250,7 @@ def install(app: Flask) -> None:
         if started is not None:
             current = request._get_current_object()  # type: ignore[attr-defined]
             route = route_template(current.url_rule.rule if current.url_rule else None)
-            labels = (current.method, route, str(response.status_code))
-            child("requests", *labels).inc()
-            child("latency", *labels).observe(time.perf_counter() - started)
+            request_answered(current.method, route, response.status_code, time.perf_counter() - started)
             if response.status_code == 201 and route == "/games" and current.method == "POST":
                 body = current.get_json(silent=True)
                 if isinstance(body, dict) and isinstance(body.get("title"), str):
@@ -249,4 +261,4 @@ def install(app: Flask) -> None:
     @app.teardown_request
     def _done(error: BaseException | None) -> None:
         if g.pop("metrics_in_flight", False):
-            api_metrics().in_flight.dec()
+            request_ended()

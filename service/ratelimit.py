@@ -24,6 +24,7 @@ itself will then meet Redis or not.
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import ipaddress
 import logging
@@ -34,11 +35,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
-from flask import Flask, Response, g, has_app_context, request
+from flask import Flask, Response, request
 from redis.client import Pipeline
 from redis.exceptions import NoScriptError
 
-from . import metrics
+from . import errors, metrics
 from .errors import problem_response
 from .slidingwindow import ADMIT_ALL
 
@@ -180,62 +181,75 @@ def refusal(decision: Decision) -> Response:
 # Operations whose first Redis command is a read of the game: their check rides in the same
 # round trip as that read (``rides_along``), so limiting them costs no round trip of its own.
 RIDES_ON_GAME_LOAD = frozenset({"games.GameResource", "games.Moves", "games.Actions"})
-_PENDING = "skyline_rate_limit_checks"
+
+# The check of the request being answered in this context (a thread under gthread, a greenlet
+# under gevent), waiting to ride on its game's read or commit. A context variable rather than
+# Flask's ``g``: the fast lane (service.fastlane) answers requests without Flask.
+_pending: contextvars.ContextVar[list[Check] | None] = contextvars.ContextVar(
+    "skyline_rate_limit_checks", default=None
+)
 
 
-def install(app: Flask, client: redis.Redis, settings: Any) -> None:
-    """Refuse requests over the configured limits (settings.rate_limit_per_address / _per_token)."""
-    limits: list[Limit] = []
-    by_address = settings.rate_limit_per_address
-    by_token = settings.rate_limit_per_token
-    address_limit = Limit("address", *by_address) if by_address else None
-    token_limit = Limit("token", *by_token) if by_token else None
-    limits = [x for x in (address_limit, token_limit) if x is not None]
-    if not limits:
-        return
-    limiter = RateLimiter(client)
-    app.extensions["skyline.ratelimiter"] = limiter
-    app.register_error_handler(RateLimited, lambda error: _refuse(error.decision))
+def _take_pending() -> list[Check] | None:
+    checks = _pending.get()
+    if checks is not None:
+        _pending.set(None)
+    return checks
 
-    def decide(checks: list[Check]) -> Response | None:
-        decision = _unless_unavailable(lambda: limiter.check(checks))
-        return None if decision is None or decision.allowed else _refuse(decision)
 
-    @app.before_request
-    def _limit() -> Response | None:
-        if request.path in EXEMPT_PATHS:
+class RequestLimits:
+    """The limits of one app, applied to each request: by its Flask hooks and by the fast lane."""
+
+    def __init__(self, limiter: RateLimiter, address_limit: Limit | None, token_limit: Limit | None) -> None:
+        self.limiter = limiter
+        self.address_limit = address_limit
+        self.token_limit = token_limit
+
+    def begin(
+        self,
+        path: str,
+        remote_addr: str | None,
+        authorization: str | None,
+        game_id: str | None,
+        rides_on_load: bool,
+    ) -> Response | None:
+        """At a request's start: its 429, or None (its check made, or left to ride along)."""
+        _pending.set(None)  # a thread's context outlives its requests under gthread
+        if path in EXEMPT_PATHS:
             return None
         checks: list[Check] = []
-        if address_limit is not None:
-            checks.append((address_limit, address_key(request.remote_addr), None))
-        token = _bearer(request.headers.get("Authorization"))
-        if token_limit is not None and token is not None:
+        if self.address_limit is not None:
+            checks.append((self.address_limit, address_key(remote_addr), None))
+        token = _bearer(authorization)
+        if self.token_limit is not None and token is not None:
             # A seat token is counted in its game's slot on the game's routes: there the check
             # can ride on the move's commit script (see carried_by_commit).
-            game_id = (request.view_args or {}).get("game_id")
-            checks.append((token_limit, token_key(token), game_id if isinstance(game_id, str) else None))
+            checks.append((self.token_limit, token_key(token), game_id))
         if not checks:
             return None
-        if request.endpoint in RIDES_ON_GAME_LOAD:
-            setattr(g, _PENDING, checks)
+        if rides_on_load:
+            _pending.set(checks)
             return None
-        return decide(checks)
+        return self.decide(checks)
 
-    @app.after_request
-    def _limit_unloaded(response: Response) -> Response:
-        # Answered before reading the game (a bad body, a malformed token): counted now, and
-        # over the limit the answer becomes the 429 (nothing was read or written).
-        checks = g.pop(_PENDING, None)
-        if checks is None:
-            return response
-        return decide(checks) or response
+    def finish(self) -> Response | None:
+        """At a request's end: answered before reading the game (a bad body, a malformed token),
+        it is counted now, and over the limit its answer becomes the 429 (nothing was read or
+        written)."""
+        checks = _take_pending()
+        return None if checks is None else self.decide(checks)
 
-    def rides_along(pipe: Pipeline) -> Callable[[Any], None] | None:
+    def decide(self, checks: list[Check]) -> Response | None:
+        decision = _unless_unavailable(lambda: self.limiter.check(checks))
+        return None if decision is None or decision.allowed else _refuse(decision)
+
+    # ---- the store's hooks: the check rides on the game's read or commit ----------------------
+    def rides_along(self, pipe: Pipeline) -> Callable[[Any], None] | None:
         """Queue this request's pending check on the game read's pipeline; None when none is."""
-        checks = g.pop(_PENDING, None) if has_app_context() else None
+        checks = _take_pending()
         if checks is None:  # none pending, or already counted by an earlier read
             return None
-        decide_reply = limiter.queue(pipe, checks)
+        decide_reply = self.limiter.queue(pipe, checks)
 
         def judge(reply: Any) -> None:
             decision = _unless_unavailable(lambda: decide_reply(reply))
@@ -244,26 +258,32 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> None:
 
         return judge
 
+    @staticmethod
+    def has_pending() -> bool:
+        return _pending.get() is not None
+
+    @staticmethod
     def commit_can_carry(game_id: str) -> bool:
         """Whether this request's pending check can ride on the game's commit script instead of
         a read: nothing is pending, or every counter of it is in the game's slot (a seat
         token's, when no per-address limit applies)."""
-        checks = g.get(_PENDING) if has_app_context() else None
+        checks = _pending.get()
         return checks is None or _all_in_slot(checks, game_id)
 
-    def carried_by_commit(game_id: str) -> tuple[list[str], list[int], Callable[[Any], None]] | None:
+    def carried_by_commit(self, game_id: str) -> tuple[list[str], list[int], Callable[[Any], None]] | None:
         """Take this request's pending check for the game's commit script: its keys and
         arguments, and what judges the script's refusal. A check that cannot ride (keys
         outside the game's slot) is made here, before the commit, in its own round trip."""
-        checks = g.pop(_PENDING, None) if has_app_context() else None
+        checks = _take_pending()
         if checks is None:
             return None
         if not _all_in_slot(checks, game_id):
-            decision = _unless_unavailable(lambda: limiter.check(checks))
+            decision = _unless_unavailable(lambda: self.limiter.check(checks))
             if decision is not None and not decision.allowed:
                 raise RateLimited(decision)
             return None
-        keys, args = limiter.arguments(checks)
+        keys, args = self.limiter.arguments(checks)
+        limiter = self.limiter
 
         def judge(reply: Any) -> None:
             decision = limiter.decision(checks, reply)
@@ -272,10 +292,46 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> None:
 
         return keys, args, judge
 
+
+def install(app: Flask, client: redis.Redis, settings: Any) -> RequestLimits | None:
+    """Refuse requests over the configured limits (settings.rate_limit_per_address / _per_token)."""
+    by_address = settings.rate_limit_per_address
+    by_token = settings.rate_limit_per_token
+    address_limit = Limit("address", *by_address) if by_address else None
+    token_limit = Limit("token", *by_token) if by_token else None
+    if address_limit is None and token_limit is None:
+        return None
+    limiter = RateLimiter(client)
+    limits = RequestLimits(limiter, address_limit, token_limit)
+    app.extensions["skyline.ratelimiter"] = limiter
+    app.extensions["skyline.request_limits"] = limits
+    errors.add_handler(app, RateLimited, lambda error: _refuse(error.decision))
+
+    @app.before_request
+    def _limit() -> Response | None:
+        game_id = (request.view_args or {}).get("game_id")
+        return limits.begin(
+            request.path,
+            request.remote_addr,
+            request.headers.get("Authorization"),
+            game_id if isinstance(game_id, str) else None,
+            request.endpoint in RIDES_ON_GAME_LOAD,
+        )
+
+    @app.after_request
+    def _limit_unloaded(response: Response) -> Response:
+        return limits.finish() or response
+
+    @app.teardown_request
+    def _forget(error: BaseException | None) -> None:
+        _pending.set(None)
+
     store = app.extensions["skyline.games"].store
-    store.ride_along = rides_along
-    store.commit_can_carry_limit = commit_can_carry
-    store.limit_for_commit = carried_by_commit
+    store.ride_along = limits.rides_along
+    store.has_pending_limit = limits.has_pending
+    store.commit_can_carry_limit = limits.commit_can_carry
+    store.limit_for_commit = limits.carried_by_commit
+    return limits
 
 
 def _all_in_slot(checks: list[Check], game_id: str) -> bool:

@@ -141,6 +141,8 @@ class GameStore:
         # read and returns what judges its reply (which may raise to refuse the request), or
         # None when it has nothing to send.
         self.ride_along: Callable[[Pipeline], Callable[[Any], None] | None] | None = None
+        # Whether a check is waiting to ride along (when none is, a read needs no pipeline).
+        self.has_pending_limit: Callable[[], bool] = lambda: False
         # Also set by the rate limiter, for a move that skips the read: whether the request's
         # pending check can ride on this game's commit script, and what takes it for the
         # script (its keys, arguments, and the judge of a refusal, which raises).
@@ -168,7 +170,7 @@ class GameStore:
 
     def load(self, game_id: str) -> StoredGame:
         key, fields = _key(game_id, "game"), ["version", "status", "meta", "state", "updated"]
-        if self.ride_along is None:
+        if self.ride_along is None or not self.has_pending_limit():
             values = self.redis.hmget(key, fields)
         else:
             pipe = self.redis.pipeline(transaction=False)

@@ -1,0 +1,177 @@
+"""CPU per request of the API's WSGI app in this process, without a server: where a route's time goes.
+
+    python bench/route_cpu.py [--requests 3000] [--rate-limit on|off] [--profile]
+
+Starts one embedded Redis, builds the app as `skyline serve` does (access log to /dev/null,
+metrics in single-process mode), and calls it with WSGI environs built here: GET /floor-like
+(one Redis GET through a bare WSGI callable, the floor without Flask), GET /healthz (every
+hook, no Redis), GET moves and POST actions of scripted Property games (as bench/http_load.py
+plays them). Prints CPU µs per request (this process only: client-side cost is nil, Redis's
+is not counted). Figures from one run compare with each other, not with another run.
+Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import logging
+import pstats
+import random
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engines.registry import GAMES  # noqa: E402
+from service import create_app  # noqa: E402
+from service.config import Settings, parse_rate  # noqa: E402
+from service.embedded import EmbeddedRedis  # noqa: E402
+
+
+def environ(method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> dict:
+    path, _, query = path.partition("?")
+    env = {
+        "REQUEST_METHOD": method,
+        "SCRIPT_NAME": "",
+        "PATH_INFO": path,
+        "QUERY_STRING": query,
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "8000",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1",
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(body),
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    if body:
+        env["CONTENT_TYPE"] = "application/json"
+        env["CONTENT_LENGTH"] = str(len(body))
+    for name, value in (headers or {}).items():
+        env["HTTP_" + name.upper().replace("-", "_")] = value
+    return env
+
+
+def call(app, env: dict) -> tuple[str, bytes]:
+    status: list[str] = []
+
+    def start_response(s, headers, exc_info=None):
+        status.append(s)
+
+    chunks = app(env, start_response)
+    body = b"".join(chunks)
+    if hasattr(chunks, "close"):
+        chunks.close()
+    return status[0], body
+
+
+class Script:
+    def __init__(self, app, seed: int) -> None:
+        body = orjson.dumps({"title": "property", "seed": seed, "seats": [{"kind": "human"}, {"kind": "human"}]})
+        status, payload = call(app, environ("POST", "/games", body))
+        assert status.startswith("201"), payload
+        created = orjson.loads(payload)
+        self.id = created["id"]
+        self.tokens = {s["seat"]: s["token"] for s in created["human_seats"]}
+        state = GAMES["property"].setup(2, {}, seed)
+        rng = random.Random(seed)
+        self.steps = []
+        while not state.is_over():
+            seat = state.to_act()[0]
+            move = rng.choice(state.legal_moves(seat))
+            state.apply(seat, move)
+            self.steps.append((seat, move))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--requests", type=int, default=3000)
+    parser.add_argument("--rate-limit", default="off")
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    logging.getLogger("skyline.access").addHandler(logging.NullHandler())
+    logging.getLogger("skyline.access").propagate = False
+    logging.getLogger("skyline.access").setLevel(logging.INFO)
+    with tempfile.TemporaryDirectory() as folder:
+        redis_server = EmbeddedRedis(Path(folder), appendonly=False).start()
+        try:
+            rate = parse_rate("100000000/60") if args.rate_limit == "on" else None
+            settings = replace(
+                Settings.from_env(),
+                redis_url=redis_server.url,
+                rate_limit_per_address=rate,
+                rate_limit_per_token=rate,
+                bot_games_per_address=0,
+            )
+            app = create_app(settings)
+            run(app, redis_server.url, args)
+        finally:
+            redis_server.stop()
+
+
+def run(app, redis_url: str, args) -> None:
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    client.set("bench:floor", orjson.dumps({"version": 1, "moves": []}))
+
+    def floor(env, start_response):
+        start_response("200 OK", [("Content-Type", "application/json")])
+        return [client.get("bench:floor")]
+
+    n = args.requests
+    results = {}
+
+    def timed(name, make_env, target=app, count=n):
+        started = time.process_time()
+        for i in range(count):
+            status, payload = call(target, make_env(i))
+            assert status[:1] in "23", (name, status, payload[:300])
+        results[name] = (time.process_time() - started) / count * 1e6
+
+    timed("floor (bare WSGI, one GET)", lambda i: environ("GET", "/floor"), target=floor)
+    timed("GET /healthz", lambda i: environ("GET", "/healthz"))
+    game = Script(app, 1)
+    token = game.tokens[game.steps[0][0]]
+    timed("GET moves", lambda i: environ("GET", f"/games/{game.id}/moves", headers={"Authorization": f"Bearer {token}"}))
+
+    scripts = [Script(app, seed) for seed in range(2, 2 + n // 40 + 2)]
+    plays = []
+    for script in scripts:
+        for version, (seat, move) in enumerate(script.steps):
+            plays.append((script, version, seat, move))
+    plays.sort(key=lambda p: p[1])  # versions in order within each game
+    plays = plays[:n]
+
+    def post(i):
+        script, version, seat, move = plays[i]
+        body = orjson.dumps({"move": move, "version": version})
+        return environ(
+            "POST", f"/games/{script.id}/actions", body, {"Authorization": f"Bearer {script.tokens[seat]}"}
+        )
+
+    profiler = cProfile.Profile() if args.profile else None
+    if profiler:
+        profiler.enable()
+    timed("POST actions", post, count=len(plays))
+    if profiler:
+        profiler.disable()
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(35)
+        print(out.getvalue())
+    for name, micros in results.items():
+        print(f"{name:32s} {micros:8.0f} µs CPU / request")
+
+
+if __name__ == "__main__":
+    main()

@@ -77,7 +77,9 @@ def call(app, env: dict) -> tuple[str, bytes]:
 
 class Script:
     def __init__(self, app, seed: int) -> None:
-        body = orjson.dumps({"title": "property", "seed": seed, "seats": [{"kind": "human"}, {"kind": "human"}]})
+        body = orjson.dumps(
+            {"title": "property", "seed": seed, "seats": [{"kind": "human"}, {"kind": "human"}]}
+        )
         status, payload = call(app, environ("POST", "/games", body))
         assert status.startswith("201"), payload
         created = orjson.loads(payload)
@@ -143,7 +145,10 @@ def run(app, redis_url: str, args) -> None:
     timed("GET /healthz", lambda i: environ("GET", "/healthz"))
     game = Script(app, 1)
     token = game.tokens[game.steps[0][0]]
-    timed("GET moves", lambda i: environ("GET", f"/games/{game.id}/moves", headers={"Authorization": f"Bearer {token}"}))
+    timed(
+        "GET moves",
+        lambda i: environ("GET", f"/games/{game.id}/moves", headers={"Authorization": f"Bearer {token}"}),
+    )
 
     scripts = [Script(app, seed) for seed in range(2, 2 + n // 40 + 2)]
     plays = []

@@ -72,7 +72,9 @@ class FastLane:
         return self.flask_app(environ, start_response)
 
     # ---- the two routes ---------------------------------------------------------------------
-    def _moves(self, environ: dict[str, Any], start_response: Callable[..., Any], game_id: str) -> Iterable[bytes]:
+    def _moves(
+        self, environ: dict[str, Any], start_response: Callable[..., Any], game_id: str
+    ) -> Iterable[bytes]:
         def moves() -> dict[str, Any]:
             return self.games.moves(game_id, auth.bearer_token(environ.get("HTTP_AUTHORIZATION")))
 
@@ -162,7 +164,14 @@ class FastLane:
             metrics.request_answered(method, route, status, seconds)
             if self.access_log:
                 logs.access_line(
-                    method, route, environ["PATH_INFO"], status, seconds, environ.get("REMOTE_ADDR"), request_id, game_id
+                    method,
+                    route,
+                    environ["PATH_INFO"],
+                    status,
+                    seconds,
+                    environ.get("REMOTE_ADDR"),
+                    request_id,
+                    game_id,
                 )
         finally:
             metrics.request_ended()

@@ -338,6 +338,4 @@ class Supervisor:
 
 def serve(*, port: int, host: str, workers: int, data_dir: str, bot_workers: int = 1) -> int:
     """Run Redis (if needed), gunicorn and the bot workers until interrupted."""
-    return Supervisor(
-        host=host, port=port, workers=workers, data_dir=data_dir, bot_workers=bot_workers
-    ).run()
+    return Supervisor(host=host, port=port, workers=workers, data_dir=data_dir, bot_workers=bot_workers).run()

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import marshal
 import secrets
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
+
+import orjson
 
 from engines import registry
 from engines.bots import LEVELS, STRATEGIES, level_for
@@ -404,9 +405,14 @@ class Games:
         hold the state's own lists), so it is copied first.
         """
         try:
-            detached = marshal.loads(marshal.dumps(reply))
-        except ValueError:  # not plain JSON values: keep nothing rather than share
+            # Written as JSON now (a fifth of a deep copy's cost), to be sent as written.
+            detached = {
+                key: orjson.Fragment(orjson.dumps(value)) if isinstance(value, dict | list) else value
+                for key, value in reply.items()
+            }
+        except orjson.JSONEncodeError:  # not plain JSON values: keep nothing rather than share
             return reply
+        detached["to_act"] = list(reply["to_act"])  # seats (ints), read by the worker
         self.recent.keep(StoredGame(game_id, version, status, meta, {}, time.time()), state)
         return detached
 

@@ -15,10 +15,10 @@ import contextvars
 import datetime as _dt
 import functools
 import logging
+import os
 import re
 import time
 import traceback
-import uuid
 from typing import Any
 
 import orjson
@@ -51,7 +51,7 @@ def accept_request_id(header: str | None) -> str:
     """The client's id when it is sane, else a new one."""
     if header is not None and _VALID_ID.match(header):
         return header
-    return uuid.uuid4().hex
+    return os.urandom(16).hex()  # as random as uuid4().hex, without building a UUID
 
 
 class JsonFormatter(logging.Formatter):

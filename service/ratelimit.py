@@ -5,14 +5,14 @@ A sliding-window counter: each limit keeps one counter per fixed window (``N`` r
 last ``W`` seconds (``service.slidingwindow``). The checks of every limit that applies
 (address, token) and the increments are one Lua script — atomic, so concurrent processes never
 admit more than a limit. A refused request is counted under no limit. On the routes that begin
-by reading a game (show, list moves, act) the script is sent in the same round trip as that
-read, so the limit costs no round trip of its own there; a move that skips the read (its game
-was committed by this process at the version it names, see ``service.games``) has its check
-made by the commit script itself when only the seat token's limit applies, whose counters live
-in the game's slot. A request answered before any of these (a bad body, an illegal move judged
-without a read) is counted after, and over the limit its answer becomes the 429. (The keys of
-the address and token limits live in different slots: like RQ, the limiter needs a single
-Redis, not a Redis Cluster.)
+by reading a game (show, list moves, act) the check is made by the script that reads the game
+(``service.store``), so the limit costs no round trip of its own there; a move that skips
+the read (its game was committed by this process at the version it names, see
+``service.games``) has its check made by the commit script itself when only the seat token's
+limit applies, whose counters live in the game's slot. A request answered before any of
+these (a bad body, an illegal move judged without a read) is counted after, and over the limit
+its answer becomes the 429. (The keys of the address and token limits live in different
+slots: like RQ, the limiter needs a single Redis, not a Redis Cluster.)
 
 Refusals are 429 problem+json (``code: rate_limited``) with ``Retry-After`` in seconds.
 Health, readiness and metrics are never limited. IPv6 clients are counted per /64 (one
@@ -25,7 +25,6 @@ itself will then meet Redis or not.
 from __future__ import annotations
 
 import contextvars
-import hashlib
 import ipaddress
 import logging
 import math
@@ -36,12 +35,11 @@ from typing import Any
 
 import redis
 from flask import Flask, Response, request
-from redis.client import Pipeline
-from redis.exceptions import NoScriptError
 
-from . import errors, metrics
+from . import auth, errors, metrics
 from .errors import problem_response
 from .slidingwindow import ADMIT_ALL
+from .store import LimitParts
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +83,7 @@ def address_key(address: str | None) -> str:
 
 def token_key(token: str) -> str:
     # Never a secret in a key name: a digest of it.
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()[:32]
+    return auth.token_hash(token)[:32]
 
 
 class RateLimiter:
@@ -104,27 +102,6 @@ class RateLimiter:
         """Count the request under every limit, in one round trip; refused, it counts under none."""
         keys, args = self.arguments(checks, now)
         return self.decision(checks, self._script(keys=keys, args=args))
-
-    def queue(
-        self, pipe: Pipeline, checks: list[Check], now: float | None = None
-    ) -> Callable[[Any], Decision]:
-        """Queue the check on ``pipe`` (sent with other commands); return what reads its reply.
-
-        The script is sent by its digest alone: redis-py would otherwise ask Redis whether it
-        knows the script before every pipeline, a round trip of its own. When Redis has lost
-        it (a restart), the reply is NOSCRIPT and the check is done again the ordinary way.
-        """
-        keys, args = self.arguments(checks, now)
-        pipe.evalsha(self._script.sha, len(keys), *keys, *args)
-
-        def decide(reply: Any) -> Decision:
-            if isinstance(reply, NoScriptError):
-                return self.decision(checks, self._script(keys=keys, args=args))
-            if isinstance(reply, Exception):
-                raise reply
-            return self.decision(checks, reply)
-
-        return decide
 
     def arguments(self, checks: list[Check], now: float | None = None) -> tuple[list[str], list[int]]:
         """The keys and arguments of ``slidingwindow.ADMIT`` for these checks, now."""
@@ -244,23 +221,23 @@ class RequestLimits:
         return None if decision is None or decision.allowed else _refuse(decision)
 
     # ---- the store's hooks: the check rides on the game's read or commit ----------------------
-    def rides_along(self, pipe: Pipeline) -> Callable[[Any], None] | None:
-        """Queue this request's pending check on the game read's pipeline; None when none is."""
+    def carried_by_read(self) -> LimitParts | None:
+        """Take this request's pending check for the script that reads its game: the check's
+        keys and arguments, and what judges the script's verdict; None when none is pending
+        (or it was counted by an earlier read)."""
         checks = _take_pending()
-        if checks is None:  # none pending, or already counted by an earlier read
-            return None
-        decide_reply = self.limiter.queue(pipe, checks)
+        return None if checks is None else self._script_parts(checks)
+
+    def _script_parts(self, checks: list[Check]) -> LimitParts:
+        keys, args = self.limiter.arguments(checks)
+        limiter = self.limiter
 
         def judge(reply: Any) -> None:
-            decision = _unless_unavailable(lambda: decide_reply(reply))
-            if decision is not None and not decision.allowed:
+            decision = limiter.decision(checks, reply)
+            if not decision.allowed:
                 raise RateLimited(decision)
 
-        return judge
-
-    @staticmethod
-    def has_pending() -> bool:
-        return _pending.get() is not None
+        return keys, args, judge
 
     @staticmethod
     def commit_can_carry(game_id: str) -> bool:
@@ -270,7 +247,7 @@ class RequestLimits:
         checks = _pending.get()
         return checks is None or _all_in_slot(checks, game_id)
 
-    def carried_by_commit(self, game_id: str) -> tuple[list[str], list[int], Callable[[Any], None]] | None:
+    def carried_by_commit(self, game_id: str) -> LimitParts | None:
         """Take this request's pending check for the game's commit script: its keys and
         arguments, and what judges the script's refusal. A check that cannot ride (keys
         outside the game's slot) is made here, before the commit, in its own round trip."""
@@ -282,15 +259,7 @@ class RequestLimits:
             if decision is not None and not decision.allowed:
                 raise RateLimited(decision)
             return None
-        keys, args = self.limiter.arguments(checks)
-        limiter = self.limiter
-
-        def judge(reply: Any) -> None:
-            decision = limiter.decision(checks, reply)
-            if not decision.allowed:
-                raise RateLimited(decision)
-
-        return keys, args, judge
+        return self._script_parts(checks)
 
 
 def install(app: Flask, client: redis.Redis, settings: Any) -> RequestLimits | None:
@@ -327,8 +296,7 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> RequestLimits | N
         _pending.set(None)
 
     store = app.extensions["skyline.games"].store
-    store.ride_along = limits.rides_along
-    store.has_pending_limit = limits.has_pending
+    store.limit_for_read = limits.carried_by_read
     store.commit_can_carry_limit = limits.commit_can_carry
     store.limit_for_commit = limits.carried_by_commit
     return limits

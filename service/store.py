@@ -18,7 +18,6 @@ from typing import Any
 
 import orjson
 import redis
-from redis.client import Pipeline
 
 from .slidingwindow import ADMIT
 
@@ -57,6 +56,21 @@ return version
 )
 
 
+# A game's read with the request's rate-limit check before it, in one round trip. The limit's
+# counters may lie outside the game's slot (an address's): like the limiter, this needs a
+# single Redis. A refused request reads nothing.
+_LOAD_FIELDS = ("version", "status", "meta", "state", "updated")
+_LOAD = (
+    ADMIT
+    + """
+-- KEYS: game hash, then the counters of the request's rate limit; ARGV: the limit's arguments
+local admitted = admit(2, 1, (#KEYS - 1) / 2)
+if admitted[1] == 0 then return {admitted} end
+return {admitted, redis.call('HMGET', KEYS[1], 'version', 'status', 'meta', 'state', 'updated')}
+"""
+)
+
+
 # Games whose bot seat was due to act, scored by when it was last found so: the workers'
 # sweeper (worker/sweeper.py) enqueues the turn of any game that waits too long, so that no
 # lost or abandoned job can stall a game, whether or not a client looks at it. One key for
@@ -71,6 +85,11 @@ if redis.call('ZSCORE', KEYS[1], ARGV[1]) == ARGV[2] then
 end
 return 0
 """
+
+
+# A rate-limit check as a script takes it: its keys, its arguments, and the judge of the
+# script's verdict (which raises to refuse the request).
+LimitParts = tuple[list[str], list[Any], Callable[[Any], None]]
 
 
 class StaleVersion(Exception):
@@ -137,19 +156,18 @@ class GameStore:
         self.idempotency_ttl = idempotency_ttl_seconds
         self._commit = client.register_script(_COMMIT)
         self._forget_if_unchanged = client.register_script(_FORGET_IF_UNCHANGED)
-        # Set by the API's rate limiter: queues a command on the pipeline of the next game
-        # read and returns what judges its reply (which may raise to refuse the request), or
-        # None when it has nothing to send.
-        self.ride_along: Callable[[Pipeline], Callable[[Any], None] | None] | None = None
-        # Whether a check is waiting to ride along (when none is, a read needs no pipeline).
-        self.has_pending_limit: Callable[[], bool] = lambda: False
+        self._load_after_limit = client.register_script(_LOAD)
+        # Set by the API's rate limiter: takes the request's pending check for the next game
+        # read (its keys, arguments, and the judge of the script's reply, which raises to
+        # refuse the request), or None when none is pending.
+        self.limit_for_read: (
+            Callable[[], tuple[list[str], list[Any], Callable[[Any], None]] | None] | None
+        ) = None
         # Also set by the rate limiter, for a move that skips the read: whether the request's
         # pending check can ride on this game's commit script, and what takes it for the
-        # script (its keys, arguments, and the judge of a refusal, which raises).
+        # script (keys, arguments, judge, as above).
         self.commit_can_carry_limit: Callable[[str], bool] | None = None
-        self.limit_for_commit: (
-            Callable[[str], tuple[list[str], list[Any], Callable[[Any], None]] | None] | None
-        ) = None
+        self.limit_for_commit: Callable[[str], LimitParts | None] | None = None
 
     def _ttl_for(self, status: str) -> int:
         return self.finished_ttl if status == "finished" else self.ttl
@@ -169,18 +187,15 @@ class GameStore:
         pipe.execute()
 
     def load(self, game_id: str) -> StoredGame:
-        key, fields = _key(game_id, "game"), ["version", "status", "meta", "state", "updated"]
-        if self.ride_along is None or not self.has_pending_limit():
-            values = self.redis.hmget(key, fields)
+        key = _key(game_id, "game")
+        limit = self.limit_for_read() if self.limit_for_read is not None else None
+        if limit is None:
+            values = self.redis.hmget(key, _LOAD_FIELDS)
         else:
-            pipe = self.redis.pipeline(transaction=False)
-            judge = self.ride_along(pipe)
-            pipe.hmget(key, fields)
-            *rider_replies, values = pipe.execute(raise_on_error=False)
-            if judge is not None:
-                judge(rider_replies[0])
-            if isinstance(values, Exception):
-                raise values
+            keys, args, judge = limit
+            admitted, *read = self._load_after_limit(keys=[key, *keys], args=args)
+            judge(admitted)
+            values = read[0]
         if values[0] is None:
             raise GameMissing(game_id)
         version, status, meta, state, updated = values

@@ -165,7 +165,7 @@ def run(app, redis_url: str, args) -> None:
             "POST", f"/games/{script.id}/actions", body, {"Authorization": f"Bearer {script.tokens[seat]}"}
         )
 
-    profiler = cProfile.Profile() if args.profile else None
+    profiler = cProfile.Profile(time.process_time) if args.profile else None
     if profiler:
         profiler.enable()
     timed("POST actions", post, count=len(plays))

@@ -284,7 +284,7 @@ class Games:
         for _ in range(_UNVERSIONED_ATTEMPTS):
             recent = None
             # A dry run reads: "valid" must mean valid in the game as it is now.
-            if version is not None and not dry_run and self.store.can_commit_unread(game_id):
+            if version is not None and not dry_run:
                 recent = self.recent.take(game_id, version)
             stored, state = recent if recent is not None else self._load(game_id)
             if bot_seat is None:

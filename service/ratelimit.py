@@ -8,8 +8,7 @@ admit more than a limit. A refused request is counted under no limit. On the rou
 by reading a game (show, list moves, act) the check is made by the script that reads the game
 (``service.store``), so the limit costs no round trip of its own there; a move that skips
 the read (its game was committed by this process at the version it names, see
-``service.games``) has its check made by the commit script itself when only the seat token's
-limit applies, whose counters live in the game's slot. A request answered before any of
+``service.games``) has its check made by the commit script. A request answered before any of
 these (a bad body, an illegal move judged without a read) is counted after, and over the limit
 its answer becomes the 429. (The keys of the address and token limits live in different
 slots: like RQ, the limiter needs a single Redis, not a Redis Cluster.)
@@ -199,8 +198,8 @@ class RequestLimits:
             checks.append((self.address_limit, address_key(remote_addr), None))
         token = _bearer(authorization)
         if self.token_limit is not None and token is not None:
-            # A seat token is counted in its game's slot on the game's routes: there the check
-            # can ride on the move's commit script (see carried_by_commit).
+            # A seat token is counted in its game's slot on the game's routes, beside the
+            # game's own keys.
             checks.append((self.token_limit, token_key(token), game_id))
         if not checks:
             return None
@@ -239,27 +238,12 @@ class RequestLimits:
 
         return keys, args, judge
 
-    @staticmethod
-    def commit_can_carry(game_id: str) -> bool:
-        """Whether this request's pending check can ride on the game's commit script instead of
-        a read: nothing is pending, or every counter of it is in the game's slot (a seat
-        token's, when no per-address limit applies)."""
-        checks = _pending.get()
-        return checks is None or _all_in_slot(checks, game_id)
-
     def carried_by_commit(self, game_id: str) -> LimitParts | None:
-        """Take this request's pending check for the game's commit script: its keys and
-        arguments, and what judges the script's refusal. A check that cannot ride (keys
-        outside the game's slot) is made here, before the commit, in its own round trip."""
+        """Take this request's pending check for the game's commit script (a move that skipped
+        the read): as ``carried_by_read``. The counters of an address lie outside the game's
+        slot; like the limiter itself, the script then needs a single Redis."""
         checks = _take_pending()
-        if checks is None:
-            return None
-        if not _all_in_slot(checks, game_id):
-            decision = _unless_unavailable(lambda: self.limiter.check(checks))
-            if decision is not None and not decision.allowed:
-                raise RateLimited(decision)
-            return None
-        return self._script_parts(checks)
+        return None if checks is None else self._script_parts(checks)
 
 
 def install(app: Flask, client: redis.Redis, settings: Any) -> RequestLimits | None:
@@ -297,14 +281,8 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> RequestLimits | N
 
     store = app.extensions["skyline.games"].store
     store.limit_for_read = limits.carried_by_read
-    store.commit_can_carry_limit = limits.commit_can_carry
     store.limit_for_commit = limits.carried_by_commit
     return limits
-
-
-def _all_in_slot(checks: list[Check], game_id: str) -> bool:
-    """Whether every counter of these checks lives in the game's Redis slot."""
-    return all(slot == game_id for _, _, slot in checks)
 
 
 def _unless_unavailable(get_decision: Callable[[], Decision]) -> Decision | None:

@@ -28,7 +28,8 @@ _COMMIT = (
     ADMIT
     + """
 -- KEYS: game hash, move log, idempotency key (or the game hash again when none), then the
---       counters of the request's rate limit when they ride along (all in the game's slot)
+--       counters of the request's rate limit when they ride along (an address's are outside
+--       the game's slot: like the limiter, this needs a single Redis)
 -- ARGV: expected version, state, status, log entry, ttl, channel, idempotent reply, idem ttl,
 --       now, then the rate limit's arguments
 if #KEYS > 3 then
@@ -160,13 +161,9 @@ class GameStore:
         # Set by the API's rate limiter: takes the request's pending check for the next game
         # read (its keys, arguments, and the judge of the script's reply, which raises to
         # refuse the request), or None when none is pending.
-        self.limit_for_read: (
-            Callable[[], tuple[list[str], list[Any], Callable[[Any], None]] | None] | None
-        ) = None
-        # Also set by the rate limiter, for a move that skips the read: whether the request's
-        # pending check can ride on this game's commit script, and what takes it for the
-        # script (keys, arguments, judge, as above).
-        self.commit_can_carry_limit: Callable[[str], bool] | None = None
+        self.limit_for_read: Callable[[], LimitParts | None] | None = None
+        # Also set by the rate limiter, for a move that skips the read: what takes the request's
+        # pending check for the commit script (keys, arguments, judge, as above).
         self.limit_for_commit: Callable[[str], LimitParts | None] | None = None
 
     def _ttl_for(self, status: str) -> int:
@@ -211,11 +208,6 @@ class GameStore:
     def version(self, game_id: str) -> int | None:
         value = self.redis.hget(_key(game_id, "game"), "version")
         return None if value is None else int(value)
-
-    def can_commit_unread(self, game_id: str) -> bool:
-        """Whether a move may be committed without reading the game first: the request's rate
-        limit (if any is pending) can then ride on the commit script."""
-        return self.commit_can_carry_limit is None or self.commit_can_carry_limit(game_id)
 
     def commit(
         self,

@@ -16,6 +16,7 @@ from redis.retry import Retry
 from service import create_app
 from service.config import parse_rate
 from service.ratelimit import Limit, RateLimiter, address_key
+from service.store import GameStore
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
@@ -151,6 +152,52 @@ def test_a_refused_move_changes_nothing(limited, redis_client):
     )
     assert refused.status_code == 429 and refused.get_json()["code"] == "rate_limited"
     assert redis_client.hgetall(f"sk:{{{game_id}}}:game") == stored
+
+
+def test_a_move_refused_by_the_address_limit_in_its_commit_changes_nothing(
+    limited, redis_client, monkeypatch
+):
+    """A move on the state this process kept skips the read: the address's check rides on the
+    commit script, which refuses it before writing anything."""
+    address = {"REMOTE_ADDR": an_address()}
+    created = limited.post("/games", json={"title": "property", "seats": HUMANS}, environ_base=address)
+    body = created.get_json()
+    game_id, tokens = body["id"], {seat["seat"]: seat["token"] for seat in body["seats"]}
+
+    def next_move():
+        seat = limited.get(f"/games/{game_id}", environ_base={"REMOTE_ADDR": an_address()}).get_json()
+        listed = limited.get(
+            f"/games/{game_id}/moves",
+            headers={"Authorization": f"Bearer {tokens[seat['to_act'][0]]}"},
+            environ_base={"REMOTE_ADDR": an_address()},
+        ).get_json()
+        return tokens[seat["to_act"][0]], listed["moves"][0]["move"], listed["version"]
+
+    token, move, version = next_move()
+    played = limited.post(
+        f"/games/{game_id}/actions",
+        json={"move": move, "version": version},
+        headers={"Authorization": f"Bearer {token}"},
+        environ_base=address,
+    )
+    assert played.status_code == 200  # kept at its new version; the address has used 2 of 5
+    token, move, version = next_move()
+    for _ in range(3):
+        assert limited.get("/catalog", environ_base=address).status_code == 200
+    stored = redis_client.hgetall(f"sk:{{{game_id}}}:game")
+    reads = []
+    load = GameStore.load
+    monkeypatch.setattr(GameStore, "load", lambda store, game: reads.append(game) or load(store, game))
+    refused = limited.post(
+        f"/games/{game_id}/actions",
+        json={"move": move, "version": version},
+        headers={"Authorization": f"Bearer {token}"},
+        environ_base=address,
+    )
+    assert refused.status_code == 429 and "address" in refused.get_json()["detail"]
+    assert reads == [], "refused by the commit script, not by a read"
+    assert redis_client.hgetall(f"sk:{{{game_id}}}:game") == stored
+    assert redis_client.llen(f"sk:{{{game_id}}}:log") == 1
 
 
 def test_requests_answered_before_the_game_is_read_are_counted_too(limited):

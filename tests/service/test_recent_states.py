@@ -158,9 +158,7 @@ def test_the_seat_token_limit_is_judged_by_the_commit_on_a_kept_state(token_limi
     assert len(reads) < len(answers), "moves were judged on kept states"
 
 
-def test_with_a_per_address_limit_every_move_reads_the_game_with_its_check(
-    settings, redis_client, monkeypatch
-):
+def test_with_a_per_address_limit_a_kept_move_is_counted_by_its_commit(settings, redis_client, monkeypatch):
     app = create_app(
         replace(settings, rate_limit_per_address=(1000, 60), rate_limit_per_token=(1000, 60)),
         redis_client=redis_client,
@@ -170,9 +168,17 @@ def test_with_a_per_address_limit_every_move_reads_the_game_with_its_check(
     seat, version, move = next_move(client, game_id, tokens)
     assert play(client, game_id, tokens[seat], move, version).status_code == 200
     seat, version, move = next_move(client, game_id, tokens)
+
+    def counted(scope: str) -> int:
+        return sum(int(redis_client.get(key) or 0) for key in redis_client.scan_iter(f"sk:rl:*{scope}*"))
+
+    before = counted("address"), counted("token")
     reads = count_reads(app, monkeypatch)
     assert play(client, game_id, tokens[seat], move, version).status_code == 200
-    assert reads == [game_id], "the address counter is outside the game's slot: the check rides on the read"
+    assert reads == [], "the kept state answered: no read"
+    assert (counted("address"), counted("token")) == (before[0] + 1, before[1] + 1), (
+        "both limits counted the move, in its commit script"
+    )
 
 
 def test_recent_states_keep_the_last_committed_and_answer_only_their_version():

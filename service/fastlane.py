@@ -188,4 +188,6 @@ class FastLane:
 
 def install(app: Flask) -> None:
     """Put the fast lane in front of the app's Flask layers (call before wrapping wsgi_app further)."""
-    app.wsgi_app = FastLane(app, app.wsgi_app)  # type: ignore[method-assign]
+    lane = FastLane(app, app.wsgi_app)
+    app.extensions["skyline.fastlane"] = lane
+    app.wsgi_app = lane  # type: ignore[method-assign]

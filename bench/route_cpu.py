@@ -1,14 +1,16 @@
 """CPU per request of the API's WSGI app in this process, without a server: where a route's time goes.
 
-    python bench/route_cpu.py [--requests 3000] [--rate-limit on|off] [--profile]
+    python bench/route_cpu.py [--requests 3000] [--rate-limit both|token|off] [--rounds 3] [--profile]
 
 Starts one embedded Redis, builds the app as `skyline serve` does (access log to /dev/null,
 metrics in single-process mode), and calls it with WSGI environs built here: GET /floor-like
 (one Redis GET through a bare WSGI callable, the floor without Flask), GET /healthz (every
 hook, no Redis), GET moves and POST actions of scripted Property games (as bench/http_load.py
-plays them). Prints CPU µs per request (this process only: client-side cost is nil, Redis's
-is not counted). Figures from one run compare with each other, not with another run.
-Not a test.
+plays them). Rate limits: both (the defaults' shape, per address and per token), token (as
+bench/http_load.py runs), off. Prints the median over ``--rounds`` of CPU µs per request (this
+process only: the client side costs nothing here, Redis's time is not counted). Figures from
+one run compare with each other, not with another run; run it on older commits (PYTHONPATH
+set to their checkout) to see what a change bought. Not a test.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import io
 import logging
 import pstats
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -98,7 +101,8 @@ class Script:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=3000)
-    parser.add_argument("--rate-limit", default="off")
+    parser.add_argument("--rate-limit", choices=["both", "token", "off"], default="both")
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
     logging.getLogger("skyline.access").addHandler(logging.NullHandler())
@@ -107,12 +111,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         redis_server = EmbeddedRedis(Path(folder), appendonly=False).start()
         try:
-            rate = parse_rate("100000000/60") if args.rate_limit == "on" else None
+            rate = parse_rate("100000000/60")
             settings = replace(
                 Settings.from_env(),
                 redis_url=redis_server.url,
-                rate_limit_per_address=rate,
-                rate_limit_per_token=rate,
+                rate_limit_per_address=rate if args.rate_limit == "both" else None,
+                rate_limit_per_token=rate if args.rate_limit != "off" else None,
                 bot_games_per_address=0,
             )
             app = create_app(settings)
@@ -132,50 +136,54 @@ def run(app, redis_url: str, args) -> None:
         return [client.get("bench:floor")]
 
     n = args.requests
-    results = {}
+    results: dict[str, list[float]] = {}
 
     def timed(name, make_env, target=app, count=n):
         started = time.process_time()
         for i in range(count):
             status, payload = call(target, make_env(i))
             assert status[:1] in "23", (name, status, payload[:300])
-        results[name] = (time.process_time() - started) / count * 1e6
+        results.setdefault(name, []).append((time.process_time() - started) / count * 1e6)
 
-    timed("floor (bare WSGI, one GET)", lambda i: environ("GET", "/floor"), target=floor)
-    timed("GET /healthz", lambda i: environ("GET", "/healthz"))
     game = Script(app, 1)
     token = game.tokens[game.steps[0][0]]
-    timed(
-        "GET moves",
-        lambda i: environ("GET", f"/games/{game.id}/moves", headers={"Authorization": f"Bearer {token}"}),
-    )
-
-    scripts = [Script(app, seed) for seed in range(2, 2 + n // 40 + 2)]
-    plays = []
-    for script in scripts:
-        for version, (seat, move) in enumerate(script.steps):
-            plays.append((script, version, seat, move))
-    plays.sort(key=lambda p: p[1])  # versions in order within each game
-    plays = plays[:n]
-
-    def post(i):
-        script, version, seat, move = plays[i]
-        body = orjson.dumps({"move": move, "version": version})
-        return environ(
-            "POST", f"/games/{script.id}/actions", body, {"Authorization": f"Bearer {script.tokens[seat]}"}
-        )
-
+    bearer = {"Authorization": f"Bearer {token}"}
     profiler = cProfile.Profile(time.process_time) if args.profile else None
+    for _ in range(args.rounds):
+        timed("floor (bare WSGI, one GET)", lambda i: environ("GET", "/floor"), target=floor)
+        timed("GET /healthz", lambda i: environ("GET", "/healthz"))
+        timed("GET moves", lambda i: environ("GET", f"/games/{game.id}/moves", headers=bearer))
+        plays = scripted_plays(app, n)
+
+        def post(i, plays=plays):
+            script, version, seat, move = plays[i]
+            body = orjson.dumps({"move": move, "version": version})
+            return environ(
+                "POST",
+                f"/games/{script.id}/actions",
+                body,
+                {"Authorization": f"Bearer {script.tokens[seat]}"},
+            )
+
+        if profiler:
+            profiler.enable()
+        timed("POST actions", post, count=len(plays))
+        if profiler:
+            profiler.disable()
     if profiler:
-        profiler.enable()
-    timed("POST actions", post, count=len(plays))
-    if profiler:
-        profiler.disable()
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(35)
         print(out.getvalue())
-    for name, micros in results.items():
-        print(f"{name:32s} {micros:8.0f} µs CPU / request")
+    for name, runs in results.items():
+        print(f"{name:32s} {statistics.median(runs):8.0f} µs CPU / request")
+
+
+def scripted_plays(app, count: int) -> list:
+    """``count`` moves of fresh scripted games, each game's moves in order."""
+    scripts = [Script(app, random.randrange(2**31)) for _ in range(count // 40 + 2)]
+    plays = [(s, version, seat, move) for s in scripts for version, (seat, move) in enumerate(s.steps)]
+    plays.sort(key=lambda play: play[1])  # every game's moves in order, games interleaved
+    return plays[:count]
 
 
 if __name__ == "__main__":

@@ -54,6 +54,11 @@ class Game:
     # by choice, NY-TAKE-OWN). Every listed move is still played now and then; bots and the
     # service never use this.
     playout_moves: Callable[[State, int, list[Any]], list[Any]] | None = None
+    # The moves ISMCTS considers for the other seats' and its own later decisions (below
+    # the root, and in its rollouts): a game may leave out moves no sensible player makes
+    # and whose numbers drown the search (Wettstreit: bids above one's own money, which
+    # can only forfeit it, and jumps far above the last bid). The root keeps every move.
+    search_moves: Callable[[State, int, list[Any]], list[Any]] | None = None
     # Extra setup checks over the whole option dict (raise InvalidOptions).
     check_setup: Callable[[int, dict[str, Any]], None] | None = field(default=None)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from ..core import Game
 from .evaluate import evaluate
 from .rules import WettstreitState
+from .search import search_moves
 
 GAME = Game(
     id="wettstreit",
@@ -21,4 +22,5 @@ GAME = Game(
     options=(),
     max_moves=20_000,
     evaluate=evaluate,
+    search_moves=search_moves,
 )

@@ -48,6 +48,10 @@ class Game:
     # set by measurement (bench/bots.py --iterations) where iterations are cheap and more
     # of them win more games.
     ismcts_iteration_scale: int = 1
+    # How many visits the greedy bot's opinion of each root move is worth (None: the level's
+    # own), set by measurement (bench/bots.py --prior-visits) where the search's own view
+    # is poorer than the greedy bot's and should overturn it only on strong evidence.
+    ismcts_prior_visits: int | None = None
     # Random playouts (the conformance suite, tests, benchmarks) pick among these moves most
     # of the time (conformance.PREFERRED_SHARE), where uniform random play drags on for tens
     # of thousands of moves that no player would make (New York: losing one's own buildings

@@ -23,4 +23,7 @@ GAME = Game(
     max_moves=20_000,
     evaluate=evaluate,
     search_moves=search_moves,
+    # The greedy prior worth 40 visits, not 10: 70 % of 40 three-seat games against two
+    # greedy bots (39 % with 10, same seeds; bench/RESULTS.md).
+    ismcts_prior_visits=40,
 )

@@ -10,8 +10,9 @@ counts as a win shared among the tied) with a 95 % Wilson interval. At tables of
 more the other seats are all played by the opponent bot. Also prints ISMCTS iterations per
 second on positions from random games. Iteration budgets only (no clock), so runs repeat.
 ``--rollout-depth``, ``--iterations`` and ``--prior-visits`` play ISMCTS with another rollout
-depth, budget or weight of its greedy prior than the level's own as played in that game (how each game's ``ismcts_rollout_depth`` and
-``ismcts_iteration_scale`` were chosen).
+depth, budget or weight of its greedy prior than the level's own as played in that game (how
+each game's ``ismcts_rollout_depth``, ``ismcts_iteration_scale`` and ``ismcts_prior_visits``
+were chosen).
 Not a test; record the output in bench/RESULTS.md.
 """
 

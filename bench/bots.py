@@ -1,7 +1,7 @@
 """Bot strength and speed, per game: matches between levels, ISMCTS iterations per second.
 
     python bench/bots.py [--games 20] [--game property] [--jobs 2]
-        [--matchups medium:greedy,...] [--rollout-depth N] [--iterations N]
+        [--matchups medium:greedy,...] [--rollout-depth N] [--iterations N] [--prior-visits N]
 
 For each game, in two-seat games (or the game's smallest table when it needs more), plays
     ismcts (medium, the default level) vs random, ismcts vs greedy, greedy vs random,
@@ -9,9 +9,10 @@ alternating seats, and prints the tested bot's win share (rank 1; a shared first
 counts as a win shared among the tied) with a 95 % Wilson interval. At tables of three or
 more the other seats are all played by the opponent bot. Also prints ISMCTS iterations per
 second on positions from random games. Iteration budgets only (no clock), so runs repeat.
-``--rollout-depth`` and ``--iterations`` play ISMCTS with another rollout depth or budget
-than the level's own as played in that game (how each game's ``ismcts_rollout_depth`` and
-``ismcts_iteration_scale`` were chosen).
+``--rollout-depth``, ``--iterations`` and ``--prior-visits`` play ISMCTS with another rollout
+depth, budget or weight of its greedy prior than the level's own as played in that game (how
+each game's ``ismcts_rollout_depth``, ``ismcts_iteration_scale`` and ``ismcts_prior_visits``
+were chosen).
 Not a test; record the output in bench/RESULTS.md.
 """
 
@@ -121,13 +122,20 @@ def main() -> None:
     )
     parser.add_argument("--iterations", type=int, help="ISMCTS iterations instead of the level's (a trial)")
     parser.add_argument(
+        "--prior-visits", type=int, help="ISMCTS's greedy prior worth this many visits (a trial)"
+    )
+    parser.add_argument(
         "--matchups", default="medium:random,medium:greedy,greedy:random", help="tested:opponent,..."
     )
     args = parser.parse_args()
     titles = args.game or sorted(GAMES)
     overrides = {
         name: value
-        for name, value in (("rollout_depth", args.rollout_depth), ("iterations", args.iterations))
+        for name, value in (
+            ("rollout_depth", args.rollout_depth),
+            ("iterations", args.iterations),
+            ("prior_visits", args.prior_visits),
+        )
         if value is not None
     }
     speeds = {}

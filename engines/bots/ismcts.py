@@ -61,6 +61,13 @@ class _Scale:
         return [0.5 + 0.5 * math.tanh(value / scale) for value in margin_values]
 
 
+def _search_moves(state: State, seat: int) -> list[Move]:
+    """The seat's legal moves, less those its game leaves out of searches (Game.search_moves)."""
+    moves = state.legal_moves(seat)
+    keep = state.game.search_moves
+    return (keep(state, seat, moves) or moves) if keep is not None else moves
+
+
 def _actor(state: State, root_seat: int, at_root: bool) -> int:
     acting = state.to_act()
     if at_root and root_seat in acting:
@@ -164,7 +171,7 @@ def _iterate(
         if not acting:
             break
         actor = _actor(world, seat, node is root)
-        moves = world.legal_moves(actor)
+        moves = world.legal_moves(actor) if node is root else _search_moves(world, actor)
         children = node.children
         untried = []
         available = []
@@ -204,7 +211,7 @@ def _iterate(
         if not acting or (rollout_depth < 0 and seat in acting):
             break
         actor = acting[rng.randrange(len(acting))]
-        moves = world.legal_moves(actor)
+        moves = _search_moves(world, actor)
         world.apply_listed(actor, moves[rng.randrange(len(moves))])
         depth += 1
     if world.is_over():

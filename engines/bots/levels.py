@@ -31,14 +31,16 @@ class Level:
     default_for_bot: bool = False
 
     def for_game(self, game: Game) -> Level:
-        """The level as played in ``game``: ISMCTS rollouts as deep and iterations as many as it asks."""
+        """The level as played in ``game``: ISMCTS rollouts, iterations and prior weight as it asks."""
         if self.bot != "ismcts":
             return self
         depth = game.ismcts_rollout_depth
+        prior = game.ismcts_prior_visits
         return replace(
             self,
             rollout_depth=self.rollout_depth if depth is None else depth,
             iterations=self.iterations * game.ismcts_iteration_scale,
+            prior_visits=self.prior_visits if prior is None else prior,
         )
 
     def to_dict(self) -> dict:

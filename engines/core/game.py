@@ -48,12 +48,21 @@ class Game:
     # set by measurement (bench/bots.py --iterations) where iterations are cheap and more
     # of them win more games.
     ismcts_iteration_scale: int = 1
+    # How many visits the greedy bot's opinion of each root move is worth (None: the level's
+    # own), set by measurement (bench/bots.py --prior-visits) where the search's own view
+    # is poorer than the greedy bot's and should overturn it only on strong evidence.
+    ismcts_prior_visits: int | None = None
     # Random playouts (the conformance suite, tests, benchmarks) pick among these moves most
     # of the time (conformance.PREFERRED_SHARE), where uniform random play drags on for tens
     # of thousands of moves that no player would make (New York: losing one's own buildings
     # by choice, NY-TAKE-OWN). Every listed move is still played now and then; bots and the
     # service never use this.
     playout_moves: Callable[[State, int, list[Any]], list[Any]] | None = None
+    # The moves ISMCTS considers for the other seats' and its own later decisions (below
+    # the root, and in its rollouts): a game may leave out moves no sensible player makes
+    # and whose numbers drown the search (Wettstreit: bids above one's own money, which
+    # can only forfeit it, and jumps far above the last bid). The root keeps every move.
+    search_moves: Callable[[State, int, list[Any]], list[Any]] | None = None
     # Extra setup checks over the whole option dict (raise InvalidOptions).
     check_setup: Callable[[int, dict[str, Any]], None] | None = field(default=None)
 

@@ -88,8 +88,8 @@ def test_levels_map_to_strategies_and_budgets():
 def test_a_game_may_set_how_deep_and_how_long_ismcts_searches(monkeypatch):
     """New York's evaluate judges a fresh node better than random moves from it, so its ISMCTS
     levels roll out 0 moves; New York's and Property's searches win more with three times
-    the iterations (all measured in bench/bots.py). Other games keep the level's own;
-    the clock is the level's everywhere."""
+    the iterations; Wettstreit's search weighs the greedy prior as 40 visits (all measured in
+    bench/bots.py). Other games keep the level's own; the clock is the level's everywhere."""
     new_york, property_game = GAMES["new-york"], GAMES["property"]
     medium, hard = LEVELS["medium"], LEVELS["hard"]
     assert new_york.ismcts_rollout_depth == 0 and new_york.ismcts_iteration_scale == 3
@@ -99,7 +99,8 @@ def test_a_game_may_set_how_deep_and_how_long_ismcts_searches(monkeypatch):
     assert medium.for_game(property_game).rollout_depth == medium.rollout_depth
     assert medium.for_game(property_game).iterations == 3 * medium.iterations
     assert hard.for_game(property_game).seconds == hard.seconds
-    assert medium.for_game(GAMES["wettstreit"]) == medium
+    assert medium.for_game(GAMES["wettstreit"]).prior_visits == 40
+    assert medium.for_game(GAMES["fresh-fish"]) == medium
     assert LEVELS["greedy"].for_game(property_game) == LEVELS["greedy"]
     searched = []
 
@@ -127,3 +128,21 @@ def test_ismcts_breaks_ties_of_its_prior_at_random_as_the_greedy_bot_does():
         for seed in range(20)
     }
     assert chosen == piles
+
+
+def test_wettstreit_searches_bids_of_one_ecu_more_within_the_bidders_money():
+    """Below the root the search considers passing or raising by one écu, never a bid the
+    bidder cannot pay (Game.search_moves); every move listed stays legal."""
+    game = GAMES["wettstreit"]
+    state = game.setup(3, {}, 4)
+    seat = state.to_act()[0]
+    state.apply(seat, {"type": "auction", "pile": "face_up"})
+    bidder = state.to_act()[0]
+    kept = game.search_moves(state, bidder, state.legal_moves(bidder))
+    assert kept == [{"type": "bid", "amount": 1}]
+    state.apply(bidder, {"type": "bid", "amount": 3})
+    bidder = state.to_act()[0]
+    kept = game.search_moves(state, bidder, state.legal_moves(bidder))
+    assert kept == [{"type": "pass"}, {"type": "bid", "amount": 4}]
+    state.players[bidder]["money"] = 3
+    assert game.search_moves(state, bidder, state.legal_moves(bidder)) == [{"type": "pass"}]

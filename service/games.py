@@ -405,14 +405,18 @@ class Games:
         hold the state's own lists), so it is copied first.
         """
         try:
-            # Written as JSON now (a fifth of a deep copy's cost), to be sent as written.
+            # Written as JSON now (a fifth of a deep copy's cost), to be sent as written; the
+            # seats to act stay a list (of ints), as the worker reads them.
             detached = {
-                key: orjson.Fragment(orjson.dumps(value)) if isinstance(value, dict | list) else value
+                key: list(value)
+                if key == "to_act"
+                else orjson.Fragment(orjson.dumps(value))
+                if isinstance(value, dict | list)
+                else value
                 for key, value in reply.items()
             }
         except orjson.JSONEncodeError:  # not plain JSON values: keep nothing rather than share
             return reply
-        detached["to_act"] = list(reply["to_act"])  # seats (ints), read by the worker
         self.recent.keep(StoredGame(game_id, version, status, meta, {}, time.time()), state)
         return detached
 

@@ -150,11 +150,16 @@ def main() -> None:
             seats, _ = table(game_id)
             for tested, opponent in (pair.split(":") for pair in args.matchups.split(",")):
                 started = time.perf_counter()
-                results = pool.map(
-                    play_match,
-                    [(game_id, tested, opponent, seed, overrides) for seed in range(args.games)],
-                    chunksize=1,
-                )
+                results = []
+                matches = [(game_id, tested, opponent, seed, overrides) for seed in range(args.games)]
+                for result in pool.imap(play_match, matches, chunksize=1):
+                    results.append(result)
+                    if len(results) % 10 == 0:  # a long run that is cut short still tells something
+                        print(
+                            f"  {game_id} {tested}:{opponent} {sum(results):g}/{len(results)}",
+                            file=sys.stderr,
+                            flush=True,
+                        )
                 wins = sum(results)
                 low, high = wilson(wins, len(results))
                 share = wins / len(results)

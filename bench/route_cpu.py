@@ -1,6 +1,7 @@
 """CPU per request of the API's WSGI app in this process, without a server: where a route's time goes.
 
-    python bench/route_cpu.py [--requests 3000] [--rate-limit both|token|off] [--rounds 3] [--profile]
+    python bench/route_cpu.py [--requests 3000] [--rate-limit both|token|off] [--rounds 3]
+        [--profile moves|actions]
 
 Starts one embedded Redis, builds the app as `skyline serve` does (access log to /dev/null,
 metrics in single-process mode), and calls it with WSGI environs built here: GET /floor-like
@@ -103,7 +104,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=3000)
     parser.add_argument("--rate-limit", choices=["both", "token", "off"], default="both")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--profile", choices=["moves", "actions"], help="profile this route's requests")
     args = parser.parse_args()
     logging.getLogger("skyline.access").addHandler(logging.NullHandler())
     logging.getLogger("skyline.access").propagate = False
@@ -152,7 +153,11 @@ def run(app, redis_url: str, args) -> None:
     for _ in range(args.rounds):
         timed("floor (bare WSGI, one GET)", lambda i: environ("GET", "/floor"), target=floor)
         timed("GET /healthz", lambda i: environ("GET", "/healthz"))
+        if profiler and args.profile == "moves":
+            profiler.enable()
         timed("GET moves", lambda i: environ("GET", f"/games/{game.id}/moves", headers=bearer))
+        if profiler:
+            profiler.disable()
         plays = scripted_plays(app, n)
 
         def post(i, plays=plays):
@@ -165,7 +170,7 @@ def run(app, redis_url: str, args) -> None:
                 {"Authorization": f"Bearer {script.tokens[seat]}"},
             )
 
-        if profiler:
+        if profiler and args.profile == "actions":
             profiler.enable()
         timed("POST actions", post, count=len(plays))
         if profiler:

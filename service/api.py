@@ -214,7 +214,7 @@ class Moves(MethodView):
     @blp.doc(operationId="getMoves", parameters=[GAME_ID, AUTH_HEADER], security=OPTIONAL_TOKEN)
     def get(self, game_id):
         """List the legal moves of the caller's seat, with labels, and who is to act."""
-        return json_response(games().moves(game_id, caller_token()))
+        return Response(games().moves_json(game_id, caller_token()), mimetype="application/json")
 
 
 @blp.route("/games/<game_id>/actions")

@@ -75,8 +75,9 @@ class FastLane:
     def _moves(
         self, environ: dict[str, Any], start_response: Callable[..., Any], game_id: str
     ) -> Iterable[bytes]:
-        def moves() -> dict[str, Any]:
-            return self.games.moves(game_id, auth.bearer_token(environ.get("HTTP_AUTHORIZATION")))
+        def moves() -> orjson.Fragment:
+            token = auth.bearer_token(environ.get("HTTP_AUTHORIZATION"))
+            return orjson.Fragment(self.games.moves_json(game_id, token))
 
         return self._answer(environ, start_response, MOVES_ROUTE, game_id, moves)
 

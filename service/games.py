@@ -88,6 +88,36 @@ class RecentStates:
                 self._entries.popitem(last=False)
 
 
+class Listings:
+    """The moves replies this process wrote last, per game and seat, each with the version it lists.
+
+    A listing depends only on the game's state at one version and on the seat, and the state at
+    a version never changes (every commit is a compare-and-set that makes a new version), so a
+    listing written once answers every later request for that game, seat and version: a client
+    polling its moves, a page reloaded, a bot's every retry. The version is read from Redis on
+    every request all the same, so a game that moved, on any process, is listed anew.
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._entries: OrderedDict[tuple[str, int | None], tuple[int, bytes]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str, seat: int | None, version: int) -> bytes | None:
+        with self._lock:
+            entry = self._entries.get((game_id, seat))
+        return entry[1] if entry is not None and entry[0] == version else None
+
+    def put(self, game_id: str, seat: int | None, version: int, listing: bytes) -> None:
+        if self.capacity <= 0:
+            return
+        with self._lock:
+            self._entries[(game_id, seat)] = (version, listing)
+            self._entries.move_to_end((game_id, seat))
+            while len(self._entries) > self.capacity:
+                self._entries.popitem(last=False)
+
+
 class Games:
     """The use-cases of the HTTP API over a GameStore."""
 
@@ -103,6 +133,8 @@ class Games:
         self.enqueue_bot_turn = enqueue_bot_turn
         self.stall_seconds = stall_seconds  # SKYLINE_BOT_STALL_SECONDS
         self.recent = RecentStates(recent_games)  # SKYLINE_RECENT_GAMES
+        # A listing per seat, up to four seats a game on average.
+        self.listings = Listings(4 * recent_games)
 
     # ---- catalog and creation -------------------------------------------------------
     def catalog(self) -> dict[str, Any]:
@@ -181,17 +213,22 @@ class Games:
         }
 
     # ---- reading ---------------------------------------------------------------------
-    def _load(self, game_id: str) -> tuple[StoredGame, State]:
+    def _read(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
         try:
-            stored = self.store.load(game_id)
+            return self.store.load(game_id, parse_state=parse_state)
         except GameMissing:
             raise not_found(game_id) from None
+
+    @staticmethod
+    def _restore(stored: StoredGame, state: dict[str, Any]) -> State:
         try:
-            game = registry.get(stored.meta["title"])
-            state = game.restore(stored.state)
+            return registry.get(stored.meta["title"]).restore(state)
         except RulesError as error:
             raise from_rules_error(error) from None
-        return stored, state
+
+    def _load(self, game_id: str) -> tuple[StoredGame, State]:
+        stored = self._read(game_id)
+        return stored, self._restore(stored, stored.state)
 
     def show(self, game_id: str, token: str | None) -> dict[str, Any]:
         stored, state = self._load(game_id)
@@ -213,19 +250,31 @@ class Games:
         }
 
     def moves(self, game_id: str, token: str | None) -> dict[str, Any]:
-        stored, state = self._load(game_id)
+        return orjson.loads(self.moves_json(game_id, token))
+
+    def moves_json(self, game_id: str, token: str | None) -> bytes:
+        """The caller's legal moves as the API sends them (JSON): from a listing kept for the
+        game's current version, else listed on the state read (parsed only then)."""
+        stored = self._read(game_id, parse_state=False)
         seat = auth.seat_of(stored.meta["seats"], token)
-        listed = [] if seat is None else state.legal_moves(seat)
-        return {
-            "title": stored.meta["title"],
-            "version": stored.version,
-            "seat": seat,
-            "to_act": state.to_act(),
-            "moves": [{"move": move, "label": state.label(move)} for move in listed],
-        }
+        listing = self.listings.get(game_id, seat, stored.version)
+        if listing is None:
+            state = self._restore(stored, orjson.loads(stored.raw_state))
+            listed = [] if seat is None else state.legal_moves(seat)
+            listing = orjson.dumps(
+                {
+                    "title": stored.meta["title"],
+                    "version": stored.version,
+                    "seat": seat,
+                    "to_act": state.to_act(),
+                    "moves": [{"move": move, "label": state.label(move)} for move in listed],
+                }
+            )
+            self.listings.put(game_id, seat, stored.version, listing)
+        return listing
 
     def events(self, game_id: str, token: str | None, since: int = 0) -> dict[str, Any]:
-        stored, _ = self._load(game_id)
+        stored = self._read(game_id, parse_state=False)  # the log says it all
         seat = auth.seat_of(stored.meta["seats"], token)
         entries = self.store.log(game_id, since)
         return {

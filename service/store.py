@@ -118,6 +118,8 @@ class StoredGame:
     state: dict[str, Any]
     updated: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
+    # The state as stored (JSON), when the reader asked for it unparsed (``load(parse_state=False)``).
+    raw_state: bytes = b""
 
 
 def new_game_id() -> str:
@@ -183,7 +185,8 @@ class GameStore:
         pipe.expire(key, self._ttl_for(status))
         pipe.execute()
 
-    def load(self, game_id: str) -> StoredGame:
+    def load(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
+        """The game as stored; with ``parse_state=False`` its state is left as JSON in ``raw_state``."""
         key = _key(game_id, "game")
         limit = self.limit_for_read() if self.limit_for_read is not None else None
         if limit is None:
@@ -201,8 +204,9 @@ class GameStore:
             version=int(version),
             status=status.decode() if isinstance(status, bytes) else status,
             meta=orjson.loads(meta),
-            state=orjson.loads(state),
+            state=orjson.loads(state) if parse_state else {},
             updated=float(updated or 0),
+            raw_state=b"" if parse_state else state,
         )
 
     def version(self, game_id: str) -> int | None:

@@ -49,7 +49,9 @@ def count_reads(app, monkeypatch):
     store = app.extensions["skyline.games"].store
     reads = []
     original = store.load
-    monkeypatch.setattr(store, "load", lambda game_id: reads.append(game_id) or original(game_id))
+    monkeypatch.setattr(
+        store, "load", lambda game_id, **how: reads.append(game_id) or original(game_id, **how)
+    )
     return reads
 
 

@@ -2,6 +2,7 @@
 
     python bench/bots.py [--games 20] [--game property] [--jobs 2]
         [--matchups medium:greedy,...] [--rollout-depth N] [--iterations N] [--prior-visits N]
+        [--first-seed N]
 
 For each game, in two-seat games (or the game's smallest table when it needs more), plays
     ismcts (medium, the default level) vs random, ismcts vs greedy, greedy vs random,
@@ -114,6 +115,9 @@ def iterations_per_second(game_id: str, positions: int = 6) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=20, help="games per matchup")
+    parser.add_argument(
+        "--first-seed", type=int, default=0, help="play seeds first-seed onwards (to extend a run)"
+    )
     parser.add_argument("--game", choices=sorted(GAMES), action="append")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--speed-only", action="store_true", help="only ISMCTS iterations per second")
@@ -151,7 +155,8 @@ def main() -> None:
             for tested, opponent in (pair.split(":") for pair in args.matchups.split(",")):
                 started = time.perf_counter()
                 results = []
-                matches = [(game_id, tested, opponent, seed, overrides) for seed in range(args.games)]
+                seeds = range(args.first_seed, args.first_seed + args.games)
+                matches = [(game_id, tested, opponent, seed, overrides) for seed in seeds]
                 for result in pool.imap(play_match, matches, chunksize=1):
                     results.append(result)
                     if len(results) % 10 == 0:  # a long run that is cut short still tells something
@@ -165,7 +170,8 @@ def main() -> None:
                 share = wins / len(results)
                 seconds = time.perf_counter() - started
                 row = f"| {game_id} | {seats} | {tested} | {opponent} | {len(results)} | {share:.0%} "
-                print(f"{row}| {low:.0%}–{high:.0%} |  <!-- {seconds:.0f} s -->", flush=True)
+                wins_seeds = f"{wins:g} wins, seeds {seeds.start}–{seeds.stop - 1}"
+                print(f"{row}| {low:.0%}–{high:.0%} |  <!-- {wins_seeds}, {seconds:.0f} s -->", flush=True)
             speeds[game_id] = iterations_per_second(game_id)
     print()
     print("| game | ISMCTS iterations/s (one core) |")

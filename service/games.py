@@ -55,6 +55,17 @@ def bot_seats_to_act(meta: dict[str, Any], state: State) -> list[int]:
     return [seat for seat in state.to_act() if kinds.get(seat) == "bot"]
 
 
+def _remember(entries: OrderedDict, lock: threading.Lock, capacity: int, key: Any, value: Any) -> None:
+    """Put ``value`` under ``key`` as the newest entry, dropping the oldest beyond ``capacity``."""
+    if capacity <= 0:
+        return
+    with lock:
+        entries[key] = value
+        entries.move_to_end(key)
+        while len(entries) > capacity:
+            entries.popitem(last=False)
+
+
 class RecentStates:
     """The games this process committed last, each at the version its commit made.
 
@@ -79,13 +90,7 @@ class RecentStates:
         return entry
 
     def keep(self, stored: StoredGame, state: State) -> None:
-        if self.capacity <= 0:
-            return
-        with self._lock:
-            self._entries[stored.id] = (stored, state)
-            self._entries.move_to_end(stored.id)
-            while len(self._entries) > self.capacity:
-                self._entries.popitem(last=False)
+        _remember(self._entries, self._lock, self.capacity, stored.id, (stored, state))
 
 
 class Listings:
@@ -109,13 +114,7 @@ class Listings:
         return entry[1] if entry is not None and entry[0] == version else None
 
     def put(self, game_id: str, seat: int | None, version: int, listing: bytes) -> None:
-        if self.capacity <= 0:
-            return
-        with self._lock:
-            self._entries[(game_id, seat)] = (version, listing)
-            self._entries.move_to_end((game_id, seat))
-            while len(self._entries) > self.capacity:
-                self._entries.popitem(last=False)
+        _remember(self._entries, self._lock, self.capacity, (game_id, seat), (version, listing))
 
 
 class Games:

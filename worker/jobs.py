@@ -13,9 +13,11 @@ import os
 import random
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from rq import get_current_job
+from rq.job import Job
 
 from engines import registry
 from engines.bots import choose, level_for
@@ -36,6 +38,16 @@ PRESSURE_JOBS = int(os.environ.get("SKYLINE_BOT_PRESSURE_JOBS") or 8)
 PRESSURE_SHARE = 0.25
 # A game of bots only gives its worker back this often to a game with a human waiting.
 ALL_BOT_SLICE_SECONDS = 0.05
+# A turn that waited in the queue thinks for what is left of its level's time, so the
+# answer keeps to the level's budget end to end, but never for less than this share of it.
+LATE_MIN_SHARE = 0.25
+
+
+def waited_in_queue(job: Job | None) -> float:
+    """Seconds ``job`` waited in its queue before a worker took it (0 when unknown)."""
+    if job is None or job.enqueued_at is None:
+        return 0.0
+    return max(0.0, (datetime.now(UTC) - job.enqueued_at.replace(tzinfo=UTC)).total_seconds())
 
 
 class Turns:
@@ -70,16 +82,27 @@ def _games(connection: Any) -> Games:
 
 
 def play_bot_turn(
-    game_id: str, version: int, connection: Any = None, *, max_turns: int = 64, max_seconds: float = 2.0
+    game_id: str,
+    version: int,
+    connection: Any = None,
+    *,
+    max_turns: int = 64,
+    max_seconds: float = 2.0,
+    waited: float | None = None,
 ) -> dict[str, Any]:
     """Play the bot seats' moves from ``version`` on; return what happened.
 
     When a bot's move leaves another bot to act, the same job goes on (up to ``max_turns``
     moves or ``max_seconds``), so a table of bots does not pay a queue round trip per move;
     past the budget it enqueues the next turn, so other games get their share of workers.
+    The first move thinks less by the time the job ``waited`` in its queue (read from the
+    running RQ job when not given), down to ``LATE_MIN_SHARE`` of its level's time.
     """
+    job = get_current_job()
     if connection is None:
-        connection = get_current_job().connection
+        connection = job.connection
+    if waited is None:
+        waited = waited_in_queue(job)
     turns = Turns(connection)
     games = turns.games
     started = time.perf_counter()
@@ -88,7 +111,9 @@ def play_bot_turn(
     budget = PRESSURE_SHARE if turns.queue.depth() >= PRESSURE_JOBS else 1.0
     yield_to_humans: Callable[[], bool] | None = None
     while True:
-        step = _play_one(games, game_id, version, budget=budget, interrupt=yield_to_humans)
+        step = _play_one(
+            games, game_id, version, budget=budget, spent=0.0 if played else waited, interrupt=yield_to_humans
+        )
         if step["outcome"] != "played":
             outcome = step["outcome"] if not played else "played"
             if not played:
@@ -127,17 +152,24 @@ def _timer(seconds: float | None) -> Callable[[], bool] | None:
     return lambda: time.monotonic() >= deadline
 
 
+def think_seconds(allowed: float, spent: float) -> float:
+    """What is left of ``allowed`` after ``spent``, but at least ``LATE_MIN_SHARE`` of it."""
+    return max(allowed - spent, allowed * LATE_MIN_SHARE)
+
+
 def _play_one(
     games: Games,
     game_id: str,
     version: int,
     *,
     budget: float = 1.0,
+    spent: float = 0.0,
     interrupt: Callable[[], bool] | None = None,
 ) -> dict[str, Any]:
     """Play the move of the first bot seat to act at ``version``.
 
-    ``budget`` scales the level's thinking time (under queue pressure); ``interrupt``, when it
+    ``budget`` scales the level's thinking time (under queue pressure), less ``spent`` seconds
+    already gone since the turn was asked for (down to ``LATE_MIN_SHARE``); ``interrupt``, when it
     turns true, ends the thinking early (a game of bots only, while a human's game waits).
     """
     try:
@@ -159,7 +191,7 @@ def _play_one(
     faults.before_bot_move()  # a no-op unless a crash test asks for a slow bot
     try:
         seconds = level_for(bot, level).seconds
-        out_of_time = _timer(None if seconds is None else seconds * budget)
+        out_of_time = _timer(None if seconds is None else think_seconds(seconds * budget, spent))
         if interrupt is not None:
             out_of_time = _either(out_of_time, interrupt)
         move = choose(state, seat, bot, rng, level=level, out_of_time=out_of_time)

@@ -22,7 +22,6 @@ import logging
 import os
 import threading
 import time
-from datetime import UTC, datetime
 from typing import Any
 
 import redis
@@ -38,6 +37,7 @@ from service import logs
 from service.botqueue import QUEUE_NAMES
 
 from . import metrics
+from .jobs import waited_in_queue
 from .sweeper import Sweeper
 
 log = logging.getLogger("skyline.worker")
@@ -97,7 +97,7 @@ class SkylineWorker(SimpleWorker):
         started = time.perf_counter()
         waited = None
         if job.enqueued_at is not None:
-            waited = max(0.0, (datetime.now(UTC) - job.enqueued_at.replace(tzinfo=UTC)).total_seconds())
+            waited = waited_in_queue(job)
             try:
                 metrics.queue_waited(queue.name, waited)
             except Exception:

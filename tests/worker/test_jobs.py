@@ -250,3 +250,54 @@ def test_a_sealed_choice_stands_when_another_seat_chose_meanwhile(client, redis_
     monkeypatch.setattr(jobs, "choose", slow_choose)
     outcome = play_bot_turn(game_id, stored.version, connection=redis_client, max_turns=1)
     assert outcome["outcome"] == "played" and outcome["version"] == stored.version + 2
+
+
+def test_a_turn_that_waited_in_the_queue_thinks_what_is_left_of_its_time(client, redis_client):
+    created = create(client, [{"kind": "bot", "level": "hard"}, HUMAN], seed=4)
+    assert created["to_act"] == [0]
+    hard = jobs.level_for(None, "hard").seconds
+    started = time.perf_counter()
+    outcome = play_bot_turn(created["id"], 0, connection=redis_client, waited=hard)
+    seconds = time.perf_counter() - started
+    assert outcome["moves"] == 1 and outcome["fallbacks"] == 0
+    assert seconds < hard * jobs.LATE_MIN_SHARE + 0.5, seconds
+    assert jobs.think_seconds(hard, 0.2) == pytest.approx(hard - 0.2)
+    assert jobs.think_seconds(hard, 10.0) == pytest.approx(hard * jobs.LATE_MIN_SHARE)
+
+
+def test_a_real_worker_shortens_a_late_turn_by_its_wait(settings, tmp_path):
+    """A hard bot's turn left 1.5 s in the queue (no worker yet): the worker that takes it
+    thinks only the floor of its time, so the answer comes close to the level's budget end to end."""
+    import json
+    import subprocess
+    import sys
+
+    server = EmbeddedRedis(tmp_path / "redis", appendonly=False).start()
+    try:
+        app = create_app(
+            replace(settings, redis_url=server.url), redis_client=redis.Redis.from_url(server.url)
+        )
+        created = app.test_client().post(
+            "/games",
+            json={"title": "property", "seed": 4, "seats": [{"kind": "bot", "level": "hard"}, HUMAN]},
+        )
+        assert created.status_code == 201 and created.get_json()["to_act"] == [0]
+        time.sleep(1.5)
+        done = subprocess.run(
+            [sys.executable, "-m", "service.cli", "worker", "--burst"],
+            env={**os.environ, "REDIS_URL": server.url},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        server.stop()
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    played = [line for line in lines if line.get("event") == "bot_job" and line.get("outcome") == "played"]
+    assert len(played) == 1, done.stdout[-2000:]
+    job = played[0]
+    hard = jobs.level_for(None, "hard").seconds
+    assert job["queue_wait_ms"] >= 1500
+    # Ignoring its wait, the job would think the whole 1.2 s of the hard level.
+    assert job["duration_ms"] < 1000 * hard * 0.8, job

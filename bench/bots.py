@@ -2,7 +2,7 @@
 
     python bench/bots.py [--games 20] [--game property] [--jobs 2]
         [--matchups medium:greedy,...] [--rollout-depth N] [--iterations N] [--prior-visits N]
-        [--first-seed N]
+        [--centred on|off] [--first-seed N]
 
 For each game, in two-seat games (or the game's smallest table when it needs more), plays
     ismcts (medium, the default level) vs random, ismcts vs greedy, greedy vs random,
@@ -10,10 +10,10 @@ alternating seats, and prints the tested bot's win share (rank 1; a shared first
 counts as a win shared among the tied) with a 95 % Wilson interval. At tables of three or
 more the other seats are all played by the opponent bot. Also prints ISMCTS iterations per
 second on positions from random games. Iteration budgets only (no clock), so runs repeat.
-``--rollout-depth``, ``--iterations`` and ``--prior-visits`` play ISMCTS with another rollout
-depth, budget or weight of its greedy prior than the level's own as played in that game (how
-each game's ``ismcts_rollout_depth``, ``ismcts_iteration_scale`` and ``ismcts_prior_visits``
-were chosen).
+``--rollout-depth``, ``--iterations``, ``--prior-visits`` and ``--centred`` play ISMCTS with
+another rollout depth, budget, weight of its greedy prior or centre of its judgement than the
+level's own as played in that game, for the tested level only (how each game's ``ismcts_rollout_depth``,
+``ismcts_iteration_scale``, ``ismcts_prior_visits`` and ``ismcts_centred_margins`` were chosen).
 Not a test; record the output in bench/RESULTS.md.
 """
 
@@ -59,9 +59,7 @@ def play_match(args: tuple[str, str, str, int, dict]) -> float:
     seats, options = table(game_id)
     state = game.setup(seats, options, seed)
     tested_seat = seed % seats
-    players = {
-        s: bot(tested, overrides) if s == tested_seat else bot(opponent, overrides) for s in range(seats)
-    }
+    players = {s: bot(tested, overrides) if s == tested_seat else bot(opponent, {}) for s in range(seats)}
     rng = random.Random(seed)
     while not state.is_over():
         acting = state.to_act()
@@ -105,6 +103,7 @@ def iterations_per_second(game_id: str, positions: int = 6) -> float:
             rollout_depth=medium.rollout_depth,
             exploration=medium.exploration,
             prior_visits=medium.prior_visits,
+            centred=medium.centred_margins,
             stats=stats,
         )
         total_seconds += time.perf_counter() - started
@@ -129,6 +128,11 @@ def main() -> None:
         "--prior-visits", type=int, help="ISMCTS's greedy prior worth this many visits (a trial)"
     )
     parser.add_argument(
+        "--centred",
+        choices=("on", "off"),
+        help="ISMCTS judges lines from the margins of the position searched, or from an even game (a trial)",
+    )
+    parser.add_argument(
         "--matchups", default="medium:random,medium:greedy,greedy:random", help="tested:opponent,..."
     )
     args = parser.parse_args()
@@ -139,6 +143,7 @@ def main() -> None:
             ("rollout_depth", args.rollout_depth),
             ("iterations", args.iterations),
             ("prior_visits", args.prior_visits),
+            ("centred_margins", None if args.centred is None else args.centred == "on"),
         )
         if value is not None
     }

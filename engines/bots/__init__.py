@@ -76,6 +76,7 @@ def play(
         rollout_depth=plan.rollout_depth,
         exploration=plan.exploration,
         prior_visits=plan.prior_visits,
+        centred=plan.centred_margins,
     )
 
 

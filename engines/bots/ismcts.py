@@ -43,22 +43,41 @@ class Node:
 
 
 class _Scale:
-    """The typical size of evaluate margins in this search, to squash them to 0..1."""
+    """The typical size of evaluate margins in this search, to squash them to 0..1.
 
-    __slots__ = ("count", "total")
+    With ``centre`` (each seat's margin in the position searched), a margin is judged by how
+    far it moves from there, on the typical size of such moves; without, from an even game
+    on the typical size of the margins themselves.
+    """
 
-    def __init__(self) -> None:
+    __slots__ = ("centre", "count", "total")
+
+    def __init__(self, centre: list[float] | None = None) -> None:
         self.total = 0.0
         self.count = 0
+        self.centre = centre
 
     def observe(self, margin_values: list[float]) -> None:
-        for value in margin_values:
-            self.total += abs(value)
+        centre = self.centre
+        for seat, value in enumerate(margin_values):
+            self.total += abs(value - centre[seat]) if centre else abs(value)
             self.count += 1
 
     def squash(self, margin_values: list[float]) -> list[float]:
         scale = self.total / self.count if self.count and self.total else 1.0
+        centre = self.centre
+        if centre:
+            return [
+                0.5 + 0.5 * math.tanh((value - centre[seat]) / scale)
+                for seat, value in enumerate(margin_values)
+            ]
         return [0.5 + 0.5 * math.tanh(value / scale) for value in margin_values]
+
+
+def _centre(worlds: list[State]) -> list[float]:
+    """Each seat's margin now, averaged over guesses of the hidden facts."""
+    rows = [margins(world) for world in worlds]
+    return [sum(column) / len(rows) for column in zip(*rows, strict=True)]
 
 
 def _search_moves(state: State, seat: int) -> list[Move]:
@@ -85,9 +104,14 @@ def ismcts_move(
     rollout_depth: int = 4,
     exploration: float = 0.7,
     prior_visits: int = 0,
+    centred: bool = False,
     stats: dict | None = None,
 ) -> Move:
-    """The most visited move at the root after ``iterations``, or when ``out_of_time()``."""
+    """The most visited move at the root after ``iterations``, or when ``out_of_time()``.
+
+    ``centred`` judges every line by how far it moves each seat's margin from the position
+    searched (``_Scale``), rather than from an even game.
+    """
     pool = [state.determinize(seat, rng)]
     root_moves = pool[0].legal_moves(seat)
     if len(root_moves) == 1:
@@ -95,10 +119,11 @@ def ismcts_move(
             stats["iterations"] = 0
         return root_moves[0]
     root = Node(seat, None)
-    scale = _Scale()
-    if prior_visits:
+    if prior_visits or centred:
         while len(pool) < _PRIOR_WORLDS:
             pool.append(state.determinize(seat, rng))
+    scale = _Scale(_centre(pool[:_PRIOR_WORLDS]) if centred else None)
+    if prior_visits:
         _seed_root(root, pool[:_PRIOR_WORLDS], seat, root_moves, scale, prior_visits, rng)
     done = 0
     while done < max(iterations, 1):

@@ -28,6 +28,9 @@ class Level:
     rollout_depth: int = -12
     exploration: float = 0.2
     prior_visits: int = 10
+    # Judge lines by how far they move each seat's margin from the position searched
+    # (ismcts._Scale), where a game asks for it (Game.ismcts_centred_margins).
+    centred_margins: bool = False
     default_for_bot: bool = False
 
     def for_game(self, game: Game) -> Level:
@@ -38,6 +41,7 @@ class Level:
         prior = game.ismcts_prior_visits
         return replace(
             self,
+            centred_margins=game.ismcts_centred_margins,
             rollout_depth=self.rollout_depth if depth is None else depth,
             iterations=self.iterations * game.ismcts_iteration_scale,
             prior_visits=self.prior_visits if prior is None else prior,

@@ -52,6 +52,10 @@ class Game:
     # own), set by measurement (bench/bots.py --prior-visits) where the search's own view
     # is poorer than the greedy bot's and should overturn it only on strong evidence.
     ismcts_prior_visits: int | None = None
+    # ISMCTS judges each line by how far it moves every seat's margin from the position
+    # searched, instead of from an even game: set by measurement (bench/bots.py --centred)
+    # where margins far from even squash the differences between moves to nothing.
+    ismcts_centred_margins: bool = False
     # Random playouts (the conformance suite, tests, benchmarks) pick among these moves most
     # of the time (conformance.PREFERRED_SHARE), where uniform random play drags on for tens
     # of thousands of moves that no player would make (New York: losing one's own buildings

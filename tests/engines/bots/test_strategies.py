@@ -146,3 +146,18 @@ def test_wettstreit_searches_bids_of_one_ecu_more_within_the_bidders_money():
     assert kept == [{"type": "pass"}, {"type": "bid", "amount": 4}]
     state.players[bidder]["money"] = 3
     assert game.search_moves(state, bidder, state.legal_moves(bidder)) == [{"type": "pass"}]
+
+
+def test_a_centred_judgement_tells_moves_apart_far_from_an_even_game():
+    """Ten points behind, a move worth one point more barely moves tanh(margin / typical margin);
+    judged from the position searched, it moves as much as any typical step (ismcts._Scale)."""
+    from engines.bots.ismcts import _Scale
+
+    plain, centred = _Scale(), _Scale(centre=[-10.0, 10.0])
+    for margin in (-11.0, -10.0, -9.0):
+        plain.observe([margin, -margin])
+        centred.observe([margin, -margin])
+    plain_gap = plain.squash([-9.0, 9.0])[0] - plain.squash([-10.0, 10.0])[0]
+    centred_gap = centred.squash([-9.0, 9.0])[0] - centred.squash([-10.0, 10.0])[0]
+    assert centred.squash([-10.0, 10.0]) == [0.5, 0.5]
+    assert centred_gap > 10 * plain_gap > 0

@@ -31,7 +31,7 @@ _key = orjson.dumps
 
 
 class Node:
-    __slots__ = ("avail", "children", "move", "reward", "seat", "visits")
+    __slots__ = ("avail", "children", "move", "reward", "sealed", "seat", "visits")
 
     def __init__(self, seat: int, move: Move | None) -> None:
         self.seat = seat
@@ -40,6 +40,17 @@ class Node:
         self.visits = 0
         self.avail = 0
         self.reward = 0.0
+        # Where a round of simultaneous sealed choices begins here: per seat, the statistics
+        # of its choice, shared by every path through the round (see _iterate).
+        self.sealed: dict[int, Node] | None = None
+
+    def sealed_choice(self, seat: int) -> Node:
+        if self.sealed is None:
+            self.sealed = {}
+        chooser = self.sealed.get(seat)
+        if chooser is None:
+            chooser = self.sealed[seat] = Node(seat, None)
+        return chooser
 
 
 class _Scale:
@@ -190,14 +201,32 @@ def _iterate(
 ) -> None:
     node = root
     path = [root]
+    # Simultaneous sealed choices (several seats to act, each blind to the others' choices):
+    # a seat choosing after others in the same round must not choose knowing theirs, as it
+    # would below their moves in the tree. Its statistics live at the round's first node,
+    # shared by every path through the round; the tree below still follows each path.
+    # Without this, a search of thousands of iterations lets rivals answer the searching
+    # seat's sealed bid as if they saw it (Fresh Fish: the hard level lost to medium).
+    round_start: Node | None = None
+    still_to_choose: set[int] = set()
+    shared: list[Node] = []
     # Selection and expansion: descend while every legal move here has a child.
     while True:
         acting = world.to_act()
         if not acting:
             break
+        if round_start is not None and set(acting) != still_to_choose:
+            round_start = None
+        if round_start is None and len(acting) > 1:
+            round_start, still_to_choose = node, set(acting)
         actor = _actor(world, seat, node is root)
         moves = world.legal_moves(actor) if node is root else _search_moves(world, actor)
-        children = node.children
+        chooser = node
+        if round_start is not None:
+            still_to_choose.discard(actor)
+            if node is not round_start:
+                chooser = round_start.sealed_choice(actor)
+        children = chooser.children
         untried = []
         available = []
         for move in moves:
@@ -215,6 +244,9 @@ def _iterate(
             child.avail = 1
             children[key] = child
             world.apply_listed(actor, move)
+            if chooser is not node:
+                shared.append(child)
+                child = node.children.get(key) or node.children.setdefault(key, Node(actor, move))
             path.append(child)
             break
         best, best_score = None, -1.0
@@ -225,6 +257,10 @@ def _iterate(
             if score > best_score:
                 best, best_score = child, score
         world.apply_listed(actor, best.move)
+        if chooser is not node:
+            shared.append(best)
+            key = _key(best.move)
+            best = node.children.get(key) or node.children.setdefault(key, Node(actor, best.move))
         node = best
         path.append(best)
     # Rollout: a few random moves — or, with ``rollout_depth`` negative, random moves until
@@ -249,3 +285,6 @@ def _iterate(
         visited.visits += 1
         if visited is not root:
             visited.reward += values[visited.seat]
+    for visited in shared:
+        visited.visits += 1
+        visited.reward += values[visited.seat]

@@ -161,3 +161,32 @@ def test_a_centred_judgement_tells_moves_apart_far_from_an_even_game():
     centred_gap = centred.squash([-9.0, 9.0])[0] - centred.squash([-10.0, 10.0])[0]
     assert centred.squash([-10.0, 10.0]) == [0.5, 0.5]
     assert centred_gap > 10 * plain_gap > 0
+
+
+def test_in_a_sealed_round_a_rival_chooses_without_seeing_the_searching_seats_choice():
+    """Fresh Fish's blind auction: both seats bid at once. Below each of the searching seat's
+    bids the rival's bid is chosen on statistics shared by all of them (ismcts._iterate),
+    else a long search lets the rival answer a sealed bid it cannot see."""
+    from engines.bots.ismcts import Node, _iterate, _Scale
+
+    game = GAMES["fresh-fish"]
+    rng = random.Random(3)
+    for seed in range(20):
+        state = game.setup(2, {}, seed)
+        while not state.is_over() and sorted(state.to_act()) != [0, 1]:
+            seat = state.to_act()[0]
+            state.apply(seat, rng.choice(state.legal_moves(seat)))
+        if not state.is_over():
+            break
+    assert sorted(state.to_act()) == [0, 1]
+    seat, rival = 0, 1
+    root, scale = Node(seat, None), _Scale()
+    for _ in range(300):
+        _iterate(state.determinize(seat, rng), root, seat, rng, -12, 0.2, scale)
+    assert len(root.children) > 1, "the searching seat tried several bids"
+    shared = root.sealed[rival]
+    assert {child.seat for child in shared.children.values()} == {rival}
+    # Every rival choice made below any of the seat's bids was counted once in the shared
+    # statistics: the rival's choice is judged across the seat's bids, not against each.
+    below = sum(grand.visits for child in root.children.values() for grand in child.children.values())
+    assert sum(child.visits for child in shared.children.values()) == below > 0

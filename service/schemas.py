@@ -111,6 +111,10 @@ class LevelSchema(Schema):
     rollout_depth = fields.Integer(required=True)
     exploration = fields.Float(required=True)
     prior_visits = fields.Integer(required=True)
+    centred_margins = fields.Boolean(
+        required=True,
+        metadata={"description": "The search judges lines from the margins of the position searched."},
+    )
 
 
 class CatalogTitleSchema(Schema):

@@ -100,6 +100,8 @@ def test_a_game_may_set_how_deep_and_how_long_ismcts_searches(monkeypatch):
     assert medium.for_game(property_game).iterations == 3 * medium.iterations
     assert hard.for_game(property_game).seconds == hard.seconds
     assert medium.for_game(GAMES["wettstreit"]).prior_visits == 40
+    assert medium.for_game(GAMES["new-york-city"]).centred_margins
+    assert not medium.for_game(property_game).centred_margins
     assert medium.for_game(GAMES["fresh-fish"]) == medium
     assert LEVELS["greedy"].for_game(property_game) == LEVELS["greedy"]
     searched = []

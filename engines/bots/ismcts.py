@@ -205,8 +205,8 @@ def _iterate(
     # a seat choosing after others in the same round must not choose knowing theirs, as it
     # would below their moves in the tree. Its statistics live at the round's first node,
     # shared by every path through the round; the tree below still follows each path.
-    # Without this, a search of thousands of iterations lets rivals answer the searching
-    # seat's sealed bid as if they saw it (Fresh Fish: the hard level lost to medium).
+    # Without this, the longer the search, the better rivals answer the searching seat's
+    # sealed bid, as if they saw it.
     round_start: Node | None = None
     still_to_choose: set[int] = set()
     shared: list[Node] = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import replace
@@ -147,3 +148,14 @@ def live(redis_server):
     wait_http(url + "/readyz")
     yield url
     processes.stop()
+
+
+def burst_worker(redis_url: str) -> subprocess.CompletedProcess:
+    """``skyline worker --burst`` on ``redis_url``: it plays the queued bot turns, then exits."""
+    return subprocess.run(
+        [sys.executable, "-m", "service.cli", "worker", "--burst"],
+        env={**os.environ, "REDIS_URL": redis_url},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )

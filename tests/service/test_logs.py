@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import subprocess
 import sys
 from dataclasses import replace
 
@@ -15,6 +13,8 @@ import redis
 from service import create_app
 from service.embedded import EmbeddedRedis
 from service.logs import JsonFormatter, accept_request_id
+
+from ..conftest import burst_worker
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
@@ -85,13 +85,7 @@ def test_the_worker_logs_one_json_line_per_bot_job_with_the_request_that_caused_
             headers={"X-Request-ID": "create-7"},
         )
         game_id = created.get_json()["id"]
-        done = subprocess.run(
-            [sys.executable, "-m", "service.cli", "worker", "--burst"],
-            env={**os.environ, "REDIS_URL": server.url},
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        done = burst_worker(server.url)
     finally:
         server.stop()
     assert done.returncode == 0, done.stderr

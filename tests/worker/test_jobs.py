@@ -18,7 +18,7 @@ from service.embedded import EmbeddedRedis
 from worker import jobs
 from worker.jobs import play_bot_turn
 
-from ..conftest import Processes, worker_command
+from ..conftest import Processes, burst_worker, worker_command
 
 BOT = {"kind": "bot", "bot": "random"}
 SMART = {"kind": "bot", "level": "easy"}
@@ -269,8 +269,6 @@ def test_a_real_worker_shortens_a_late_turn_by_its_wait(settings, tmp_path):
     """A hard bot's turn left 1.5 s in the queue (no worker yet): the worker that takes it
     thinks only the floor of its time, so the answer comes close to the level's budget end to end."""
     import json
-    import subprocess
-    import sys
 
     server = EmbeddedRedis(tmp_path / "redis", appendonly=False).start()
     try:
@@ -283,13 +281,7 @@ def test_a_real_worker_shortens_a_late_turn_by_its_wait(settings, tmp_path):
         )
         assert created.status_code == 201 and created.get_json()["to_act"] == [0]
         time.sleep(1.5)
-        done = subprocess.run(
-            [sys.executable, "-m", "service.cli", "worker", "--burst"],
-            env={**os.environ, "REDIS_URL": server.url},
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        done = burst_worker(server.url)
     finally:
         server.stop()
     assert done.returncode == 0, done.stderr

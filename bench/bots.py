@@ -133,6 +133,9 @@ def main() -> None:
         help="ISMCTS judges lines from the margins of the position searched, or from an even game (a trial)",
     )
     parser.add_argument(
+        "--searches", type=int, help="ISMCTS as this many trees voting, sharing the iterations (a trial)"
+    )
+    parser.add_argument(
         "--matchups", default="medium:random,medium:greedy,greedy:random", help="tested:opponent,..."
     )
     args = parser.parse_args()
@@ -144,6 +147,7 @@ def main() -> None:
             ("iterations", args.iterations),
             ("prior_visits", args.prior_visits),
             ("centred_margins", None if args.centred is None else args.centred == "on"),
+            ("searches", args.searches),
         )
         if value is not None
     }

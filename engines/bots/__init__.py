@@ -77,6 +77,7 @@ def play(
         exploration=plan.exploration,
         prior_visits=plan.prior_visits,
         centred=plan.centred_margins,
+        searches=plan.searches,
     )
 
 

@@ -116,39 +116,83 @@ def ismcts_move(
     exploration: float = 0.7,
     prior_visits: int = 0,
     centred: bool = False,
+    searches: int = 1,
     stats: dict | None = None,
 ) -> Move:
     """The most visited move at the root after ``iterations``, or when ``out_of_time()``.
 
     ``centred`` judges every line by how far it moves each seat's margin from the position
-    searched (``_Scale``), rather than from an even game.
+    searched (``_Scale``), rather than from an even game. With ``searches`` above one, that
+    many independent trees (each its own guesses of the hidden facts, its own prior) share
+    the iterations in turn, and the move with most visits over all of them is played: a
+    vote that averages out what one tree's few guesses make it believe.
     """
-    pool = [state.determinize(seat, rng)]
-    root_moves = pool[0].legal_moves(seat)
+    first = state.determinize(seat, rng)
+    root_moves = first.legal_moves(seat)
     if len(root_moves) == 1:
         if stats is not None:
             stats["iterations"] = 0
         return root_moves[0]
-    root = Node(seat, None)
-    if prior_visits or centred:
-        while len(pool) < _PRIOR_WORLDS:
-            pool.append(state.determinize(seat, rng))
-    scale = _Scale(_centre(pool[:_PRIOR_WORLDS]) if centred else None)
-    if prior_visits:
-        _seed_root(root, pool[:_PRIOR_WORLDS], seat, root_moves, scale, prior_visits, rng)
+    trees = [
+        _Tree(state, seat, rng, root_moves, first if index == 0 else None, prior_visits, centred)
+        for index in range(max(searches, 1))
+    ]
     done = 0
     while done < max(iterations, 1):
         if out_of_time is not None and done and out_of_time():
             break
-        if len(pool) < _POOL_SIZE:
-            pool.append(state.determinize(seat, rng))
-        world = pool[done % len(pool)].clone()
-        _iterate(world, root, seat, rng, rollout_depth, exploration, scale)
+        tree = trees[done % len(trees)]
+        tree.iterate(done // len(trees), rng, rollout_depth, exploration)
         done += 1
     if stats is not None:
         stats["iterations"] = done
-    best = max(root.children.values(), key=lambda n: (n.visits, n.reward))
-    return best.move
+    return _vote([tree.root for tree in trees])
+
+
+def _vote(roots: list[Node]) -> Move:
+    """The root move with the most visits over all trees (ties: the most reward)."""
+    votes: dict[bytes, list] = {}
+    for root in roots:
+        for key, child in root.children.items():
+            tally = votes.setdefault(key, [0, 0.0, child.move])
+            tally[0] += child.visits
+            tally[1] += child.reward
+    return max(votes.values(), key=lambda tally: (tally[0], tally[1]))[2]
+
+
+class _Tree:
+    """One search: its root, its pool of guesses of the hidden facts and its scale."""
+
+    __slots__ = ("pool", "root", "scale", "seat", "state")
+
+    def __init__(
+        self,
+        state: State,
+        seat: int,
+        rng: random.Random,
+        root_moves: list[Move],
+        first: State | None,
+        prior_visits: int,
+        centred: bool,
+    ) -> None:
+        self.state = state
+        self.seat = seat
+        self.pool = [first if first is not None else state.determinize(seat, rng)]
+        self.root = Node(seat, None)
+        if prior_visits or centred:
+            while len(self.pool) < _PRIOR_WORLDS:
+                self.pool.append(state.determinize(seat, rng))
+        self.scale = _Scale(_centre(self.pool[:_PRIOR_WORLDS]) if centred else None)
+        if prior_visits:
+            moves = self.pool[0].legal_moves(seat) if first is None else root_moves
+            _seed_root(self.root, self.pool[:_PRIOR_WORLDS], seat, moves, self.scale, prior_visits, rng)
+
+    def iterate(self, done: int, rng: random.Random, rollout_depth: int, exploration: float) -> None:
+        pool = self.pool
+        if len(pool) < _POOL_SIZE:
+            pool.append(self.state.determinize(self.seat, rng))
+        world = pool[done % len(pool)].clone()
+        _iterate(world, self.root, self.seat, rng, rollout_depth, exploration, self.scale)
 
 
 def _seed_root(

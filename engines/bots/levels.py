@@ -31,6 +31,8 @@ class Level:
     # Judge lines by how far they move each seat's margin from the position searched
     # (ismcts._Scale), where a game asks for it (Game.ismcts_centred_margins).
     centred_margins: bool = False
+    # Independent trees sharing the iterations, voting on the move (ismcts_move).
+    searches: int = 1
     default_for_bot: bool = False
 
     def for_game(self, game: Game) -> Level:

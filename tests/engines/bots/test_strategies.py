@@ -192,3 +192,59 @@ def test_in_a_sealed_round_a_rival_chooses_without_seeing_the_searching_seats_ch
     # statistics: the rival's choice is judged across the seat's bids, not against each.
     below = sum(grand.visits for child in root.children.values() for grand in child.children.values())
     assert sum(child.visits for child in shared.children.values()) == below > 0
+
+
+def test_several_searches_share_the_iterations_and_vote_with_all_their_visits(monkeypatch):
+    """With ``searches`` trees, each gets its own guesses of the hidden facts and every
+    ``searches``-th iteration; the move played has the most visits summed over all trees,
+    even where no single tree ranks it first."""
+    from engines.bots import ismcts
+
+    trees = []
+    real_tree = ismcts._Tree
+
+    def recording_tree(*args, **kwargs):
+        tree = real_tree(*args, **kwargs)
+        trees.append(tree)
+        return tree
+
+    monkeypatch.setattr(ismcts, "_Tree", recording_tree)
+    state = midgame("fresh-fish")
+    seat = state.to_act()[0]
+    stats: dict = {}
+    chosen = ismcts_move(
+        state, seat, random.Random(2), iterations=301, prior_visits=10, searches=3, stats=stats
+    )
+    assert len(trees) == 3 and stats["iterations"] == 301
+    # Each tree's root was visited by its own share of the iterations, on top of its prior.
+    for index, tree in enumerate(trees):
+        own = len(range(index, 301, 3))
+        assert tree.root.visits == 10 * len(tree.root.children) + own
+    assert len({id(tree.pool[1]) for tree in trees}) == 3, "each tree guesses the hidden facts itself"
+    totals: dict = {}
+    for tree in trees:
+        for key, child in tree.root.children.items():
+            totals[key] = totals.get(key, 0) + child.visits
+    assert totals[ismcts._key(chosen)] == max(totals.values())
+
+
+def test_the_vote_can_overrule_every_single_tree():
+    """Three trees whose favourites differ: the move second in each but first in total wins."""
+    from engines.bots.ismcts import Node, _key
+
+    def tree_with(visits: dict[str, int]):
+        root = Node(0, None)
+        for name, count in visits.items():
+            child = Node(0, {"type": name})
+            child.visits = count
+            root.children[_key(child.move)] = child
+        return root
+
+    roots = [
+        tree_with({"a": 50, "b": 40, "c": 0}),
+        tree_with({"b": 40, "c": 50, "a": 0}),
+        tree_with({"c": 0, "b": 40, "a": 45}),
+    ]
+    from engines.bots.ismcts import _vote
+
+    assert _vote(roots) == {"type": "b"}

@@ -115,6 +115,10 @@ class LevelSchema(Schema):
         required=True,
         metadata={"description": "The search judges lines from the margins of the position searched."},
     )
+    searches = fields.Integer(
+        required=True,
+        metadata={"description": "Independent searches sharing the iterations and voting on the move."},
+    )
 
 
 class CatalogTitleSchema(Schema):

@@ -133,10 +133,11 @@ def ismcts_move(
         if stats is not None:
             stats["iterations"] = 0
         return root_moves[0]
-    trees = [
-        _Tree(state, seat, rng, root_moves, first if index == 0 else None, prior_visits, centred)
-        for index in range(max(searches, 1))
-    ]
+    trees = [_Tree(state, seat, rng, root_moves, first, prior_visits, centred)]
+    # Each tree seeds its prior over every root move; where there are hundreds, building
+    # seven costs a good part of a turn, so the clock may leave fewer trees to vote.
+    while len(trees) < searches and not (out_of_time is not None and out_of_time()):
+        trees.append(_Tree(state, seat, rng, root_moves, None, prior_visits, centred))
     done = 0
     while done < max(iterations, 1):
         if out_of_time is not None and done and out_of_time():

@@ -248,3 +248,26 @@ def test_the_vote_can_overrule_every_single_tree():
     from engines.bots.ismcts import _vote
 
     assert _vote(roots) == {"type": "b"}
+
+
+def test_when_the_clock_runs_out_while_trees_are_built_fewer_trees_vote(monkeypatch):
+    from engines.bots import ismcts
+
+    built = []
+    real_tree = ismcts._Tree
+    monkeypatch.setattr(ismcts, "_Tree", lambda *args: built.append(real_tree(*args)) or built[-1])
+    state = midgame("fresh-fish")
+    seat = state.to_act()[0]
+    checks = iter([False, True])
+    stats: dict = {}
+    move = ismcts_move(
+        state,
+        seat,
+        random.Random(2),
+        iterations=700,
+        searches=7,
+        out_of_time=lambda: next(checks, True),
+        stats=stats,
+    )
+    assert len(built) == 2 and stats["iterations"] == 1
+    assert move in state.legal_moves(seat)

@@ -10,6 +10,10 @@ Guesses are drawn once into a small pool and cycled, since drawing one costs mor
 iteration. A rollout stops after ``rollout_depth`` moves and the position is scored by the
 game's evaluate (each seat's margin over its best rival, squashed to 0..1 on a scale learnt
 during the search), or exactly from the result when the game ends.
+
+Several independent trees may share the iterations and vote on the move with all their root
+visits (root parallelisation): each has its own guesses and prior, so what one tree's few
+guesses make it believe is averaged out (the hard level, docs/bots.md).
 """
 
 from __future__ import annotations

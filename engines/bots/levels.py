@@ -89,7 +89,7 @@ LEVELS: dict[str, Level] = {
             iterations=3000,
             seconds=1.2,
             # One long search lost to medium's short one (Fresh Fish 5 of 20): seven of about
-            # medium's size, each with its own guesses, won 31 of 40 (bench/RESULTS.md).
+            # medium's size, each with its own guesses, won 66 of 100 (bench/RESULTS.md).
             searches=7,
         ),
     )

@@ -2,7 +2,7 @@
 
     python bench/bots.py [--games 20] [--game property] [--jobs 2]
         [--matchups medium:greedy,...] [--rollout-depth N] [--iterations N] [--prior-visits N]
-        [--centred on|off] [--first-seed N]
+        [--centred on|off] [--searches N] [--first-seed N]
 
 For each game, in two-seat games (or the game's smallest table when it needs more), plays
     ismcts (medium, the default level) vs random, ismcts vs greedy, greedy vs random,
@@ -10,9 +10,10 @@ alternating seats, and prints the tested bot's win share (rank 1; a shared first
 counts as a win shared among the tied) with a 95 % Wilson interval. At tables of three or
 more the other seats are all played by the opponent bot. Also prints ISMCTS iterations per
 second on positions from random games. Iteration budgets only (no clock), so runs repeat.
-``--rollout-depth``, ``--iterations``, ``--prior-visits`` and ``--centred`` play ISMCTS with
-another rollout depth, budget, weight of its greedy prior or centre of its judgement than the
-level's own as played in that game, for the tested level only (how each game's ``ismcts_rollout_depth``,
+``--rollout-depth``, ``--iterations``, ``--prior-visits``, ``--centred`` and ``--searches`` play
+ISMCTS with another rollout depth, budget, weight of its greedy prior, centre of its judgement or
+number of voting trees than the level's own as played in that game, for the tested level only
+(how hard's seven searches and each game's ``ismcts_rollout_depth``,
 ``ismcts_iteration_scale``, ``ismcts_prior_visits`` and ``ismcts_centred_margins`` were chosen).
 Not a test; record the output in bench/RESULTS.md.
 """

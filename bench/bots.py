@@ -167,14 +167,15 @@ def main() -> None:
                 results = []
                 seeds = range(args.first_seed, args.first_seed + args.games)
                 matches = [(game_id, tested, opponent, seed, overrides) for seed in seeds]
-                for result in pool.imap(play_match, matches, chunksize=1):
+                for seed, result in zip(seeds, pool.imap(play_match, matches, chunksize=1), strict=True):
                     results.append(result)
-                    if len(results) % 10 == 0:  # a long run that is cut short still tells something
-                        print(
-                            f"  {game_id} {tested}:{opponent} {sum(results):g}/{len(results)}",
-                            file=sys.stderr,
-                            flush=True,
-                        )
+                    # every game, so that a long run cut short still counts to the last seed
+                    print(
+                        f"  {game_id} {tested}:{opponent} seed {seed}: {result:g}"
+                        f" (so far {sum(results):g}/{len(results)})",
+                        file=sys.stderr,
+                        flush=True,
+                    )
                 wins = sum(results)
                 low, high = wilson(wins, len(results))
                 share = wins / len(results)

@@ -3,6 +3,7 @@
     python bench/bots.py [--games 20] [--game property] [--jobs 2]
         [--matchups medium:greedy,...] [--rollout-depth N] [--iterations N] [--prior-visits N]
         [--centred on|off] [--searches N] [--first-seed N]
+    python bench/bots.py --reach hard [--game G]
 
 For each game, in two-seat games (or the game's smallest table when it needs more), plays
     ismcts (medium, the default level) vs random, ismcts vs greedy, greedy vs random,
@@ -81,35 +82,62 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - margin), min(1.0, centre + margin))
 
 
-def iterations_per_second(game_id: str, positions: int = 6) -> float:
+def positions(game_id: str, count: int = 6):
+    """(state, seat, seed): positions part way through random games, with a choice to make."""
     game = GAMES[game_id]
     seats, options = table(game_id)
-    total_iterations, total_seconds = 0, 0.0
-    for seed in range(positions):
+    for seed in range(count):
         playout = random_playout(game, seats, options, seed, check=False)
         state = game.setup(seats, options, seed)
-        for seat, move in playout.moves[: len(playout.moves) * (seed + 1) // (positions + 1)]:
+        for seat, move in playout.moves[: len(playout.moves) * (seed + 1) // (count + 1)]:
             state.apply(seat, move)
         seat = state.to_act()[0]
-        if len(state.legal_moves(seat)) < 2:
-            continue
-        stats: dict = {}
+        if len(state.legal_moves(seat)) >= 2:
+            yield state, seat, seed
+
+
+def search(plan, state, seat: int, seed: int, out_of_time=None) -> dict:
+    """Run ``plan``'s ISMCTS once; its stats (iterations done)."""
+    stats: dict = {}
+    ismcts_move(
+        state,
+        seat,
+        random.Random(seed),
+        iterations=plan.iterations,
+        out_of_time=out_of_time,
+        rollout_depth=plan.rollout_depth,
+        exploration=plan.exploration,
+        prior_visits=plan.prior_visits,
+        centred=plan.centred_margins,
+        searches=plan.searches,
+        stats=stats,
+    )
+    return stats
+
+
+def iterations_per_second(game_id: str) -> float:
+    medium = LEVELS["medium"].for_game(GAMES[game_id])
+    total_iterations, total_seconds = 0, 0.0
+    for state, seat, seed in positions(game_id):
         started = time.perf_counter()
-        medium = LEVELS["medium"].for_game(game)
-        ismcts_move(
-            state,
-            seat,
-            random.Random(seed),
-            iterations=medium.iterations,
-            rollout_depth=medium.rollout_depth,
-            exploration=medium.exploration,
-            prior_visits=medium.prior_visits,
-            centred=medium.centred_margins,
-            stats=stats,
-        )
+        total_iterations += search(medium, state, seat, seed)["iterations"]
         total_seconds += time.perf_counter() - started
-        total_iterations += stats["iterations"]
     return total_iterations / total_seconds if total_seconds else float("nan")
+
+
+def clock_reach(game_id: str, level: str) -> list[int]:
+    """Iterations ``level`` does within its own clock (one core, no queue), per position.
+
+    The bench plays iteration budgets only; this says how much of a budget a live bot,
+    stopped by the level's ``seconds``, actually searches.
+    """
+    plan = LEVELS[level].for_game(GAMES[game_id])
+    reached = []
+    for state, seat, seed in positions(game_id, 12):
+        deadline = time.perf_counter() + plan.seconds
+        stats = search(plan, state, seat, seed, lambda deadline=deadline: time.perf_counter() >= deadline)
+        reached.append(stats["iterations"])
+    return reached
 
 
 def main() -> None:
@@ -121,6 +149,9 @@ def main() -> None:
     parser.add_argument("--game", choices=sorted(GAMES), action="append")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--speed-only", action="store_true", help="only ISMCTS iterations per second")
+    parser.add_argument(
+        "--reach", choices=("medium", "hard"), help="only: iterations the level does within its clock"
+    )
     parser.add_argument(
         "--rollout-depth", type=int, help="ISMCTS rollout depth instead of the game's own (a trial)"
     )
@@ -153,11 +184,21 @@ def main() -> None:
         if value is not None
     }
     speeds = {}
-    if not args.speed_only:
+    if not (args.speed_only or args.reach):
         print("| game | seats | tested | opponent | games | win share | 95 % interval |")
         print("|---|---|---|---|---|---|---|")
     with multiprocessing.Pool(args.jobs) as pool:
         for game_id in titles:
+            if args.reach:
+                plan = LEVELS[args.reach].for_game(GAMES[game_id])
+                reached = sorted(clock_reach(game_id, args.reach))
+                print(
+                    f"{game_id}: {args.reach} ({plan.iterations} iterations, {plan.searches} searches,"
+                    f" {plan.seconds} s) reached {reached} iterations"
+                    f" (median {reached[len(reached) // 2]})",
+                    flush=True,
+                )
+                continue
             if args.speed_only:
                 speeds[game_id] = iterations_per_second(game_id)
                 continue
@@ -184,6 +225,8 @@ def main() -> None:
                 wins_seeds = f"{wins:g} wins, seeds {seeds.start}–{seeds.stop - 1}"
                 print(f"{row}| {low:.0%}–{high:.0%} |  <!-- {wins_seeds}, {seconds:.0f} s -->", flush=True)
             speeds[game_id] = iterations_per_second(game_id)
+    if args.reach:
+        return
     print()
     print("| game | ISMCTS iterations/s (one core) |")
     print("|---|---|")

@@ -7,6 +7,7 @@ once per board size.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from functools import cache
 
 
@@ -31,23 +32,27 @@ def side_neighbours(size: int) -> tuple[tuple[int, ...], ...]:
 
 
 def group_sizes(marked: list[bool], size: int) -> list[int]:
-    """The sizes of the groups that the marked cells form by their sides, in board order.
+    """The sizes of the groups that the marked cells form by their sides, in board order."""
+    return group_sizes_by_value([True if mine else None for mine in marked], size).get(True, [])
 
-    ``marked`` is used up (every cell ends unmarked): callers build it for the call.
-    """
+
+def group_sizes_by_value(cells: Sequence[Hashable | None], size: int) -> dict[Hashable, list[int]]:
+    """For every value on the board (``None`` is an empty cell), the sizes of the groups its
+    cells form by their sides, in board order: every owner's groups in one walk of the board."""
     near = side_neighbours(size)
-    sizes = []
-    for start, mine in enumerate(marked):
-        if not mine:
+    seen = [value is None for value in cells]
+    sizes: dict[Hashable, list[int]] = {}
+    for start, value in enumerate(cells):
+        if seen[start]:
             continue
-        marked[start] = False
+        seen[start] = True
         frontier = [start]
         count = 0
         while frontier:
             count += 1
             for neighbour in near[frontier.pop()]:
-                if marked[neighbour]:
-                    marked[neighbour] = False
+                if not seen[neighbour] and cells[neighbour] == value:
+                    seen[neighbour] = True
                     frontier.append(neighbour)
-        sizes.append(count)
+        sizes.setdefault(value, []).append(count)
     return sizes

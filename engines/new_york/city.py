@@ -69,10 +69,19 @@ def groups(board: Board, colour: int) -> list[list[tuple[int, int]]]:
 
 
 def group_sizes(board: Board, colour: int) -> list[int]:
-    """The sizes of the colour's groups, largest first: all that scoring and evaluation need."""
+    """The sizes of the colour's groups, largest first: all that scoring needs."""
     sizes = grid.group_sizes([owner == colour for line in board for owner in line], m.SIZE)
     sizes.sort(reverse=True)
     return sizes
+
+
+def group_sizes_by_colour(board: Board) -> dict[int, list[int]]:
+    """Every colour's group sizes, largest first (absent: no building), in one walk of the
+    board: the bots' evaluation asks for all colours at every position it judges."""
+    by_colour = grid.group_sizes_by_value([owner for line in board for owner in line], m.SIZE)
+    for sizes in by_colour.values():
+        sizes.sort(reverse=True)
+    return by_colour
 
 
 def largest_group(board: Board, colour: int) -> int:

@@ -34,10 +34,11 @@ def evaluate(state: NewYorkState, seat: int) -> float:
 def _static(state: NewYorkState, seat: int) -> float:
     two = state.options["two_colours"]
     value = [float(state.money[s] * m.MONEY_POINTS) for s in range(state.seats)]
+    by_colour = city.group_sizes_by_colour(state.board)
     for s in range(state.seats):
         for colour in state.seat_colours[s]:
             # The count of scoring.seat_points, from the same group search as the promise.
-            sizes = city.group_sizes(state.board, colour)
+            sizes = by_colour.get(colour, [])
             largest = sizes[0] if sizes else 0
             value[s] += colour_score(largest, state.on_board[colour], two)
             if len(sizes) > 1:

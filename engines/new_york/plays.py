@@ -170,16 +170,24 @@ def choices(state: NewYorkState, seat: int, cards: list[str]) -> Iterator[Move]:
     return statik_choices(state, seat, kind, numbers)
 
 
-def pair_reach(state: NewYorkState, seat: int, red: str, blue: str, can_gain: bool) -> int:
+def pair_reach(
+    state: NewYorkState,
+    seat: int,
+    red: str,
+    blue: str,
+    can_gain: bool,
+    price_counts: tuple[list[list[int]], list[list[int]]],
+) -> int:
     """What two street cards or jokers reach: 2 a building to take, 1 only one's own, 0 nothing.
 
-    The same test as ``building_choices``, written flat because listing asks it of every pair.
+    The same test as ``building_choices``, written flat because listing asks it of every
+    pair (``price_counts``: the state's, counted once for all pairs).
     """
     avenue, street = m.CARD_LINE[red], m.CARD_LINE[blue]
     avenues = m.LINES if avenue is None else (avenue,)
     streets = m.LINES if street is None else (street,)
     board, money, colour_seat = state.board, state.money[seat], state.colour_seat
-    by_avenue, by_street = state.price_counts()
+    by_avenue, by_street = price_counts
     own = 0
     for a in avenues:
         row = board[a - 1]
@@ -207,6 +215,7 @@ def card_plays(state: NewYorkState, seat: int) -> list[Move]:
     reds = [c for c in held if c.startswith("red-")]
     blues = [c for c in held if c.startswith("blue-")]
     can_gain = bool(gaining_colours(state, seat))
+    counts = state.price_counts()
     taking: list[Move] = []
     losing: list[Move] = []
     statik: list[Move] = []
@@ -217,7 +226,7 @@ def card_plays(state: NewYorkState, seat: int) -> list[Move]:
             blue_event = event_of[blue]
             move = {"type": "play", "red": red, "blue": blue}
             if red_event is None and blue_event is None:
-                reach = pair_reach(state, seat, red, blue, can_gain)
+                reach = pair_reach(state, seat, red, blue, can_gain, counts)
                 if reach == 2 or (reach == 1 and not last_resort):
                     taking.append(move)
                 elif reach == 1:
@@ -258,12 +267,13 @@ def playout_moves(state: NewYorkState, seat: int, moves: list[Move]) -> list[Mov
         return [move for move in moves if keeps(move)]
     if state.phase == "play":
         can_gain = bool(gaining_colours(state, seat))
+        counts = state.price_counts()
         return [
             move
             for move in moves
             if move["type"] != "play"
             or m.CARD_EVENT[move["red"]] is not None
             or m.CARD_EVENT[move["blue"]] is not None
-            or pair_reach(state, seat, move["red"], move["blue"], can_gain) == 2
+            or pair_reach(state, seat, move["red"], move["blue"], can_gain, counts) == 2
         ]
     return moves

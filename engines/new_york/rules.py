@@ -236,8 +236,9 @@ class NewYorkState(State):
             return self.avenue_counts, self.street_counts
         tables = []
         for counts in (self.avenue_counts, self.street_counts):
+            # Listing asks this of every pair of cards: summed line by line with map and zip.
             per_seat = [
-                [sum(counts[c][line] for c in colours) for line in range(m.SIZE)]
+                list(map(sum, zip(*(counts[c] for c in colours), strict=True)))
                 for colours in self.seat_colours
             ]
             tables.append([per_seat[self.colour_seat[c]] for c in range(self.colours)])

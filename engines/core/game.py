@@ -48,6 +48,11 @@ class Game:
     # set by measurement (bench/bots.py --iterations) where iterations are cheap and more
     # of them win more games.
     ismcts_iteration_scale: int = 1
+    # The most voting trees (levels with several searches, ``hard``) whose iterations, each
+    # tree scaled as above, the level's clock allows here (bench/bots.py --reach hard); None:
+    # the level's own. The level then searches that many trees of the same size, so its
+    # iteration budget, which the bench plays, is what a live bot does in its time.
+    ismcts_max_searches: int | None = None
     # How many visits the greedy bot's opinion of each root move is worth (None: the level's
     # own), set by measurement (bench/bots.py --prior-visits) where the search's own view
     # is poorer than the greedy bot's and should overturn it only on strong evidence.

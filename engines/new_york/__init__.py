@@ -93,6 +93,9 @@ GAME = Game(
     # against the greedy bot, 800 won 59 %, 1,200 won 65 % of the same seeds (bench/bots.py
     # --iterations); 1,200 take 0.45-0.7 s here, so medium's clock may stop them sooner.
     ismcts_iteration_scale=3,
+    # Hard's 1.2 s do about 2,400 iterations here (bench/bots.py --reach hard, machine
+    # quiet): two trees of 1,286, not seven.
+    ismcts_max_searches=2,
     check_setup=_check_setup,
     playout_moves=playout_moves,
 )

@@ -85,6 +85,22 @@ def test_levels_map_to_strategies_and_budgets():
         assert move in state.legal_moves(seat)
 
 
+def test_hard_votes_with_as_many_trees_as_its_clock_allows_each_of_the_scaled_size():
+    """New York's and Property's iterations are dear and scaled: hard's 1.2 s hold two and
+    five trees of 1,286 there (bench/bots.py --reach hard), so hard searches that many, each
+    the size it has elsewhere times the scale, and its budget is what a live bot does."""
+    hard, medium = LEVELS["hard"], LEVELS["medium"]
+    per_tree = hard.iterations / hard.searches
+    for game_id, trees in (("new-york", 2), ("property", 5)):
+        plan = hard.for_game(GAMES[game_id])
+        assert (plan.searches, plan.iterations) == (trees, hard.iterations * 3 * trees // hard.searches)
+        assert abs(plan.iterations / plan.searches - 3 * per_tree) < 1
+        assert medium.for_game(GAMES[game_id]).searches == 1
+    for game_id in ("fifth-avenue", "fresh-fish", "new-york-city", "wettstreit"):
+        plan = hard.for_game(GAMES[game_id])
+        assert (plan.searches, plan.iterations) == (hard.searches, hard.iterations)
+
+
 def test_a_game_may_set_how_deep_and_how_long_ismcts_searches(monkeypatch):
     """New York's evaluate judges a fresh node better than random moves from it, so its ISMCTS
     levels roll out 0 moves; New York's and Property's searches win more with three times

@@ -91,7 +91,7 @@ GAME = Game(
     ismcts_rollout_depth=0,
     # With ties in the search's prior broken at random: 400 iterations won 54 % of 80 games
     # against the greedy bot, 800 won 59 %, 1,200 won 65 % of the same seeds (bench/bots.py
-    # --iterations); 1,200 take 0.45-0.7 s here, so medium's clock may stop them sooner.
+    # --iterations). Medium's 0.5 s hold about 940 of them here (bench/bots.py --reach medium).
     ismcts_iteration_scale=3,
     # Hard's 1.2 s do about 2,400 iterations here (bench/bots.py --reach hard, machine
     # quiet): two trees of 1,286, not seven.

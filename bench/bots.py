@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engines.bots import LEVELS, choose, ismcts_move, play  # noqa: E402
+from engines.bots import LEVELS, choose, play  # noqa: E402
 from engines.core.conformance import random_playout  # noqa: E402
 from engines.registry import GAMES  # noqa: E402
 
@@ -99,19 +99,7 @@ def positions(game_id: str, count: int = 6):
 def search(plan, state, seat: int, seed: int, out_of_time=None) -> dict:
     """Run ``plan``'s ISMCTS once; its stats (iterations done)."""
     stats: dict = {}
-    ismcts_move(
-        state,
-        seat,
-        random.Random(seed),
-        iterations=plan.iterations,
-        out_of_time=out_of_time,
-        rollout_depth=plan.rollout_depth,
-        exploration=plan.exploration,
-        prior_visits=plan.prior_visits,
-        centred=plan.centred_margins,
-        searches=plan.searches,
-        stats=stats,
-    )
+    play(plan, state, seat, random.Random(seed), out_of_time=out_of_time, stats=stats)
     return stats
 
 

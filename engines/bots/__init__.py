@@ -59,8 +59,11 @@ def play(
     rng: random.Random,
     *,
     out_of_time: Callable[[], bool] | None = None,
+    stats: dict | None = None,
 ) -> Move:
-    """The move ``plan``'s strategy plays with its budget (``choose`` resolves the plan)."""
+    """The move ``plan``'s strategy plays with its budget (``choose`` resolves the plan).
+
+    ``stats``: ISMCTS's counts (iterations done), for benchmarks."""
     if plan.bot == "random":
         return random_move(state, seat, rng)
     if plan.bot == "greedy":
@@ -78,6 +81,7 @@ def play(
         prior_visits=plan.prior_visits,
         centred=plan.centred_margins,
         searches=plan.searches,
+        stats=stats,
     )
 
 

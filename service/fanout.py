@@ -95,8 +95,21 @@ class Dispatcher:
         self.connected = threading.Event()
         self.on_change = on_change  # told the number of open streams, for the gauge
         self.streams = 0
+        self._closed = threading.Event()
+        self._pubsub: Any = None
         self._thread = threading.Thread(target=self._listen, name="sse-dispatcher", daemon=True)
         self._thread.start()
+
+    def close(self) -> None:
+        """Stop listening (the thread ends within a poll); for callers that drop a Redis."""
+        self._closed.set()
+        pubsub = self._pubsub
+        if pubsub is not None:
+            try:
+                pubsub.close()
+            except Exception:
+                pass
+        self._thread.join(timeout=10)
 
     # ---- streams join and leave -------------------------------------------------------------
     def join(self, game_id: str) -> tuple[Feed, threading.Event]:
@@ -146,23 +159,33 @@ class Dispatcher:
 
     def _listen(self) -> None:
         delay = 0.1
-        while True:
-            pubsub = self.client.pubsub()
+        failures = 0  # in a row: an outage logs its cause once, not every few seconds
+        while not self._closed.is_set():
+            pubsub = self._pubsub = self.client.pubsub()
             try:
                 pubsub.psubscribe(PATTERN)
                 # Anything published while we were not subscribed is read from the log.
                 self._resync()
                 self.connected.set()
+                if failures:
+                    log.warning("event subscription back after %d failed attempts", failures)
+                failures = 0
                 delay = 0.1
-                while True:
+                while not self._closed.is_set():
                     message = pubsub.get_message(timeout=5.0)
                     if message is not None:
                         self._deliver(message)
-            except Exception:  # Redis down or restarted: subscribe again, with a backoff
+            except Exception as error:  # Redis down or restarted: subscribe again, with a backoff
                 self.connected.clear()
-                log.warning("event subscription lost; subscribing again in %.1f s", delay, exc_info=True)
+                if self._closed.is_set():
+                    return
+                failures += 1
+                if failures == 1:
+                    log.warning("event subscription lost; subscribing again in %.1f s", delay, exc_info=True)
+                else:
+                    log.warning("event subscription still down (%s); again in %.1f s", error, delay)
                 self._resync()
-                threading.Event().wait(delay)
+                self._closed.wait(delay)
                 delay = min(delay * 2, 5.0)
             finally:
                 try:
@@ -171,15 +194,21 @@ class Dispatcher:
                     pass
 
 
-_dispatcher: Dispatcher | None = None
+_dispatchers: dict[int, Dispatcher] = {}
 _made = threading.Lock()
 
 
 def dispatcher(client: redis.Redis, on_change: Callable[[int], None] | None = None) -> Dispatcher:
-    """This process's dispatcher (a forked process makes its own)."""
-    global _dispatcher
-    if _dispatcher is None or _dispatcher.pid != os.getpid():
+    """This process's dispatcher for ``client``'s Redis (a forked process makes its own).
+
+    A server process has one client, so one dispatcher; a process holding apps on several
+    Redis servers (tests, an embedding program) gets one per client, each subscribed where
+    its games are published.
+    """
+    found = _dispatchers.get(id(client))  # the dispatcher holds its client: the id stays its own
+    if found is None or found.pid != os.getpid():
         with _made:
-            if _dispatcher is None or _dispatcher.pid != os.getpid():
-                _dispatcher = Dispatcher(client, on_change=on_change)
-    return _dispatcher
+            found = _dispatchers.get(id(client))
+            if found is None or found.pid != os.getpid():
+                found = _dispatchers[id(client)] = Dispatcher(client, on_change=on_change)
+    return found

@@ -1,0 +1,76 @@
+"""The process's event subscription (service/fanout.py) on real Redis servers: one per Redis
+client, back after Redis is killed, and an outage that logs its cause once, not every poll."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import pytest
+import redis
+
+from service.embedded import EmbeddedRedis
+from service.fanout import dispatcher
+
+
+def _wait(condition, seconds: float = 15.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.fixture
+def servers(tmp_path):
+    started = [EmbeddedRedis(tmp_path / name, appendonly=False).start() for name in ("a", "b")]
+    yield started
+    for server in started:
+        server.stop()
+
+
+def test_each_redis_client_has_its_own_subscription(servers):
+    first, second = (redis.Redis.from_url(server.url) for server in servers)
+    on_first, on_second = dispatcher(first), dispatcher(second)
+    try:
+        assert on_first is not on_second and dispatcher(first) is on_first
+        assert on_first.connected.wait(10) and on_second.connected.wait(10)
+        feed, waiter = on_second.join("g1")
+        feed.must_read, feed.published = False, 0
+        waiter.clear()
+        second.publish("sk:{g1}:events", 7)
+        assert waiter.wait(10), "a move published on the second Redis wakes its streams"
+        assert feed.published == 7
+        on_second.leave(feed, waiter)
+    finally:
+        on_first.close()
+        on_second.close()
+    assert not on_first._thread.is_alive() and not on_second._thread.is_alive()
+
+
+def test_an_outage_logs_its_cause_once_and_the_subscription_comes_back(servers, caplog):
+    server = servers[0]
+    client = redis.Redis.from_url(server.url, socket_connect_timeout=0.5)
+    fanout = dispatcher(client)
+    caplog.set_level(logging.WARNING, logger="service.fanout")
+    try:
+        assert fanout.connected.wait(10)
+        feed, waiter = fanout.join("g2")
+        server.halt(kill=True)  # kill -9: the subscription drops mid-read
+        assert _wait(lambda: len(caplog.records) >= 4), "it keeps trying while Redis is down"
+        assert not fanout.connected.is_set()
+        server.start()
+        assert _wait(fanout.connected.is_set), "subscribed again once Redis is back"
+        feed.must_read, feed.published = False, 0
+        waiter.clear()
+        client.publish("sk:{g2}:events", 3)
+        assert waiter.wait(10) and feed.published == 3, "moves after the outage reach the streams"
+        fanout.leave(feed, waiter)
+    finally:
+        fanout.close()
+    failures = [record for record in caplog.records if "back after" not in record.getMessage()]
+    assert len(failures) >= 4
+    assert [bool(record.exc_info) for record in failures] == [True] + [False] * (len(failures) - 1)
+    assert any("back after" in record.getMessage() for record in caplog.records)
+    assert fanout._thread.is_alive() is False

@@ -4,6 +4,7 @@
         [--matchups medium:greedy,...] [--rollout-depth N] [--iterations N] [--prior-visits N]
         [--centred on|off] [--searches N] [--first-seed N]
     python bench/bots.py --reach hard [--game G]
+    python bench/bots.py --agreement --games 30 [--game G] [--searches N]
 
 For each game, in two-seat games (or the game's smallest table when it needs more), plays
     ismcts (medium, the default level) vs random, ismcts vs greedy, greedy vs random,
@@ -29,6 +30,8 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+
+import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -128,6 +131,59 @@ def clock_reach(game_id: str, level: str) -> list[int]:
     return reached
 
 
+def greedy_positions(game_id: str, count: int):
+    """(state, seat): every seventh choice of two or more moves in greedy-against-greedy games."""
+    game = GAMES[game_id]
+    seats, options = table(game_id)
+    found: list = []
+    seed = 100
+    while len(found) < count:
+        state = game.setup(seats, options, seed)
+        rng = random.Random(seed)
+        decision = 0
+        while not state.is_over() and len(found) < count:
+            acting = state.to_act()
+            seat = acting[rng.randrange(len(acting))]
+            if len(state.legal_moves(seat)) >= 2:
+                if decision % 7 == 3:
+                    found.append((state.clone(), seat))
+                decision += 1
+            state.apply(seat, choose(state, seat, None, rng, level="greedy"))
+        seed += 1
+    return found
+
+
+def agreement(game_id: str, overrides: dict, count: int = 30) -> dict[str, float]:
+    """How often medium, hard and greedy choose the same move, and each with itself.
+
+    Medium searches each position three times and hard twice, on other seeds: a level that
+    agrees with another as often as with itself chooses like it, and more iterations change
+    its play only by steadying it.
+    """
+    medium = replace(LEVELS["medium"].for_game(GAMES[game_id]), seconds=None)
+    hard = replace(LEVELS["hard"].for_game(GAMES[game_id]), seconds=None, **overrides)
+    pairs: dict[str, list[float]] = {
+        name: [] for name in ("medium-medium", "hard-hard", "medium-hard", "medium-greedy", "hard-greedy")
+    }
+
+    def same(left: list, right: list) -> float:
+        return sum(a == b for a in left for b in right) / (len(left) * len(right))
+
+    for state, seat in greedy_positions(game_id, count):
+        key = orjson.dumps
+        by_medium = [key(play(medium, state, seat, random.Random(seed))) for seed in (1, 2, 3)]
+        by_hard = [key(play(hard, state, seat, random.Random(seed))) for seed in (1, 2)]
+        by_greedy = [key(choose(state, seat, None, random.Random(1), level="greedy"))]
+        pairs["medium-medium"].append(
+            sum(by_medium[a] == by_medium[b] for a, b in ((0, 1), (0, 2), (1, 2))) / 3
+        )
+        pairs["hard-hard"].append(same(by_hard[:1], by_hard[1:]))
+        pairs["medium-hard"].append(same(by_medium, by_hard))
+        pairs["medium-greedy"].append(same(by_medium, by_greedy))
+        pairs["hard-greedy"].append(same(by_hard, by_greedy))
+    return {name: sum(values) / len(values) for name, values in pairs.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=20, help="games per matchup")
@@ -139,6 +195,11 @@ def main() -> None:
     parser.add_argument("--speed-only", action="store_true", help="only ISMCTS iterations per second")
     parser.add_argument(
         "--reach", choices=("medium", "hard"), help="only: iterations the level does within its clock"
+    )
+    parser.add_argument(
+        "--agreement",
+        action="store_true",
+        help="only: how often medium, hard (with the trial settings) and greedy choose alike",
     )
     parser.add_argument(
         "--rollout-depth", type=int, help="ISMCTS rollout depth instead of the game's own (a trial)"
@@ -172,6 +233,12 @@ def main() -> None:
         if value is not None
     }
     speeds = {}
+    if args.agreement:
+        for game_id in titles:
+            rates = agreement(game_id, overrides, args.games)
+            shown = ", ".join(f"{name} {rate:.0%}" for name, rate in rates.items())
+            print(f"{game_id} ({args.games} positions): {shown}", flush=True)
+        return
     if not (args.speed_only or args.reach):
         print("| game | seats | tested | opponent | games | win share | 95 % interval |")
         print("|---|---|---|---|---|---|---|")

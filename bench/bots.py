@@ -2,8 +2,8 @@
 
     python bench/bots.py [--games 20] [--game property] [--jobs 2]
         [--matchups medium:greedy,...] [--rollout-depth N] [--iterations N] [--prior-visits N]
-        [--centred on|off] [--searches N] [--first-seed N]
-    python bench/bots.py --reach hard [--game G]
+        [--centred on|off] [--searches N] [--greedy-rollouts] [--first-seed N]
+    python bench/bots.py --reach hard [--game G] [trial settings]
     python bench/bots.py --agreement --games 30 [--game G] [--searches N]
 
 For each game, in two-seat games (or the game's smallest table when it needs more), plays
@@ -12,9 +12,10 @@ alternating seats, and prints the tested bot's win share (rank 1; a shared first
 counts as a win shared among the tied) with a 95 % Wilson interval. At tables of three or
 more the other seats are all played by the opponent bot. Also prints ISMCTS iterations per
 second on positions from random games. Iteration budgets only (no clock), so runs repeat.
-``--rollout-depth``, ``--iterations``, ``--prior-visits``, ``--centred`` and ``--searches`` play
-ISMCTS with another rollout depth, budget, weight of its greedy prior, centre of its judgement or
-number of voting trees than the level's own as played in that game, for the tested level only
+``--rollout-depth``, ``--iterations``, ``--prior-visits``, ``--centred``, ``--searches`` and
+``--greedy-rollouts`` play ISMCTS with another rollout depth, budget, weight of its greedy prior,
+centre of its judgement, number of voting trees or rival model in its rollouts than the level's
+own as played in that game, for the tested level only
 (how hard's seven searches and each game's ``ismcts_rollout_depth``,
 ``ismcts_iteration_scale``, ``ismcts_prior_visits`` and ``ismcts_centred_margins`` were chosen).
 Not a test; record the output in bench/RESULTS.md.
@@ -116,13 +117,13 @@ def iterations_per_second(game_id: str) -> float:
     return total_iterations / total_seconds if total_seconds else float("nan")
 
 
-def clock_reach(game_id: str, level: str) -> list[int]:
+def clock_reach(game_id: str, level: str, overrides: dict | None = None) -> list[int]:
     """Iterations ``level`` does within its own clock (one core, no queue), per position.
 
     The bench plays iteration budgets only; this says how much of a budget a live bot,
     stopped by the level's ``seconds``, actually searches.
     """
-    plan = LEVELS[level].for_game(GAMES[game_id])
+    plan = replace(LEVELS[level].for_game(GAMES[game_id]), **(overrides or {}))
     reached = []
     for state, seat, seed in positions(game_id, 12):
         deadline = time.perf_counter() + plan.seconds
@@ -217,6 +218,11 @@ def main() -> None:
         "--searches", type=int, help="ISMCTS as this many trees voting, sharing the iterations (a trial)"
     )
     parser.add_argument(
+        "--greedy-rollouts",
+        action="store_true",
+        help="ISMCTS rollouts play the greedy bot's move rather than a random one (a trial)",
+    )
+    parser.add_argument(
         "--matchups", default="medium:random,medium:greedy,greedy:random", help="tested:opponent,..."
     )
     args = parser.parse_args()
@@ -229,6 +235,7 @@ def main() -> None:
             ("prior_visits", args.prior_visits),
             ("centred_margins", None if args.centred is None else args.centred == "on"),
             ("searches", args.searches),
+            ("greedy_rollouts", args.greedy_rollouts or None),
         )
         if value is not None
     }
@@ -245,8 +252,8 @@ def main() -> None:
     with multiprocessing.Pool(args.jobs) as pool:
         for game_id in titles:
             if args.reach:
-                plan = LEVELS[args.reach].for_game(GAMES[game_id])
-                reached = sorted(clock_reach(game_id, args.reach))
+                plan = replace(LEVELS[args.reach].for_game(GAMES[game_id]), **overrides)
+                reached = sorted(clock_reach(game_id, args.reach, overrides))
                 print(
                     f"{game_id}: {args.reach} ({plan.iterations} iterations, {plan.searches} searches,"
                     f" {plan.seconds} s) reached {reached} iterations"

@@ -81,6 +81,7 @@ def play(
         prior_visits=plan.prior_visits,
         centred=plan.centred_margins,
         searches=plan.searches,
+        greedy_rollouts=plan.greedy_rollouts,
         stats=stats,
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 
@@ -14,6 +15,24 @@ def _value(state: State, seat: int) -> float:
         # A finished game outranks any evaluation: winning is worth more than any margin.
         return 1e9 * (final_values(state)[seat] - 0.5)
     return margins(state)[seat]
+
+
+def best_reply(state: State, seat: int, moves: list[Move], rng: random.Random) -> Move:
+    """The move with the best value one ply ahead on this very state (ties at random).
+
+    The rival model of ISMCTS's greedy rollouts: the state is already one guess of the
+    hidden facts, so no sampling.
+    """
+    best, chosen = -math.inf, []
+    for move in moves:
+        after = state.clone()
+        after.apply_listed(seat, move)
+        value = _value(after, seat)
+        if value > best + 1e-9:
+            best, chosen = value, [move]
+        elif value >= best - 1e-9:
+            chosen.append(move)
+    return chosen[rng.randrange(len(chosen))] if len(chosen) > 1 else chosen[0]
 
 
 def greedy_move(

@@ -33,6 +33,8 @@ class Level:
     centred_margins: bool = False
     # Independent trees sharing the iterations, voting on the move (ismcts_move).
     searches: int = 1
+    # Rollout moves chosen as the greedy bot would (ismcts_move), not at random.
+    greedy_rollouts: bool = False
     default_for_bot: bool = False
 
     def for_game(self, game: Game) -> Level:

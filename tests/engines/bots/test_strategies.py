@@ -28,6 +28,9 @@ def midgame(game_id: str):
 STRATEGIES = {
     "greedy": lambda state, seat, rng: greedy_move(state, seat, rng, samples=2),
     "ismcts": lambda state, seat, rng: ismcts_move(state, seat, rng, iterations=40),
+    "ismcts-greedy-rollouts": lambda state, seat, rng: ismcts_move(
+        state, seat, rng, iterations=20, greedy_rollouts=True
+    ),
 }
 
 
@@ -287,3 +290,53 @@ def test_when_the_clock_runs_out_while_trees_are_built_fewer_trees_vote(monkeypa
     )
     assert len(built) == 2 and stats["iterations"] == 1
     assert move in state.legal_moves(seat)
+
+
+def test_greedy_rollouts_play_each_rival_move_the_greedy_bot_would_choose_on_the_guess(monkeypatch):
+    """With ``greedy_rollouts`` every rollout move with a choice is the one-ply best for the
+    seat making it (its own margin, on the guess being played), not a random one."""
+    from engines.bots import greedy, ismcts
+
+    chosen = []
+    real_reply = greedy.best_reply
+
+    def recording_reply(world, actor, moves, rng):
+        move = real_reply(world, actor, moves, rng)
+        values = []
+        for candidate in moves:
+            after = world.clone()
+            after.apply_listed(actor, candidate)
+            values.append(greedy._value(after, actor))
+        after = world.clone()
+        after.apply_listed(actor, move)
+        chosen.append((actor, greedy._value(after, actor), max(values)))
+        return move
+
+    monkeypatch.setattr(ismcts, "best_reply", recording_reply)
+    state = midgame("wettstreit")
+    seat = state.to_act()[0]
+    move = ismcts_move(state, seat, random.Random(4), iterations=200, rollout_depth=-12, greedy_rollouts=True)
+    assert move in state.legal_moves(seat)
+    assert chosen, "rollouts asked the greedy rival model"
+    assert any(actor != seat for actor, _, _ in chosen), "rivals' moves in the rollouts are modelled"
+    assert all(value == best for _, value, best in chosen)
+    # Without the option no rollout asks it.
+    chosen.clear()
+    ismcts_move(state, seat, random.Random(4), iterations=200, rollout_depth=-12)
+    assert chosen == []
+
+
+def test_best_reply_breaks_ties_at_random():
+    from engines.bots.greedy import _value, best_reply
+
+    state = midgame("fresh-fish")
+    seat = state.to_act()[0]
+    moves = state.legal_moves(seat)
+    picks = {str(best_reply(state, seat, moves, random.Random(seed))) for seed in range(30)}
+    tied = []
+    for move in moves:
+        after = state.clone()
+        after.apply_listed(seat, move)
+        tied.append(_value(after, seat))
+    best = max(tied)
+    assert {str(m) for m, v in zip(moves, tied, strict=True) if v >= best - 1e-9} == picks

@@ -24,6 +24,7 @@ Not a test; record the output in bench/RESULTS.md.
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import multiprocessing
 import random
@@ -170,15 +171,17 @@ def agreement(game_id: str, overrides: dict, count: int = 30) -> dict[str, float
     def same(left: list, right: list) -> float:
         return sum(a == b for a in left for b in right) / (len(left) * len(right))
 
+    def self_same(choices: list) -> float:
+        pairs_of = list(itertools.combinations(choices, 2))
+        return sum(a == b for a, b in pairs_of) / len(pairs_of)
+
+    key = orjson.dumps
     for state, seat in greedy_positions(game_id, count):
-        key = orjson.dumps
         by_medium = [key(play(medium, state, seat, random.Random(seed))) for seed in (1, 2, 3)]
         by_hard = [key(play(hard, state, seat, random.Random(seed))) for seed in (1, 2)]
         by_greedy = [key(choose(state, seat, None, random.Random(1), level="greedy"))]
-        pairs["medium-medium"].append(
-            sum(by_medium[a] == by_medium[b] for a, b in ((0, 1), (0, 2), (1, 2))) / 3
-        )
-        pairs["hard-hard"].append(same(by_hard[:1], by_hard[1:]))
+        pairs["medium-medium"].append(self_same(by_medium))
+        pairs["hard-hard"].append(self_same(by_hard))
         pairs["medium-hard"].append(same(by_medium, by_hard))
         pairs["medium-greedy"].append(same(by_medium, by_greedy))
         pairs["hard-greedy"].append(same(by_hard, by_greedy))

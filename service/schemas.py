@@ -119,6 +119,10 @@ class LevelSchema(Schema):
         required=True,
         metadata={"description": "Independent searches sharing the iterations and voting on the move."},
     )
+    greedy_rollouts = fields.Boolean(
+        required=True,
+        metadata={"description": "Rollout moves are the greedy bot's (one ply), not random ones."},
+    )
 
 
 class CatalogTitleSchema(Schema):

@@ -61,6 +61,11 @@ class Game:
     # searched, instead of from an even game: set by measurement (bench/bots.py --centred)
     # where margins far from even squash the differences between moves to nothing.
     ismcts_centred_margins: bool = False
+    # Levels that vote over several trees (``hard``) play every rollout move with a choice as
+    # the greedy bot would (ismcts_move's greedy_rollouts), set by measurement (bench/bots.py
+    # --greedy-rollouts) where random rivals in the rollouts mislead the search. Such rollouts
+    # cost several times the iterations: bound the trees with ismcts_max_searches.
+    ismcts_voting_greedy_rollouts: bool = False
     # Random playouts (the conformance suite, tests, benchmarks) pick among these moves most
     # of the time (conformance.PREFERRED_SHARE), where uniform random play drags on for tens
     # of thousands of moves that no player would make (New York: losing one's own buildings

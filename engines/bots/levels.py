@@ -54,7 +54,8 @@ class Level:
             iterations=self.iterations * game.ismcts_iteration_scale * searches // self.searches,
             prior_visits=self.prior_visits if prior is None else prior,
             searches=searches,
-            greedy_rollouts=self.greedy_rollouts or (self.searches > 1 and game.ismcts_voting_greedy_rollouts),
+            greedy_rollouts=self.greedy_rollouts
+            or (self.searches > 1 and game.ismcts_voting_greedy_rollouts),
         )
 
     def to_dict(self) -> dict:

@@ -91,15 +91,16 @@ def test_levels_map_to_strategies_and_budgets():
 def test_hard_votes_with_as_many_trees_as_its_clock_allows_each_of_the_scaled_size():
     """New York's and Property's iterations are dear and scaled: hard's 1.2 s hold two and
     five trees of 1,286 there (bench/bots.py --reach hard), so hard searches that many, each
-    the size it has elsewhere times the scale, and its budget is what a live bot does."""
+    the size it has elsewhere times the scale, and its budget is what a live bot does. New
+    York City's hard, whose rollouts play greedy replies (docs/bots.md), holds two trees of 428."""
     hard, medium = LEVELS["hard"], LEVELS["medium"]
     per_tree = hard.iterations / hard.searches
-    for game_id, trees in (("new-york", 2), ("property", 5)):
+    for game_id, trees, scale in (("new-york", 2, 3), ("property", 5, 3), ("new-york-city", 2, 1)):
         plan = hard.for_game(GAMES[game_id])
-        assert (plan.searches, plan.iterations) == (trees, hard.iterations * 3 * trees // hard.searches)
-        assert abs(plan.iterations / plan.searches - 3 * per_tree) < 1
+        assert (plan.searches, plan.iterations) == (trees, hard.iterations * scale * trees // hard.searches)
+        assert abs(plan.iterations / plan.searches - scale * per_tree) < 1
         assert medium.for_game(GAMES[game_id]).searches == 1
-    for game_id in ("fifth-avenue", "fresh-fish", "new-york-city", "wettstreit"):
+    for game_id in ("fifth-avenue", "fresh-fish", "wettstreit"):
         plan = hard.for_game(GAMES[game_id])
         assert (plan.searches, plan.iterations) == (hard.searches, hard.iterations)
 
@@ -122,6 +123,11 @@ def test_a_game_may_set_how_deep_and_how_long_ismcts_searches(monkeypatch):
     assert medium.for_game(GAMES["new-york-city"]).centred_margins
     assert not medium.for_game(property_game).centred_margins
     assert medium.for_game(GAMES["fresh-fish"]) == medium
+    # Only the voting level's rollouts play greedy replies, and only where measured.
+    assert hard.for_game(GAMES["new-york-city"]).greedy_rollouts
+    assert not medium.for_game(GAMES["new-york-city"]).greedy_rollouts
+    for game_id in ("fifth-avenue", "fresh-fish", "new-york", "property", "wettstreit"):
+        assert not hard.for_game(GAMES[game_id]).greedy_rollouts
     assert LEVELS["greedy"].for_game(property_game) == LEVELS["greedy"]
     searched = []
 

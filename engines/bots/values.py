@@ -17,10 +17,13 @@ def final_values(state: State) -> list[float]:
 
 def margins(state: State) -> list[float]:
     """Each seat's evaluate minus its best opponent's (its own evaluate when playing alone)."""
-    evaluate = state.game.evaluate
-    if evaluate is None:
+    game = state.game
+    if game.evaluate is None:
         return [0.0] * state.seats
-    raw = [float(evaluate(state, seat)) for seat in range(state.seats)]
+    if game.evaluate_seats is not None:
+        raw = [float(value) for value in game.evaluate_seats(state)]
+    else:
+        raw = [float(game.evaluate(state, seat)) for seat in range(state.seats)]
     if len(raw) == 1:
         return raw
     out = []

@@ -259,6 +259,16 @@ def check_copies(p: Playout, step: int, state: State, rng: random.Random) -> Non
             raise _fail(p, step, "a move on a clone changed the original")
 
 
+def check_evaluation(p: Playout, step: int, state: State) -> None:
+    """A game's every-seat evaluation gives exactly its evaluate, seat by seat."""
+    if p.game.evaluate_seats is None:
+        return
+    together = list(p.game.evaluate_seats(state))
+    alone = [p.game.evaluate(state, seat) for seat in range(state.seats)]
+    if together != alone:
+        raise _fail(p, step, f"evaluate_seats gave {together}, evaluate seat by seat {alone}")
+
+
 def check_events(p: Playout, step: int, events: Any) -> None:
     if not isinstance(events, list) or _json_roundtrip(events) != events:
         raise _fail(p, step, "apply did not return a JSON list of events")
@@ -340,6 +350,7 @@ def random_playout(
             check_views(p, step, state, rng, validate_view)
             check_refusals(p, step, state, rng, validate_shape)
             check_copies(p, step, state, rng)
+            check_evaluation(p, step, state)
         seat = rng.choice(acting)
         moves = listings[seat] if listings else state.legal_moves(seat)
         move = rng.choice(_playout_pool(game, state, seat, moves, rng))
@@ -353,6 +364,7 @@ def random_playout(
     p.final = state
     if check:
         check_views(p, step, state, rng, validate_view)
+        check_evaluation(p, step, state)
         check_result(p, state)
         again = replay(game, seats, options, seed, _json_roundtrip(p.moves))
         if again != state:

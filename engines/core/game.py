@@ -39,6 +39,10 @@ class Game:
     max_moves: int = 10_000
     # Score plus what the position promises, from ``seat``'s point of view (greedy bots).
     evaluate: Evaluator | None = None
+    # Every seat's ``evaluate`` at once, where the seats share most of the work (New York
+    # City scores the whole table once for all): bots evaluate every seat of every position
+    # they judge. Must give exactly what ``evaluate`` gives seat by seat (conformance checks).
+    evaluate_seats: Callable[[State], list[float]] | None = None
     # How many random moves ISMCTS plays past a new node before judging with ``evaluate``
     # (negative: until the searching seat is to act again, at most that many); None keeps
     # the bot level's own. Set by measurement (bench/bots.py): 0 where evaluate judges a

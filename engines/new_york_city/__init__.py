@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import Game, InvalidOptions, Option
-from .evaluate import evaluate
+from .evaluate import evaluate, evaluate_seats
 from .rules import NewYorkCityState
 from .tom import RECOMMENDED_LEVEL
 
@@ -65,6 +65,7 @@ GAME = Game(
     ),
     max_moves=20_000,
     evaluate=evaluate,
+    evaluate_seats=evaluate_seats,
     # Against the greedy bot the search won 49 of 100 games judging from an even game, 65 of
     # the same 100 seeds judging from the position searched (bench/RESULTS.md).
     ismcts_centred_margins=True,

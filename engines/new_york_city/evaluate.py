@@ -66,12 +66,21 @@ ABILITY_WORTH = {
 
 def evaluate(state: NewYorkCityState, seat: int) -> float:
     """The seat's projected worth, less the best Tom's (0 without Toms)."""
+    return evaluate_seats(state, (seat,))[0]
+
+
+def evaluate_seats(state: NewYorkCityState, seats: tuple[int, ...] | None = None) -> list[float]:
+    """``evaluate`` of every seat (or of ``seats``), the table scored once for all of them:
+    the final scoring is most of an evaluation's cost, and bots evaluate every seat."""
+    if seats is None:
+        seats = tuple(range(state.humans))
     if state.final:
         totals = state.final["totals"]
-        return totals[seat] - max(totals[state.humans :], default=0)
+        return [totals[seat] - max(totals[state.humans :], default=0) for seat in seats]
     scoring = final_scores(state)
     toms = [_projected(state, scoring, p) for p in range(state.humans, len(state.players))]
-    return _projected(state, scoring, seat) - max(toms, default=0.0)
+    best_tom = max(toms, default=0.0)
+    return [_projected(state, scoring, seat) - best_tom for seat in seats]
 
 
 def _projected(state: Any, scoring: dict[str, Any], p: int) -> float:

@@ -159,3 +159,21 @@ def test_structural_schema_keeps_kinds_and_drops_ranges():
         "card": {"type": "string"},
     }
     assert shape["required"] == ["type", "avenue"] and shape["additionalProperties"] is False
+
+
+def test_an_every_seat_evaluation_that_differs_from_evaluate_is_caught():
+    """New York City evaluates every seat at once for its bots (Game.evaluate_seats); the
+    suite compares it with evaluate seat by seat, so a shortcut that drifts cannot pass."""
+    from dataclasses import replace
+
+    from engines.core.conformance import ConformanceError
+
+    game = GAMES["new-york-city"]
+    assert game.evaluate_seats is not None
+    random_playout(game, 2, {}, 0)  # the real one passes
+
+    def drifting(state):
+        return [value + 0.001 * seat for seat, value in enumerate(game.evaluate_seats(state))]
+
+    with pytest.raises(ConformanceError, match="evaluate_seats gave"):
+        random_playout(replace(game, evaluate_seats=drifting), 2, {}, 0)

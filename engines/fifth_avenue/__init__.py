@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core import Game, Option
-from .evaluate import evaluate
+from .evaluate import evaluate, evaluate_seats
 from .rules import FifthAvenueState
 
 GAME = Game(
@@ -36,4 +36,5 @@ GAME = Game(
     ),
     max_moves=30_000,
     evaluate=evaluate,
+    evaluate_seats=evaluate_seats,
 )

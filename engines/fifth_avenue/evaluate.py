@@ -117,13 +117,18 @@ def evaluate(state: FifthAvenueState, seat: int) -> float:
     for the player who chose it; else one ply sees only A's skyscrapers and C's card and
     never places a shop or scores a district.
     """
+    return evaluate_seats(state)[seat]
+
+
+def evaluate_seats(state: FifthAvenueState) -> list[float]:
+    """``evaluate`` of every seat: the promises and the chosen action are the same for all."""
     promises = [promise(state, s) for s in range(state.seats)]
     options = _chosen_action_options(state)
     if options:
         actor = state.current
         after = [[p + d for p, d in zip(promises, deltas, strict=True)] for deltas in options]
         promises = max(after, key=lambda values: _margin(values, actor))
-    return _margin(promises, seat)
+    return [_margin(promises, seat) for seat in range(state.seats)]
 
 
 def _margin(promises: list[float], seat: int) -> float:

@@ -47,6 +47,14 @@ def estimated_totals(state: FreshFishState) -> list[float]:
 
 def evaluate(state: FreshFishState, seat: int) -> float:
     """Higher is better for ``seat``: the others' mean estimated total minus its own."""
+    return evaluate_seats(state)[seat]
+
+
+def evaluate_seats(state: FreshFishState) -> list[float]:
+    """``evaluate`` of every seat, the totals estimated once."""
     totals = estimated_totals(state)
-    others = [t for s, t in enumerate(totals) if s != seat]
-    return sum(others) / len(others) - totals[seat]
+    out = []
+    for seat, own in enumerate(totals):
+        others = [t for s, t in enumerate(totals) if s != seat]
+        out.append(sum(others) / len(others) - own)
+    return out

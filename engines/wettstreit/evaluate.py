@@ -72,6 +72,13 @@ def _auction_promise(state: WettstreitState, seat: int) -> float:
 
 def evaluate(state: WettstreitState, seat: int) -> float:
     """The seat's promise against the best rival's: higher is better for ``seat``."""
-    own = promise(state, seat)
-    rivals = [promise(state, s) for s in range(state.seats) if s != seat]
-    return own - max(rivals) if rivals else own
+    return evaluate_seats(state)[seat]
+
+
+def evaluate_seats(state: WettstreitState) -> list[float]:
+    """``evaluate`` of every seat, each seat's promise worked out once."""
+    promises = [promise(state, s) for s in range(state.seats)]
+    return [
+        own - max(p for s, p in enumerate(promises) if s != seat) if state.seats > 1 else own
+        for seat, own in enumerate(promises)
+    ]

@@ -66,14 +66,13 @@ ABILITY_WORTH = {
 
 def evaluate(state: NewYorkCityState, seat: int) -> float:
     """The seat's projected worth, less the best Tom's (0 without Toms)."""
-    return evaluate_seats(state, (seat,))[0]
+    return evaluate_seats(state)[seat]
 
 
-def evaluate_seats(state: NewYorkCityState, seats: tuple[int, ...] | None = None) -> list[float]:
-    """``evaluate`` of every seat (or of ``seats``), the table scored once for all of them:
-    the final scoring is most of an evaluation's cost, and bots evaluate every seat."""
-    if seats is None:
-        seats = tuple(range(state.humans))
+def evaluate_seats(state: NewYorkCityState) -> list[float]:
+    """``evaluate`` of every seat, the table scored once for all of them: the final scoring
+    is most of an evaluation's cost, and bots evaluate every seat."""
+    seats = range(state.humans)
     if state.final:
         totals = state.final["totals"]
         return [totals[seat] - max(totals[state.humans :], default=0) for seat in seats]

@@ -1,4 +1,17 @@
-"""How good a Wettstreit position looks for one seat (used by the greedy bot)."""
+"""How good a Wettstreit position looks for one seat (the greedy bot and ISMCTS's judge).
+
+Points now, plus rough worths, in points, of what is not yet in the city. Two readings of
+the rulebook shape it, each measured (bench/RESULTS.md, "Wettstreit: an evaluation that
+knows money ends worthless"):
+
+- money and saboteurs count nothing at the end (WB-SCORE-NOTHING-ELSE): they are worth what
+  they can still buy or take, and the game may end as soon as the smaller pile is auctioned
+  out (WB-END-TRIGGER), so their worth fades over its last cards. Held at full worth, they
+  made the greedy bot hoard écus it could no longer spend;
+- the bonuses of a complete city are not promised before the city can be completed (the
+  second corner tower waits for the final round, WB-BUILD-CORNER): a flat few points for
+  each corner tower or town hall built made the bot buy and lay them for their own sake.
+"""
 
 from __future__ import annotations
 
@@ -16,38 +29,50 @@ if TYPE_CHECKING:
 HAND_SHARE = 0.5
 POINTS_PER_ECU = 0.4
 SABOTEUR_POINTS = 1.5
-CORNER_TOWER_PROMISE = 2.0
-TOWN_HALL_PROMISE = 3.0
+# Money and saboteurs keep their worth until the smaller pile holds this many cards, then
+# lose it evenly card by card (4, 6 and 10 measured alike).
+FADE_CARDS = 6
+
+
+def city_and_hand(state: WettstreitState, seat: int) -> tuple[list[str | None], list[str]]:
+    """The seat's city and hand with the cards it has set out this turn as good as built
+    (a build is not taken back; rule WB-BUILD-STEPS)."""
+    player = state.players[seat]
+    if seat != state.current or not state.pending:
+        return player["city"], player["hand"]
+    city = list(player["city"])
+    hand = list(player["hand"])
+    for placed in state.pending:
+        c.place(city, placed["card"], placed["end"])
+        hand.remove(placed["card"])
+    return city, hand
+
+
+def still_worth(state: WettstreitState) -> float:
+    """The share of their worth money and saboteurs keep: what is left to buy or take."""
+    return min(1.0, min(len(state.face_up), len(state.face_down)) / FADE_CARDS)
 
 
 def promise(state: WettstreitState, seat: int) -> float:
-    """The seat's score now, plus what its hand, money, saboteurs and city layout promise."""
+    """The seat's score now, plus what its hand, money and saboteurs promise."""
     player = state.players[seat]
-    city = player["city"]
+    city, hand = city_and_hand(state, seat)
     if state.phase == "over" or state.end_triggered:
-        scored = c.score(city, player["hand"])
-        value = float(scored["total"])
+        value = float(c.score(city, hand)["total"])
         if state.phase != "over":
             # The final round still lets up to three cards out of the hand.
-            best = sorted((m.VALUE[card] for card in player["hand"]), reverse=True)[: m.FINAL_ROUND_CARDS]
+            best = sorted((m.VALUE[card] for card in hand), reverse=True)[: m.FINAL_ROUND_CARDS]
             value += 0.5 * sum(best)
         return value
-    scored = c.score(city, [])
-    value = float(scored["total"])
-    value += HAND_SHARE * sum(m.VALUE[card] for card in player["hand"])
-    value += POINTS_PER_ECU * player["money"] + SABOTEUR_POINTS * player["saboteurs"]
-    if seat == state.current and state.pending:
-        # Cards set out are as good as built (the build cannot be taken back).
-        value += (1 - HAND_SHARE) * sum(m.VALUE[placed["card"]] for placed in state.pending)
-    value += _auction_promise(state, seat)
-    if not scored["complete"]:
-        kinds = [m.KIND[card] for card in city if card is not None]
-        value += CORNER_TOWER_PROMISE * sum(1 for kind in kinds if kind in m.CORNER_TOWERS)
-        value += TOWN_HALL_PROMISE * (m.TOWN_HALL in kinds)
+    worth = still_worth(state)
+    value = float(c.value(city))
+    value += HAND_SHARE * sum(m.VALUE[card] for card in hand)
+    value += worth * (POINTS_PER_ECU * player["money"] + SABOTEUR_POINTS * player["saboteurs"])
+    value += _auction_promise(state, seat, worth * POINTS_PER_ECU)
     return value
 
 
-def _auction_promise(state: WettstreitState, seat: int) -> float:
+def _auction_promise(state: WettstreitState, seat: int, per_ecu: float) -> float:
     """What the running auction brings the seat if it closed now (defaults included)."""
     auction = state.auction
     if auction is None or not auction["bids"]:
@@ -60,13 +85,13 @@ def _auction_promise(state: WettstreitState, seat: int) -> float:
         money = state.players[bidder]["money"]
         if money >= price:
             if bidder == seat:
-                outcome += HAND_SHARE * m.VALUE[auction["card"]] - POINTS_PER_ECU * price
+                outcome += HAND_SHARE * m.VALUE[auction["card"]] - per_ecu * price
             elif seat == auction["auctioneer"]:
-                outcome += POINTS_PER_ECU * (price // 2)
+                outcome += per_ecu * (price // 2)
             break
         defaulted.add(bidder)
         if bidder == seat:
-            outcome -= POINTS_PER_ECU * money  # who cannot pay loses all his money
+            outcome -= per_ecu * money  # who cannot pay loses all his money
     return outcome
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from engines.wettstreit import GAME
+from engines.wettstreit import material as m
 from engines.wettstreit.evaluate import evaluate
 
 from .position import PASS, bid, play, position
@@ -50,3 +51,41 @@ def test_a_greedy_player_beats_random_ones():
                 state.apply(seat, rng.choice(moves))
         wins += state.result().ranks[0] == 1
     assert wins == 3
+
+
+def _worth_of_more(cards_in_smaller_pile: int, **more: dict[int, int]) -> float:
+    """What ``more`` (money or saboteurs of seat 0) adds to seat 0's evaluation, with this
+    many cards in the smaller pile."""
+    deck = list(m.DECK)
+    piles = {"face_down": deck[:cards_in_smaller_pile], "face_up": deck[cards_in_smaller_pile:]}
+    ((what, amounts),) = more.items()
+    before = position(3, **{what: {0: 0}}, **piles)
+    after = position(3, **{what: amounts}, **piles)
+    return evaluate(after, 0) - evaluate(before, 0)
+
+
+def test_WB_SCORE_NOTHING_ELSE_money_is_worth_less_as_the_end_nears():
+    # Money counts nothing at the end, and the game may end once the smaller pile is
+    # auctioned out: écus fade over its last cards, so a bot spends rather than hoards.
+    plenty, few, none = (_worth_of_more(cards, money={0: 10}) for cards in (15, 3, 0))
+    assert plenty > few > none == 0
+
+
+def test_WB_SCORE_NOTHING_ELSE_saboteurs_are_worth_less_as_the_end_nears():
+    plenty, few = (_worth_of_more(cards, saboteurs={0: 1}) for cards in (15, 2))
+    assert plenty > few > 0
+
+
+def test_a_card_set_out_in_the_final_round_counts_as_built():
+    # WB-BUILD-STEPS: cards set out are committed with the third card or end_turn; the
+    # evaluation counts them built, so a bot sees the worth of each card it lays.
+    state = position(
+        3,
+        phase="final_build",
+        hands={0: ["right-corner-1a", "town-hall-5a"]},
+        cities={0: ["left-corner-1a", "gate-2a", "cathedral-4a", "gate-3a"]},
+    )
+    state.end_triggered, state.final_queue = True, [0, 1, 2]
+    laid = state.clone()
+    play(laid, {"type": "build", "card": "town-hall-5a", "end": "right"})
+    assert laid.pending and evaluate(laid, 0) > evaluate(state, 0)

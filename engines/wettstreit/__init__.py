@@ -27,8 +27,6 @@ GAME = Game(
     # The greedy prior worth 40 visits, not 10: 70 % of 40 three-seat games against two
     # greedy bots (39 % with 10, same seeds; bench/RESULTS.md).
     ismcts_prior_visits=40,
-    # Hard's seven trees model the rivals by the greedy bot's replies in their rollouts: the
-    # same search seven times took 42 of 100 first places against medium, short of a lead
-    # (bench/RESULTS.md). Its 1.2 s still hold all 3,000 iterations.
-    ismcts_voting_greedy_rollouts=True,
+    # Hard's rollouts stay random: with the greedy bot's replies there it took 36.5 of 100
+    # first places against medium, where random rollouts took 42 (bench/RESULTS.md).
 )

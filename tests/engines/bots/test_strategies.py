@@ -124,10 +124,9 @@ def test_a_game_may_set_how_deep_and_how_long_ismcts_searches(monkeypatch):
     assert not medium.for_game(property_game).centred_margins
     assert medium.for_game(GAMES["fresh-fish"]) == medium
     # Only the voting level's rollouts play greedy replies, and only where measured.
-    for game_id in ("new-york-city", "wettstreit"):
-        assert hard.for_game(GAMES[game_id]).greedy_rollouts
-        assert not medium.for_game(GAMES[game_id]).greedy_rollouts
-    for game_id in ("fifth-avenue", "fresh-fish", "new-york", "property"):
+    assert hard.for_game(GAMES["new-york-city"]).greedy_rollouts
+    assert not medium.for_game(GAMES["new-york-city"]).greedy_rollouts
+    for game_id in ("fifth-avenue", "fresh-fish", "new-york", "property", "wettstreit"):
         assert not hard.for_game(GAMES[game_id]).greedy_rollouts
     assert LEVELS["greedy"].for_game(property_game) == LEVELS["greedy"]
     searched = []

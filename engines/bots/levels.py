@@ -53,7 +53,7 @@ class Level:
             # Each tree keeps its size (scaled) when the game allows fewer of them.
             iterations=self.iterations * game.ismcts_iteration_scale * searches // self.searches,
             prior_visits=self.prior_visits if prior is None else prior,
-            searches=1 if game.ismcts_one_tree else searches,
+            searches=searches,
             greedy_rollouts=self.greedy_rollouts
             or (self.searches > 1 and game.ismcts_voting_greedy_rollouts),
         )

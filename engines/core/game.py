@@ -70,11 +70,6 @@ class Game:
     # --greedy-rollouts) where random rivals in the rollouts mislead the search. Such rollouts
     # cost several times the iterations: bound the trees with ismcts_max_searches.
     ismcts_voting_greedy_rollouts: bool = False
-    # Levels with several searches (``hard``) search one tree of all the iterations their
-    # clock holds here (ismcts_max_searches trees' worth) instead of voting over trees of
-    # medium's size, set by measurement (bench/bots.py --searches 1) where a deeper tree
-    # judged by the evaluate chooses better than medium's search repeated.
-    ismcts_one_tree: bool = False
     # Random playouts (the conformance suite, tests, benchmarks) pick among these moves most
     # of the time (conformance.PREFERRED_SHARE), where uniform random play drags on for tens
     # of thousands of moves that no player would make (New York: losing one's own buildings

@@ -94,12 +94,8 @@ GAME = Game(
     # --iterations). Medium's 0.5 s hold about 940 of them here (bench/bots.py --reach medium).
     ismcts_iteration_scale=3,
     # Hard's 1.2 s do about 2,400 iterations here (bench/bots.py --reach hard, machine
-    # quiet): two trees' worth of 1,286, not seven,
+    # quiet): two trees of 1,286, not seven.
     ismcts_max_searches=2,
-    # searched as one tree of 2,571: two trees voting, each of medium's size, chose much as
-    # medium (112 of 200 games against it); one deeper tree won 18 of 30 trial games
-    # (bench/RESULTS.md, "New York: hard as one deeper tree").
-    ismcts_one_tree=True,
     check_setup=_check_setup,
     playout_moves=playout_moves,
 )

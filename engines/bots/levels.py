@@ -35,9 +35,6 @@ class Level:
     searches: int = 1
     # Rollout moves chosen as the greedy bot would (ismcts_move), not at random.
     greedy_rollouts: bool = False
-    # Positions judged with the game's sharper evaluation (Game.evaluate_seats_sharp), where
-    # it has one: set on the level, true in the catalog only for such games.
-    sharp_evaluation: bool = False
     default_for_bot: bool = False
 
     def for_game(self, game: Game) -> Level:
@@ -59,7 +56,6 @@ class Level:
             searches=searches,
             greedy_rollouts=self.greedy_rollouts
             or (self.searches > 1 and game.ismcts_voting_greedy_rollouts),
-            sharp_evaluation=self.sharp_evaluation and game.evaluate_seats_sharp is not None,
         )
 
     def to_dict(self) -> dict:
@@ -98,14 +94,12 @@ LEVELS: dict[str, Level] = {
             "hard",
             "ismcts",
             "Several tree searches over guesses of the hidden cards, voting on the move: up to 1.2 s "
-            "(searches, iterations and judgement as listed; seven where the clock holds them).",
+            "(searches and iterations as listed; seven where the clock holds them).",
             iterations=3000,
             seconds=1.2,
             # One long search lost to medium's short one (Fresh Fish 5 of 20): seven of about
             # medium's size, each with its own guesses, won 66 of 100 (bench/RESULTS.md).
             searches=7,
-            # New York's hard judged as medium does chose as medium does (bench/RESULTS.md).
-            sharp_evaluation=True,
         ),
     )
 }

@@ -56,31 +56,3 @@ def group_sizes_by_value(cells: Sequence[Hashable | None], size: int) -> dict[Ha
                     frontier.append(neighbour)
         sizes.setdefault(value, []).append(count)
     return sizes
-
-
-def group_labels(
-    cells: Sequence[Hashable | None], size: int
-) -> tuple[list[int], list[int], list[int]]:
-    """Which group each cell belongs to (-1 for an empty cell), each group's size and its
-    first cell: the groups that cells of one value form by their sides, numbered in board
-    order. For questions about one cell's groups (which groups a new piece there joins)."""
-    near = side_neighbours(size)
-    label = [-1] * len(cells)
-    sizes: list[int] = []
-    firsts: list[int] = []
-    for start, value in enumerate(cells):
-        if value is None or label[start] >= 0:
-            continue
-        group = len(sizes)
-        firsts.append(start)
-        label[start] = group
-        frontier = [start]
-        count = 0
-        while frontier:
-            count += 1
-            for neighbour in near[frontier.pop()]:
-                if label[neighbour] < 0 and cells[neighbour] == value:
-                    label[neighbour] = group
-                    frontier.append(neighbour)
-        sizes.append(count)
-    return label, sizes, firsts

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.core.grid import group_labels, group_sizes, group_sizes_by_value, side_neighbours
+from engines.core.grid import group_sizes, group_sizes_by_value, side_neighbours
 
 
 def test_cells_touch_by_their_sides_only():
@@ -31,17 +31,3 @@ def test_every_owners_groups_in_one_walk():
     cells = [None if cell == "." else cell for line in board for cell in line]
     assert group_sizes_by_value(cells, 3) == {"a": [2, 1], "b": [3, 1]}
     assert group_sizes_by_value([None] * 4, 2) == {}
-
-
-def test_group_labels_name_each_cells_group_and_its_size():
-    board = [
-        "ab.",
-        "abb",
-        "b.a",
-    ]
-    cells = [None if cell == "." else cell for line in board for cell in line]
-    labels, sizes, firsts = group_labels(cells, 3)
-    assert labels == [0, 1, -1, 0, 1, 1, 2, -1, 3]
-    assert sizes == [2, 3, 1, 1]
-    assert firsts == [0, 1, 6, 8]
-    assert group_labels([None] * 4, 2) == ([-1] * 4, [], [])

@@ -225,7 +225,6 @@ def main() -> None:
         action="store_true",
         help="ISMCTS rollouts play the greedy bot's move rather than a random one (a trial)",
     )
-    parser.add_argument("--guesses", type=int, help="ISMCTS guesses of the hidden facts per tree (a trial)")
     parser.add_argument(
         "--matchups", default="medium:random,medium:greedy,greedy:random", help="tested:opponent,..."
     )
@@ -240,7 +239,6 @@ def main() -> None:
             ("centred_margins", None if args.centred is None else args.centred == "on"),
             ("searches", args.searches),
             ("greedy_rollouts", args.greedy_rollouts or None),
-            ("guesses", args.guesses),
         )
         if value is not None
     }

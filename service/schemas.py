@@ -123,10 +123,6 @@ class LevelSchema(Schema):
         required=True,
         metadata={"description": "Rollout moves are the greedy bot's (one ply), not random ones."},
     )
-    guesses = fields.Integer(
-        required=True,
-        metadata={"description": "Guesses of the hidden cards each search draws, then cycles through."},
-    )
 
 
 class CatalogTitleSchema(Schema):

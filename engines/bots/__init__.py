@@ -82,7 +82,6 @@ def play(
         centred=plan.centred_margins,
         searches=plan.searches,
         greedy_rollouts=plan.greedy_rollouts,
-        guesses=plan.guesses,
         stats=stats,
     )
 

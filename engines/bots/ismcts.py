@@ -6,11 +6,10 @@ the moves legal in that guess (UCB1 with availability counts), adds one node, pl
 short random rollout, and scores the position for every seat. Each node keeps the reward
 of the seat that made its move, so opponents are modelled as playing for themselves.
 
-Guesses are drawn once into a pool (``guesses`` of them, 24 by default) and cycled, since in
-most games drawing one costs more than an iteration. A rollout stops after ``rollout_depth``
-moves and the position is scored by the game's evaluate (each seat's margin over its best
-rival, squashed to 0..1 on a scale learnt during the search), or exactly from the result when
-the game ends.
+Guesses are drawn once into a small pool and cycled, since drawing one costs more than an
+iteration. A rollout stops after ``rollout_depth`` moves and the position is scored by the
+game's evaluate (each seat's margin over its best rival, squashed to 0..1 on a scale learnt
+during the search), or exactly from the result when the game ends.
 
 Several independent trees may share the iterations and vote on the move with all their root
 visits (root parallelisation): each has its own guesses and prior, so what one tree's few
@@ -29,7 +28,7 @@ from ..core import Move, State
 from .greedy import best_reply
 from .values import final_values, margins
 
-GUESSES = 24
+_POOL_SIZE = 24
 _PRIOR_WORLDS = 3
 # Children are found by their move's text; every legal move of every node on the path is
 # looked up at each iteration, and orjson writes a move five times faster than repr.
@@ -124,7 +123,6 @@ def ismcts_move(
     centred: bool = False,
     searches: int = 1,
     greedy_rollouts: bool = False,
-    guesses: int = GUESSES,
     stats: dict | None = None,
 ) -> Move:
     """The most visited move at the root after ``iterations``, or when ``out_of_time()``.
@@ -136,8 +134,7 @@ def ismcts_move(
     vote that averages out what one tree's few guesses make it believe. ``greedy_rollouts``
     plays each rollout move as the greedy bot would on the guess (one ply, the game's
     evaluate) rather than at random: rivals answer as players do, at several times the cost
-    of an iteration. ``guesses``: how many guesses of the hidden facts each tree draws before
-    it cycles through them.
+    of an iteration.
     """
     first = state.determinize(seat, rng)
     root_moves = first.legal_moves(seat)
@@ -145,11 +142,11 @@ def ismcts_move(
         if stats is not None:
             stats["iterations"] = 0
         return root_moves[0]
-    trees = [_Tree(state, seat, rng, root_moves, first, prior_visits, centred, guesses)]
+    trees = [_Tree(state, seat, rng, root_moves, first, prior_visits, centred)]
     # Each tree seeds its prior over every root move; where there are hundreds, building
     # seven costs a good part of a turn, so the clock may leave fewer trees to vote.
     while len(trees) < searches and not (out_of_time is not None and out_of_time()):
-        trees.append(_Tree(state, seat, rng, root_moves, None, prior_visits, centred, guesses))
+        trees.append(_Tree(state, seat, rng, root_moves, None, prior_visits, centred))
     done = 0
     while done < max(iterations, 1):
         if out_of_time is not None and done and out_of_time():
@@ -176,7 +173,7 @@ def _vote(roots: list[Node]) -> Move:
 class _Tree:
     """One search: its root, its pool of guesses of the hidden facts and its scale."""
 
-    __slots__ = ("guesses", "pool", "root", "scale", "seat", "state")
+    __slots__ = ("pool", "root", "scale", "seat", "state")
 
     def __init__(
         self,
@@ -187,10 +184,8 @@ class _Tree:
         first: State | None,
         prior_visits: int,
         centred: bool,
-        guesses: int = GUESSES,
     ) -> None:
         self.state = state
-        self.guesses = max(guesses, 1)
         self.seat = seat
         self.pool = [first if first is not None else state.determinize(seat, rng)]
         self.root = Node(seat, None)
@@ -206,7 +201,7 @@ class _Tree:
         self, done: int, rng: random.Random, rollout_depth: int, exploration: float, greedy_rollouts: bool
     ) -> None:
         pool = self.pool
-        if len(pool) < self.guesses:
+        if len(pool) < _POOL_SIZE:
             pool.append(self.state.determinize(self.seat, rng))
         world = pool[done % len(pool)].clone()
         _iterate(world, self.root, self.seat, rng, rollout_depth, exploration, self.scale, greedy_rollouts)

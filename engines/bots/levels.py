@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING
 
-from .ismcts import GUESSES
-
 if TYPE_CHECKING:
     from ..core import Game
 
@@ -37,8 +35,6 @@ class Level:
     searches: int = 1
     # Rollout moves chosen as the greedy bot would (ismcts_move), not at random.
     greedy_rollouts: bool = False
-    # Guesses of the hidden facts each tree draws before cycling through them (ismcts_move).
-    guesses: int = GUESSES
     default_for_bot: bool = False
 
     def for_game(self, game: Game) -> Level:
@@ -60,9 +56,6 @@ class Level:
             searches=searches,
             greedy_rollouts=self.greedy_rollouts
             or (self.searches > 1 and game.ismcts_voting_greedy_rollouts),
-            guesses=game.ismcts_voting_guesses
-            if self.searches > 1 and game.ismcts_voting_guesses is not None
-            else self.guesses,
         )
 
     def to_dict(self) -> dict:

@@ -70,10 +70,6 @@ class Game:
     # --greedy-rollouts) where random rivals in the rollouts mislead the search. Such rollouts
     # cost several times the iterations: bound the trees with ismcts_max_searches.
     ismcts_voting_greedy_rollouts: bool = False
-    # Levels that vote over several trees (``hard``) draw this many guesses of the hidden
-    # facts per tree (None: the level's 24), set by measurement (bench/bots.py --guesses)
-    # where a guess costs a fraction of an iteration and a tree's few guesses mislead it.
-    ismcts_voting_guesses: int | None = None
     # Random playouts (the conformance suite, tests, benchmarks) pick among these moves most
     # of the time (conformance.PREFERRED_SHARE), where uniform random play drags on for tens
     # of thousands of moves that no player would make (New York: losing one's own buildings

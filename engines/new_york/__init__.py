@@ -96,10 +96,6 @@ GAME = Game(
     # Hard's 1.2 s do about 2,400 iterations here (bench/bots.py --reach hard, machine
     # quiet): two trees of 1,286, not seven.
     ismcts_max_searches=2,
-    # A guess of the hidden cards costs a sixth of an iteration here (79 µs against 450 µs),
-    # so hard's two trees draw 256 each rather than cycling through 24 (bench/RESULTS.md,
-    # "New York: hard with more guesses"); 1.2 s still hold its 2,571 iterations.
-    ismcts_voting_guesses=256,
     check_setup=_check_setup,
     playout_moves=playout_moves,
 )

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from engines.bots import LEVELS, choose, greedy_move, ismcts, ismcts_move, level_for
+from engines.bots import LEVELS, choose, greedy_move, ismcts_move, level_for
 from engines.core.conformance import random_playout
 from engines.registry import GAMES
 
@@ -128,11 +128,6 @@ def test_a_game_may_set_how_deep_and_how_long_ismcts_searches(monkeypatch):
     assert not medium.for_game(GAMES["new-york-city"]).greedy_rollouts
     for game_id in ("fifth-avenue", "fresh-fish", "new-york", "property", "wettstreit"):
         assert not hard.for_game(GAMES[game_id]).greedy_rollouts
-    # Only the voting level draws more guesses per tree, and only where measured.
-    assert hard.for_game(new_york).guesses == new_york.ismcts_voting_guesses == 256
-    assert medium.for_game(new_york).guesses == medium.guesses == 24
-    for game_id in ("fifth-avenue", "fresh-fish", "new-york-city", "property", "wettstreit"):
-        assert hard.for_game(GAMES[game_id]).guesses == 24
     assert LEVELS["greedy"].for_game(property_game) == LEVELS["greedy"]
     searched = []
 
@@ -351,19 +346,3 @@ def test_best_reply_breaks_ties_at_random():
         tied.append(_value(after, seat))
     best = max(tied)
     assert {str(m) for m, v in zip(moves, tied, strict=True) if v >= best - 1e-9} == picks
-
-
-def test_each_tree_draws_its_guesses_fresh_until_it_holds_as_many_as_asked():
-    """``guesses``: a tree draws a new guess of the hidden facts at each iteration until its pool
-    holds that many, then cycles through them; the search still plays a legal move."""
-    state = midgame("new-york")
-    seat = state.to_act()[0]
-    legal = state.legal_moves(seat)
-    for guesses, iterations, held in ((5, 40, 5), (64, 40, 41), (1, 10, 1)):
-        tree = ismcts._Tree(state, seat, random.Random(2), legal, None, 0, False, guesses)
-        for done in range(iterations):
-            tree.iterate(done, random.Random(done), 0, 0.2, False)
-        assert len(tree.pool) == held
-        assert len({id(world) for world in tree.pool}) == held
-    move = ismcts_move(state, seat, random.Random(3), iterations=60, rollout_depth=0, searches=2, guesses=8)
-    assert move in legal

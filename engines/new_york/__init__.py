@@ -93,10 +93,10 @@ GAME = Game(
     # against the greedy bot, 800 won 59 %, 1,200 won 65 % of the same seeds (bench/bots.py
     # --iterations). Medium's 0.5 s hold about 940 of them here (bench/bots.py --reach medium).
     ismcts_iteration_scale=3,
-    # Hard's 1.2 s hold three trees of 1,286 here (bench/bots.py --reach hard, machine quiet:
-    # a median of 4,245 iterations on 12 positions, 2026-11-28; the machine measured on
-    # 2026-11-27 held 2,392, and two trees). A live bot stops at the clock either way.
-    ismcts_max_searches=3,
+    # Hard's 1.2 s did about 2,400 iterations here (bench/bots.py --reach hard, machine
+    # quiet, 2026-11-27): two trees of 1,286, not seven. A faster machine (2026-11-28)
+    # held three, which won no more against medium (55 of 100), so two stay.
+    ismcts_max_searches=2,
     check_setup=_check_setup,
     playout_moves=playout_moves,
 )

@@ -89,13 +89,13 @@ def test_levels_map_to_strategies_and_budgets():
 
 
 def test_hard_votes_with_as_many_trees_as_its_clock_allows_each_of_the_scaled_size():
-    """New York's and Property's iterations are dear and scaled: hard's 1.2 s hold three and
+    """New York's and Property's iterations are dear and scaled: hard's 1.2 s hold two and
     five trees of 1,286 there (bench/bots.py --reach hard), so hard searches that many, each
     the size it has elsewhere times the scale, and its budget is what a live bot does. New
     York City's hard, whose rollouts play greedy replies (docs/bots.md), holds two trees of 428."""
     hard, medium = LEVELS["hard"], LEVELS["medium"]
     per_tree = hard.iterations / hard.searches
-    for game_id, trees, scale in (("new-york", 3, 3), ("property", 5, 3), ("new-york-city", 2, 1)):
+    for game_id, trees, scale in (("new-york", 2, 3), ("property", 5, 3), ("new-york-city", 2, 1)):
         plan = hard.for_game(GAMES[game_id])
         assert (plan.searches, plan.iterations) == (trees, hard.iterations * scale * trees // hard.searches)
         assert abs(plan.iterations / plan.searches - scale * per_tree) < 1

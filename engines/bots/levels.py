@@ -44,17 +44,14 @@ class Level:
         depth = game.ismcts_rollout_depth
         prior = game.ismcts_prior_visits
         searches = self.searches
-        scale = game.ismcts_iteration_scale
-        if searches > 1:
-            scale *= game.ismcts_voting_iteration_scale
-            if game.ismcts_max_searches is not None:
-                searches = min(searches, game.ismcts_max_searches)
+        if searches > 1 and game.ismcts_max_searches is not None:
+            searches = min(searches, game.ismcts_max_searches)
         return replace(
             self,
             centred_margins=game.ismcts_centred_margins,
             rollout_depth=self.rollout_depth if depth is None else depth,
             # Each tree keeps its size (scaled) when the game allows fewer of them.
-            iterations=self.iterations * scale * searches // self.searches,
+            iterations=self.iterations * game.ismcts_iteration_scale * searches // self.searches,
             prior_visits=self.prior_visits if prior is None else prior,
             searches=searches,
             greedy_rollouts=self.greedy_rollouts

@@ -57,10 +57,6 @@ class Game:
     # the level's own. The level then searches that many trees of the same size, so its
     # iteration budget, which the bench plays, is what a live bot does in its time.
     ismcts_max_searches: int | None = None
-    # Levels that vote over several trees (``hard``) search this many times their iterations
-    # here, on top of ismcts_iteration_scale, medium unchanged and the clock the level's own:
-    # set where the level's clock holds several times its budget (bench/bots.py --reach hard).
-    ismcts_voting_iteration_scale: int = 1
     # How many visits the greedy bot's opinion of each root move is worth (None: the level's
     # own), set by measurement (bench/bots.py --prior-visits) where the search's own view
     # is poorer than the greedy bot's and should overturn it only on strong evidence.

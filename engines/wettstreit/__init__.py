@@ -27,9 +27,8 @@ GAME = Game(
     # The greedy prior worth 40 visits, not 10: 70 % of 40 three-seat games against two
     # greedy bots (39 % with 10, same seeds; bench/RESULTS.md).
     ismcts_prior_visits=40,
-    # Hard's seven trees of about 857 iterations, not medium's 428: its 1.2 s hold a median of
-    # 7,627 (5,135-8,980, bench/RESULTS.md), where 3,000 took 42 of 100 first places, one short.
-    ismcts_voting_iteration_scale=2,
+    # Hard keeps seven trees of about 428, though its 1.2 s hold a median of 7,627 iterations
+    # here: seven of about 857 took 37 of 100 first places against medium, 3,000 took 42.
     # Hard's rollouts stay random: with the greedy bot's replies there it took 36.5 of 100
     # first places against medium, where random rollouts took 42 (bench/RESULTS.md).
 )

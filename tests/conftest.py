@@ -8,6 +8,7 @@ worker processes; the contract tests run schemathesis against a live gunicorn.
 from __future__ import annotations
 
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -61,6 +62,12 @@ def app(settings, redis_client):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+def an_address() -> str:
+    """A client address of the test's own: rate-limit counters live in the session's Redis,
+    which the live servers share, counting 127.0.0.1's requests."""
+    return "10.{}.{}.{}".format(*(random.randrange(256) for _ in range(3)))
 
 
 def free_port() -> int:

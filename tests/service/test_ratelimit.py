@@ -18,12 +18,9 @@ from service.config import parse_rate
 from service.ratelimit import Limit, RateLimiter, address_key
 from service.store import GameStore
 
+from ..conftest import an_address
+
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
-
-
-def an_address() -> str:
-    # Counters live in the session's Redis: each test counts under addresses of its own.
-    return "10.{}.{}.{}".format(*(random.randrange(256) for _ in range(3)))
 
 
 @pytest.fixture

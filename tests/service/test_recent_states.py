@@ -18,6 +18,8 @@ from service.games import Games, RecentStates
 from service.ratelimit import token_key
 from service.store import GameStore, StoredGame
 
+from ..conftest import an_address
+
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
 
@@ -167,19 +169,18 @@ def test_with_a_per_address_limit_a_kept_move_is_counted_by_its_commit(settings,
         redis_client=redis_client,
     )
     client = app.test_client()
-    # An address of its own: the live servers share this Redis and count 127.0.0.1's requests.
-    client.environ_base["REMOTE_ADDR"] = "192.0.2.7"
+    address = client.environ_base["REMOTE_ADDR"] = an_address()
     game_id, tokens = create(client)
     seat, version, move = next_move(client, game_id, tokens)
     assert play(client, game_id, tokens[seat], move, version).status_code == 200
     seat, version, move = next_move(client, game_id, tokens)
 
     def counted(scope: str, identity: str) -> int:
-        pattern = f"sk:rl:*{scope}:{identity}*"
+        pattern = f"sk:rl:*{scope}:{identity}[:}}]*"  # the identity whole, not a prefix of another
         return sum(int(redis_client.get(key) or 0) for key in redis_client.scan_iter(pattern))
 
     def both() -> tuple[int, int]:
-        return counted("address", "192.0.2.7"), counted("token", token_key(tokens[seat]))
+        return counted("address", address), counted("token", token_key(tokens[seat]))
 
     before = both()
     reads = count_reads(app, monkeypatch)

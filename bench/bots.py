@@ -2,7 +2,7 @@
 
     python bench/bots.py [--games 20] [--game property] [--jobs 2]
         [--matchups medium:greedy,...] [--rollout-depth N] [--iterations N] [--prior-visits N]
-        [--centred on|off] [--searches N] [--greedy-rollouts] [--first-seed N]
+        [--centred on|off] [--searches N] [--greedy-rollouts] [--sharp on|off] [--first-seed N]
     python bench/bots.py --reach hard [--game G] [trial settings]
     python bench/bots.py --agreement --games 30 [--game G] [--searches N]
 
@@ -12,10 +12,10 @@ alternating seats, and prints the tested bot's win share (rank 1; a shared first
 counts as a win shared among the tied) with a 95 % Wilson interval. At tables of three or
 more the other seats are all played by the opponent bot. Also prints ISMCTS iterations per
 second on positions from random games. Iteration budgets only (no clock), so runs repeat.
-``--rollout-depth``, ``--iterations``, ``--prior-visits``, ``--centred``, ``--searches`` and
-``--greedy-rollouts`` play ISMCTS with another rollout depth, budget, weight of its greedy prior,
-centre of its judgement, number of voting trees or rival model in its rollouts than the level's
-own as played in that game, for the tested level only
+``--rollout-depth``, ``--iterations``, ``--prior-visits``, ``--centred``, ``--searches``,
+``--greedy-rollouts`` and ``--sharp`` play ISMCTS with another rollout depth, budget, weight of
+its greedy prior, centre of its judgement, number of voting trees, rival model in its rollouts
+or evaluation than the level's own as played in that game, for the tested level only
 (how hard's seven searches and each game's ``ismcts_rollout_depth``,
 ``ismcts_iteration_scale``, ``ismcts_prior_visits`` and ``ismcts_centred_margins`` were chosen).
 Not a test; record the output in bench/RESULTS.md.
@@ -221,6 +221,11 @@ def main() -> None:
         "--searches", type=int, help="ISMCTS as this many trees voting, sharing the iterations (a trial)"
     )
     parser.add_argument(
+        "--sharp",
+        choices=("on", "off"),
+        help="ISMCTS judges with the title's sharper evaluation (Game.evaluate_seats_sharp) or not (a trial)",
+    )
+    parser.add_argument(
         "--greedy-rollouts",
         action="store_true",
         help="ISMCTS rollouts play the greedy bot's move rather than a random one (a trial)",
@@ -239,6 +244,7 @@ def main() -> None:
             ("centred_margins", None if args.centred is None else args.centred == "on"),
             ("searches", args.searches),
             ("greedy_rollouts", args.greedy_rollouts or None),
+            ("sharp_evaluation", None if args.sharp is None else args.sharp == "on"),
         )
         if value is not None
     }

@@ -123,6 +123,10 @@ class LevelSchema(Schema):
         required=True,
         metadata={"description": "Rollout moves are the greedy bot's (one ply), not random ones."},
     )
+    sharp_evaluation = fields.Boolean(
+        required=True,
+        metadata={"description": "Positions are judged with the title's sharper, costlier evaluation."},
+    )
 
 
 class CatalogTitleSchema(Schema):

@@ -82,6 +82,7 @@ def play(
         centred=plan.centred_margins,
         searches=plan.searches,
         greedy_rollouts=plan.greedy_rollouts,
+        sharp=plan.sharp_evaluation,
         stats=stats,
     )
 

@@ -90,9 +90,9 @@ class _Scale:
         return [0.5 + 0.5 * math.tanh(value / scale) for value in margin_values]
 
 
-def _centre(worlds: list[State]) -> list[float]:
+def _centre(worlds: list[State], judge: Callable[[State], list[float]]) -> list[float]:
     """Each seat's margin now, averaged over guesses of the hidden facts."""
-    rows = [margins(world) for world in worlds]
+    rows = [judge(world) for world in worlds]
     return [sum(column) / len(rows) for column in zip(*rows, strict=True)]
 
 
@@ -123,6 +123,7 @@ def ismcts_move(
     centred: bool = False,
     searches: int = 1,
     greedy_rollouts: bool = False,
+    sharp: bool = False,
     stats: dict | None = None,
 ) -> Move:
     """The most visited move at the root after ``iterations``, or when ``out_of_time()``.
@@ -134,7 +135,8 @@ def ismcts_move(
     vote that averages out what one tree's few guesses make it believe. ``greedy_rollouts``
     plays each rollout move as the greedy bot would on the guess (one ply, the game's
     evaluate) rather than at random: rivals answer as players do, at several times the cost
-    of an iteration.
+    of an iteration. ``sharp`` judges positions with the game's sharper evaluation
+    (values.margins), where it has one.
     """
     first = state.determinize(seat, rng)
     root_moves = first.legal_moves(seat)
@@ -142,11 +144,12 @@ def ismcts_move(
         if stats is not None:
             stats["iterations"] = 0
         return root_moves[0]
-    trees = [_Tree(state, seat, rng, root_moves, first, prior_visits, centred)]
+    judge = _sharp_margins if sharp else margins
+    trees = [_Tree(state, seat, rng, root_moves, first, prior_visits, centred, judge)]
     # Each tree seeds its prior over every root move; where there are hundreds, building
     # seven costs a good part of a turn, so the clock may leave fewer trees to vote.
     while len(trees) < searches and not (out_of_time is not None and out_of_time()):
-        trees.append(_Tree(state, seat, rng, root_moves, None, prior_visits, centred))
+        trees.append(_Tree(state, seat, rng, root_moves, None, prior_visits, centred, judge))
     done = 0
     while done < max(iterations, 1):
         if out_of_time is not None and done and out_of_time():
@@ -157,6 +160,10 @@ def ismcts_move(
     if stats is not None:
         stats["iterations"] = done
     return _vote([tree.root for tree in trees])
+
+
+def _sharp_margins(state: State) -> list[float]:
+    return margins(state, sharp=True)
 
 
 def _vote(roots: list[Node]) -> Move:
@@ -173,7 +180,7 @@ def _vote(roots: list[Node]) -> Move:
 class _Tree:
     """One search: its root, its pool of guesses of the hidden facts and its scale."""
 
-    __slots__ = ("pool", "root", "scale", "seat", "state")
+    __slots__ = ("judge", "pool", "root", "scale", "seat", "state")
 
     def __init__(
         self,
@@ -184,18 +191,21 @@ class _Tree:
         first: State | None,
         prior_visits: int,
         centred: bool,
+        judge: Callable[[State], list[float]] = margins,
     ) -> None:
         self.state = state
+        self.judge = judge
         self.seat = seat
         self.pool = [first if first is not None else state.determinize(seat, rng)]
         self.root = Node(seat, None)
         if prior_visits or centred:
             while len(self.pool) < _PRIOR_WORLDS:
                 self.pool.append(state.determinize(seat, rng))
-        self.scale = _Scale(_centre(self.pool[:_PRIOR_WORLDS]) if centred else None)
+        self.scale = _Scale(_centre(self.pool[:_PRIOR_WORLDS], judge) if centred else None)
         if prior_visits:
             moves = self.pool[0].legal_moves(seat) if first is None else root_moves
-            _seed_root(self.root, self.pool[:_PRIOR_WORLDS], seat, moves, self.scale, prior_visits, rng)
+            worlds = self.pool[:_PRIOR_WORLDS]
+            _seed_root(self.root, worlds, seat, moves, self.scale, prior_visits, rng, judge)
 
     def iterate(
         self, done: int, rng: random.Random, rollout_depth: int, exploration: float, greedy_rollouts: bool
@@ -204,7 +214,17 @@ class _Tree:
         if len(pool) < _POOL_SIZE:
             pool.append(self.state.determinize(self.seat, rng))
         world = pool[done % len(pool)].clone()
-        _iterate(world, self.root, self.seat, rng, rollout_depth, exploration, self.scale, greedy_rollouts)
+        _iterate(
+            world,
+            self.root,
+            self.seat,
+            rng,
+            rollout_depth,
+            exploration,
+            self.scale,
+            greedy_rollouts,
+            self.judge,
+        )
 
 
 def _seed_root(
@@ -215,6 +235,7 @@ def _seed_root(
     scale: _Scale,
     visits: int,
     rng: random.Random,
+    judge: Callable[[State], list[float]] = margins,
 ) -> None:
     """Start every root move with the greedy bot's opinion of it, worth ``visits`` visits.
 
@@ -232,7 +253,7 @@ def _seed_root(
             if after.is_over():
                 per_world.append((None, final_values(after)[seat]))
             else:
-                values = margins(after)
+                values = judge(after)
                 scale.observe(values)
                 per_world.append((values, None))
         outcomes.append(per_world)
@@ -255,6 +276,7 @@ def _iterate(
     exploration: float,
     scale: _Scale,
     greedy_rollouts: bool = False,
+    judge: Callable[[State], list[float]] = margins,
 ) -> None:
     node = root
     path = [root]
@@ -339,7 +361,7 @@ def _iterate(
     if world.is_over():
         values = final_values(world)
     else:
-        values = margins(world)
+        values = judge(world)
         scale.observe(values)
         values = scale.squash(values)
     for visited in path:

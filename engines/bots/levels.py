@@ -35,6 +35,9 @@ class Level:
     searches: int = 1
     # Rollout moves chosen as the greedy bot would (ismcts_move), not at random.
     greedy_rollouts: bool = False
+    # Positions judged with the game's sharper evaluation (Game.evaluate_seats_sharp), where
+    # it has one: set on the level, true in the catalog only for such games.
+    sharp_evaluation: bool = False
     default_for_bot: bool = False
 
     def for_game(self, game: Game) -> Level:
@@ -56,6 +59,7 @@ class Level:
             searches=searches,
             greedy_rollouts=self.greedy_rollouts
             or (self.searches > 1 and game.ismcts_voting_greedy_rollouts),
+            sharp_evaluation=self.sharp_evaluation and game.evaluate_seats_sharp is not None,
         )
 
     def to_dict(self) -> dict:
@@ -94,12 +98,15 @@ LEVELS: dict[str, Level] = {
             "hard",
             "ismcts",
             "Several tree searches over guesses of the hidden cards, voting on the move: up to 1.2 s "
-            "(searches and iterations as listed; seven where the clock holds them).",
+            "(searches, iterations and judgement as listed; seven where the clock holds them).",
             iterations=3000,
             seconds=1.2,
             # One long search lost to medium's short one (Fresh Fish 5 of 20): seven of about
             # medium's size, each with its own guesses, won 66 of 100 (bench/RESULTS.md).
             searches=7,
+            # Hard judged as medium does chooses as medium does (bench/RESULTS.md, "Do hard and
+            # medium choose differently?"); where a title has a sharper evaluation, hard uses it.
+            sharp_evaluation=True,
         ),
     )
 }

@@ -15,12 +15,16 @@ def final_values(state: State) -> list[float]:
     return [1.0 - (rank - 1) / (field - 1) for rank in result.ranks]
 
 
-def margins(state: State) -> list[float]:
-    """Each seat's evaluate minus its best opponent's (its own evaluate when playing alone)."""
+def margins(state: State, sharp: bool = False) -> list[float]:
+    """Each seat's evaluate minus its best opponent's (its own evaluate when playing alone).
+
+    ``sharp``: the game's sharper evaluation (Game.evaluate_seats_sharp) where it has one."""
     game = state.game
     if game.evaluate is None:
         return [0.0] * state.seats
-    if game.evaluate_seats is not None:
+    if sharp and game.evaluate_seats_sharp is not None:
+        raw = [float(value) for value in game.evaluate_seats_sharp(state)]
+    elif game.evaluate_seats is not None:
         raw = [float(value) for value in game.evaluate_seats(state)]
     else:
         raw = [float(game.evaluate(state, seat)) for seat in range(state.seats)]

@@ -8,6 +8,7 @@ the step and what broke, which is enough to replay the position.
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -260,7 +261,15 @@ def check_copies(p: Playout, step: int, state: State, rng: random.Random) -> Non
 
 
 def check_evaluation(p: Playout, step: int, state: State) -> None:
-    """A game's every-seat evaluation gives exactly its evaluate, seat by seat."""
+    """A game's every-seat evaluation gives exactly its evaluate, seat by seat; its sharper
+    one (Game.evaluate_seats_sharp) a finite number per seat, leaving the state unchanged."""
+    if p.game.evaluate_seats_sharp is not None:
+        before = state.to_dict()
+        sharp = list(p.game.evaluate_seats_sharp(state))
+        if len(sharp) != state.seats or not all(math.isfinite(value) for value in sharp):
+            raise _fail(p, step, f"evaluate_seats_sharp gave {sharp} for {state.seats} seats")
+        if state.to_dict() != before:
+            raise _fail(p, step, "evaluate_seats_sharp changed the state")
     if p.game.evaluate_seats is None:
         return
     together = list(p.game.evaluate_seats(state))

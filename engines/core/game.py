@@ -43,6 +43,11 @@ class Game:
     # City scores the whole table once for all): bots evaluate every seat of every position
     # they judge. Must give exactly what ``evaluate`` gives seat by seat (conformance checks).
     evaluate_seats: Callable[[State], list[float]] | None = None
+    # A sharper every-seat evaluation for the levels that judge with it (Level.sharp_evaluation,
+    # ``hard``): costlier than ``evaluate``, and better by measurement (bench/RESULTS.md),
+    # such as Wettstreit's, which knows what of a hand can still be laid. None: those levels
+    # use evaluate.
+    evaluate_seats_sharp: Callable[[State], list[float]] | None = None
     # How many random moves ISMCTS plays past a new node before judging with ``evaluate``
     # (negative: until the searching seat is to act again, at most that many); None keeps
     # the bot level's own. Set by measurement (bench/bots.py): 0 where evaluate judges a

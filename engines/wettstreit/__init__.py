@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core import Game
-from .evaluate import evaluate, evaluate_seats
+from .evaluate import evaluate, evaluate_seats, evaluate_seats_sharp
 from .rules import WettstreitState
 from .search import search_moves
 
@@ -23,6 +23,8 @@ GAME = Game(
     max_moves=20_000,
     evaluate=evaluate,
     evaluate_seats=evaluate_seats,
+    # Hard judges with what of each hand can still be laid (bench/RESULTS.md).
+    evaluate_seats_sharp=evaluate_seats_sharp,
     search_moves=search_moves,
     # The greedy prior worth 40 visits, not 10: 70 % of 40 three-seat games against two
     # greedy bots (39 % with 10, same seeds; bench/RESULTS.md).

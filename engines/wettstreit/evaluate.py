@@ -32,6 +32,10 @@ SABOTEUR_POINTS = 1.5
 # Money and saboteurs keep their worth until the smaller pile holds this many cards, then
 # lose it evenly card by card (4, 6 and 10 measured alike).
 FADE_CARDS = 6
+# The sharper evaluation (hard's judge): a hand card that cannot be laid at either end of
+# the city, after those that can, costs up to this share of its value (the hand is deducted
+# at the end, WB-SCORE-HAND): half of it while money keeps its worth, all of it as it fades.
+STUCK_SHARE = 0.5
 
 
 def city_and_hand(state: WettstreitState, seat: int) -> tuple[list[str | None], list[str]]:
@@ -72,6 +76,67 @@ def promise(state: WettstreitState, seat: int) -> float:
     return value
 
 
+def layable(city: list[str | None], hand: list[str]) -> tuple[list[str], list[str]]:
+    """The hand split into cards that can be laid at the city's ends one after another, and
+    the rest (rules WB-BUILD-NEIGHBOURS, WB-BUILD-CORNER, WB-BUILD-TOWN-HALL).
+
+    A greedy guess, not a search: each step lays the card of the family the hand holds most
+    of (so that no family is left over), at the end whose neighbour's family the hand holds
+    most of (so that the end stops blocking it), corner towers last since they close an end;
+    the second corner tower counts as laid in the final round.
+    """
+    ends = c.ends_of(city)
+    remaining = list(hand)
+    laid: list[str] = []
+    while remaining:
+        families: dict[str, int] = {}
+        for card in remaining:
+            family = m.FAMILY[m.KIND[card]]
+            families[family] = families.get(family, 0) + 1
+        best = None
+        for card in remaining:
+            kind = m.KIND[card]
+            for end in m.ENDS:
+                if c.placement_error(ends, kind, end, True) is not None:
+                    continue
+                neighbour = ends.left if end == "left" else ends.right
+                key = (
+                    kind not in m.CORNER_TOWERS,
+                    families[m.FAMILY[kind]],
+                    families.get(m.FAMILY[neighbour], 0) if neighbour else 0,
+                    m.VALUE[card],
+                )
+                if best is None or key > best[0]:
+                    best = (key, card, end)
+        if best is None:
+            break
+        _, card, end = best
+        ends = c.place_ends(ends, m.KIND[card], end)
+        remaining.remove(card)
+        laid.append(card)
+    return laid, remaining
+
+
+def sharp_promise(state: WettstreitState, seat: int) -> float:
+    """``promise``, with the hand judged by what of it can still be laid (hard's judge)."""
+    player = state.players[seat]
+    city, hand = city_and_hand(state, seat)
+    laid, stuck = layable(city, hand)
+    if state.phase == "over" or state.end_triggered:
+        value = float(c.score(city, hand)["total"])
+        if state.phase != "over":
+            best = sorted((m.VALUE[card] for card in laid), reverse=True)[: m.FINAL_ROUND_CARDS]
+            value += 0.5 * sum(best)
+        return value
+    worth = still_worth(state)
+    value = float(c.value(city))
+    value += HAND_SHARE * sum(m.VALUE[card] for card in laid)
+    value -= STUCK_SHARE * (1.0 - 0.5 * worth) * sum(m.VALUE[card] for card in stuck)
+    value += worth * (POINTS_PER_ECU * player["money"] + SABOTEUR_POINTS * player["saboteurs"])
+    value += _auction_promise(state, seat, worth * POINTS_PER_ECU)
+    return value
+
+
 def _auction_promise(state: WettstreitState, seat: int, per_ecu: float) -> float:
     """What the running auction brings the seat if it closed now (defaults included)."""
     auction = state.auction
@@ -102,8 +167,16 @@ def evaluate(state: WettstreitState, seat: int) -> float:
 
 def evaluate_seats(state: WettstreitState) -> list[float]:
     """``evaluate`` of every seat, each seat's promise worked out once."""
-    promises = [promise(state, s) for s in range(state.seats)]
+    return _margins([promise(state, s) for s in range(state.seats)])
+
+
+def evaluate_seats_sharp(state: WettstreitState) -> list[float]:
+    """Every seat's sharper evaluation (``sharp_promise``), as ``evaluate_seats`` gives its own."""
+    return _margins([sharp_promise(state, s) for s in range(state.seats)])
+
+
+def _margins(promises: list[float]) -> list[float]:
     return [
-        own - max(p for s, p in enumerate(promises) if s != seat) if state.seats > 1 else own
+        own - max(p for s, p in enumerate(promises) if s != seat) if len(promises) > 1 else own
         for seat, own in enumerate(promises)
     ]

@@ -6,7 +6,7 @@ import random
 
 from engines.wettstreit import GAME
 from engines.wettstreit import material as m
-from engines.wettstreit.evaluate import evaluate
+from engines.wettstreit.evaluate import evaluate, evaluate_seats, evaluate_seats_sharp, layable
 
 from .position import PASS, bid, play, position
 
@@ -89,3 +89,47 @@ def test_a_card_set_out_in_the_final_round_counts_as_built():
     laid = state.clone()
     play(laid, {"type": "build", "card": "town-hall-5a", "end": "right"})
     assert laid.pending and evaluate(laid, 0) > evaluate(state, 0)
+
+
+# The sharper evaluation hard judges with (evaluate_seats_sharp): what of a hand can be laid.
+
+
+def test_WB_BUILD_NEIGHBOURS_a_hand_of_one_family_can_be_laid_only_between_others():
+    laid, stuck = layable([], ["gate-2a", "gate-4a", "gate-5a", "tower-1a"])
+    # gate, tower, gate: the third gate has no neighbour of another family left.
+    assert sorted(laid) == ["gate-4a", "gate-5a", "tower-1a"] and stuck == ["gate-2a"]
+
+
+def test_WB_BUILD_NEIGHBOURS_cards_of_other_families_let_a_whole_hand_be_laid():
+    hand = ["gate-4a", "gate-5a", "cathedral-9a", "tower-1a", "town-hall-5a"]
+    laid, stuck = layable(["gate-3a"], hand)
+    assert sorted(laid) == sorted(hand) and stuck == []
+
+
+def test_WB_BUILD_TOWN_HALL_a_second_town_hall_is_stuck_in_hand():
+    laid, stuck = layable(["gate-2a", "town-hall-5a", "cathedral-4a"], ["town-hall-6a", "tower-2a"])
+    assert laid == ["tower-2a"] and stuck == ["town-hall-6a"]
+
+
+def test_WB_BUILD_CORNER_an_end_closed_by_a_corner_tower_takes_nothing_more():
+    city = ["left-corner-1a", "gate-2a", "right-corner-2a"]
+    laid, stuck = layable(city, ["cathedral-4a"])
+    assert laid == [] and stuck == ["cathedral-4a"]
+
+
+def test_WB_SCORE_HAND_hard_counts_a_card_that_cannot_be_laid_against_the_hand():
+    # Buying a fourth gate for a hand of gates costs hard's judge, not medium's: the card
+    # would be deducted at the end (WB-SCORE-HAND).
+    city = ["gate-2a"]
+    hand = ["gate-3a", "gate-4a"]
+    without = position(3, hands={0: hand}, cities={0: city})
+    with_gate = position(3, hands={0: [*hand, "gate-5a"]}, cities={0: city})
+    with_cathedral = position(3, hands={0: [*hand, "cathedral-5a"]}, cities={0: city})
+    assert evaluate(with_gate, 0) > evaluate(without, 0)
+    assert evaluate_seats_sharp(with_gate)[0] < evaluate_seats_sharp(without)[0]
+    assert evaluate_seats_sharp(with_cathedral)[0] > evaluate_seats_sharp(without)[0]
+
+
+def test_the_sharper_evaluation_is_evaluate_where_every_card_can_be_laid():
+    state = position(3, hands={0: ["cathedral-4a", "tower-2a"]}, cities={0: ["gate-2a"]})
+    assert evaluate_seats_sharp(state) == evaluate_seats(state)

@@ -57,20 +57,26 @@ def still_worth(state: WettstreitState) -> float:
     return min(1.0, min(len(state.face_up), len(state.face_down)) / FADE_CARDS)
 
 
-def promise(state: WettstreitState, seat: int) -> float:
-    """The seat's score now, plus what its hand, money and saboteurs promise."""
+def promise(state: WettstreitState, seat: int, sharp: bool = False) -> float:
+    """The seat's score now, plus what its hand, money and saboteurs promise.
+
+    ``sharp`` (hard's judge): only the hand cards that can still be laid promise anything;
+    the rest count against the seat (``layable``, ``STUCK_SHARE``)."""
     player = state.players[seat]
     city, hand = city_and_hand(state, seat)
+    laid, stuck = layable(city, hand) if sharp else (hand, [])
     if state.phase == "over" or state.end_triggered:
         value = float(c.score(city, hand)["total"])
         if state.phase != "over":
             # The final round still lets up to three cards out of the hand.
-            best = sorted((m.VALUE[card] for card in hand), reverse=True)[: m.FINAL_ROUND_CARDS]
+            best = sorted((m.VALUE[card] for card in laid), reverse=True)[: m.FINAL_ROUND_CARDS]
             value += 0.5 * sum(best)
         return value
     worth = still_worth(state)
     value = float(c.value(city))
-    value += HAND_SHARE * sum(m.VALUE[card] for card in hand)
+    value += HAND_SHARE * sum(m.VALUE[card] for card in laid)
+    if stuck:
+        value -= STUCK_SHARE * (1.0 - 0.5 * worth) * sum(m.VALUE[card] for card in stuck)
     value += worth * (POINTS_PER_ECU * player["money"] + SABOTEUR_POINTS * player["saboteurs"])
     value += _auction_promise(state, seat, worth * POINTS_PER_ECU)
     return value
@@ -117,26 +123,6 @@ def layable(city: list[str | None], hand: list[str]) -> tuple[list[str], list[st
     return laid, remaining
 
 
-def sharp_promise(state: WettstreitState, seat: int) -> float:
-    """``promise``, with the hand judged by what of it can still be laid (hard's judge)."""
-    player = state.players[seat]
-    city, hand = city_and_hand(state, seat)
-    laid, stuck = layable(city, hand)
-    if state.phase == "over" or state.end_triggered:
-        value = float(c.score(city, hand)["total"])
-        if state.phase != "over":
-            best = sorted((m.VALUE[card] for card in laid), reverse=True)[: m.FINAL_ROUND_CARDS]
-            value += 0.5 * sum(best)
-        return value
-    worth = still_worth(state)
-    value = float(c.value(city))
-    value += HAND_SHARE * sum(m.VALUE[card] for card in laid)
-    value -= STUCK_SHARE * (1.0 - 0.5 * worth) * sum(m.VALUE[card] for card in stuck)
-    value += worth * (POINTS_PER_ECU * player["money"] + SABOTEUR_POINTS * player["saboteurs"])
-    value += _auction_promise(state, seat, worth * POINTS_PER_ECU)
-    return value
-
-
 def _auction_promise(state: WettstreitState, seat: int, per_ecu: float) -> float:
     """What the running auction brings the seat if it closed now (defaults included)."""
     auction = state.auction
@@ -171,8 +157,8 @@ def evaluate_seats(state: WettstreitState) -> list[float]:
 
 
 def evaluate_seats_sharp(state: WettstreitState) -> list[float]:
-    """Every seat's sharper evaluation (``sharp_promise``), as ``evaluate_seats`` gives its own."""
-    return _margins([sharp_promise(state, s) for s in range(state.seats)])
+    """Every seat's sharper evaluation (``promise`` with ``sharp``), as ``evaluate_seats`` gives its own."""
+    return _margins([promise(state, s, sharp=True) for s in range(state.seats)])
 
 
 def _margins(promises: list[float]) -> list[float]:

@@ -44,17 +44,21 @@ def evaluate_seats_sharp(state: NewYorkState) -> list[float]:
     return [evaluate(state, seat, sharp=True) for seat in range(state.seats)]
 
 
-def _largest_group_liberties(state: NewYorkState) -> dict[int, int]:
-    """Each colour's free buildings beside its largest group (the first in board order)."""
+def _groups(state: NewYorkState, sharp: bool) -> tuple[dict[int, list[int]], dict[int, int]]:
+    """Each colour's group sizes, largest first, and (``sharp``) the free buildings beside its
+    largest group (the first in board order), from one walk of the board."""
+    if not sharp:
+        return city.group_sizes_by_colour(state.board), {}
     found = grid.groups_by_value([owner for line in state.board for owner in line], m.SIZE)
-    return {colour: max(groups, key=lambda group: group[0])[1] for colour, groups in found.items()}
+    sizes = {colour: sorted((size for size, _ in groups), reverse=True) for colour, groups in found.items()}
+    room = {colour: max(groups, key=lambda group: group[0])[1] for colour, groups in found.items()}
+    return sizes, room
 
 
 def _static(state: NewYorkState, seat: int, sharp: bool = False) -> float:
     two = state.options["two_colours"]
     value = [float(state.money[s] * m.MONEY_POINTS) for s in range(state.seats)]
-    by_colour = city.group_sizes_by_colour(state.board)
-    room = _largest_group_liberties(state) if sharp else {}
+    by_colour, room = _groups(state, sharp)
     for s in range(state.seats):
         for colour in state.seat_colours[s]:
             # The count of scoring.seat_points, from the same group search as the promise.

@@ -56,28 +56,3 @@ def group_sizes_by_value(cells: Sequence[Hashable | None], size: int) -> dict[Ha
                     frontier.append(neighbour)
         sizes.setdefault(value, []).append(count)
     return sizes
-
-
-def groups_by_value(cells: Sequence[Hashable | None], size: int) -> dict[Hashable, list[tuple[int, int]]]:
-    """``group_sizes_by_value`` with each group's liberties (as in Go: the empty cells beside
-    it), as (size, liberties) pairs in board order. Slower: use it where room to grow counts."""
-    near = side_neighbours(size)
-    seen = [value is None for value in cells]
-    groups: dict[Hashable, list[tuple[int, int]]] = {}
-    for start, value in enumerate(cells):
-        if seen[start]:
-            continue
-        seen[start] = True
-        frontier = [start]
-        count = 0
-        liberties: set[int] = set()
-        while frontier:
-            count += 1
-            for neighbour in near[frontier.pop()]:
-                if cells[neighbour] is None:
-                    liberties.add(neighbour)
-                elif not seen[neighbour] and cells[neighbour] == value:
-                    seen[neighbour] = True
-                    frontier.append(neighbour)
-        groups.setdefault(value, []).append((count, len(liberties)))
-    return groups

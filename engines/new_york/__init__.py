@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import Game, InvalidOptions, Option
-from .evaluate import evaluate, evaluate_seats_sharp
+from .evaluate import evaluate
 from .plays import playout_moves
 from .rules import NewYorkState
 
@@ -86,8 +86,6 @@ GAME = Game(
     ),
     max_moves=20_000,
     evaluate=evaluate,
-    # Hard judges with its largest groups' room to grow as well (bench/RESULTS.md).
-    evaluate_seats_sharp=evaluate_seats_sharp,
     # Measured (bench/bots.py --rollout-depth): against the greedy bot ISMCTS won 58 % of 80
     # games judging each new node at once, 48 % of the same seeds with random moves first.
     ismcts_rollout_depth=0,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.core.grid import group_sizes, group_sizes_by_value, groups_by_value, side_neighbours
+from engines.core.grid import group_sizes, group_sizes_by_value, side_neighbours
 
 
 def test_cells_touch_by_their_sides_only():
@@ -31,17 +31,3 @@ def test_every_owners_groups_in_one_walk():
     cells = [None if cell == "." else cell for line in board for cell in line]
     assert group_sizes_by_value(cells, 3) == {"a": [2, 1], "b": [3, 1]}
     assert group_sizes_by_value([None] * 4, 2) == {}
-
-
-def test_each_group_with_its_liberties_the_empty_cells_beside_it():
-    board = [
-        "ab.",
-        "abb",
-        "b.a",
-    ]
-    cells = [None if cell == "." else cell for line in board for cell in line]
-    # a's column of two touches no empty cell; b's L of three touches both; the corners one each.
-    assert groups_by_value(cells, 3) == {"a": [(2, 0), (1, 1)], "b": [(3, 2), (1, 1)]}
-    found = groups_by_value(cells, 3)
-    sizes = {value: [size for size, _ in groups] for value, groups in found.items()}
-    assert sizes == group_sizes_by_value(cells, 3)

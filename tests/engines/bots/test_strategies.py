@@ -129,10 +129,10 @@ def test_a_game_may_set_how_deep_and_how_long_ismcts_searches(monkeypatch):
     for game_id in ("fifth-avenue", "fresh-fish", "new-york", "property", "wettstreit"):
         assert not hard.for_game(GAMES[game_id]).greedy_rollouts
     # Only hard judges with a sharper evaluation, and only where a title has one.
-    for game_id in ("new-york", "wettstreit"):
-        assert hard.sharp_evaluation and hard.for_game(GAMES[game_id]).sharp_evaluation
-        assert not medium.for_game(GAMES[game_id]).sharp_evaluation
-    for game_id in ("fifth-avenue", "fresh-fish", "new-york-city", "property"):
+    wettstreit = GAMES["wettstreit"]
+    assert hard.sharp_evaluation and hard.for_game(wettstreit).sharp_evaluation
+    assert not medium.for_game(wettstreit).sharp_evaluation
+    for game_id in ("fifth-avenue", "fresh-fish", "new-york", "new-york-city", "property"):
         assert not hard.for_game(GAMES[game_id]).sharp_evaluation
     assert LEVELS["greedy"].for_game(property_game) == LEVELS["greedy"]
     searched = []

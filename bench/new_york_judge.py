@@ -8,7 +8,7 @@ margin alone, then evaluate's terms weighted freely, then those weights moving w
 share of the city owned. Models are compared by their log-loss on the games held out (every
 fifth seed), never on the games they were fitted to.
 
-    python bench/new_york_judge.py --games 1200 --first-seed 20000 [--rows FILE]
+    python bench/new_york_judge.py --games 1200 --first-seed 20000 [--save FILE | --rows FILE]
 
 Pure Python (Newton's method on a handful of weights); about 0.4 s a game to play.
 """
@@ -27,7 +27,6 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engines.bots import choose  # noqa: E402
-from engines.core import grid  # noqa: E402
 from engines.new_york import city  # noqa: E402
 from engines.new_york import material as m  # noqa: E402
 from engines.new_york.evaluate import evaluate  # noqa: E402
@@ -37,30 +36,17 @@ from engines.registry import GAMES  # noqa: E402
 GAME = GAMES["new-york"]
 
 
-def _largest_group_liberties(cells: list, colour: int) -> int:
+def _largest_group_liberties(board, colour: int) -> int:
     """Free buildings beside the colour's largest group (the first such group in board order)."""
-    near = grid.side_neighbours(m.SIZE)
-    best: set[int] = set()
-    seen: set[int] = set()
-    for start, owner in enumerate(cells):
-        if owner != colour or start in seen:
-            continue
-        group, frontier = {start}, [start]
-        while frontier:
-            for neighbour in near[frontier.pop()]:
-                if cells[neighbour] == colour and neighbour not in group:
-                    group.add(neighbour)
-                    frontier.append(neighbour)
-        seen |= group
-        if len(group) > len(best):
-            best = group
-    return len({n for cell in best for n in near[cell] if cells[n] is None})
+    found = city.groups(board, colour)
+    if not found:
+        return 0
+    return len({(r, c) for square in found[0] for r, c in city.NEIGHBOURS[square] if board[r][c] is None})
 
 
 def features(state, seat: int) -> dict[str, float]:
     """The seat's side less its rival's, term by term, and how much of the city is owned."""
     rival = 1 - seat
-    cells = [owner for line in state.board for owner in line]
     by_colour = city.group_sizes_by_colour(state.board)
     two = state.options["two_colours"]
 
@@ -71,7 +57,7 @@ def features(state, seat: int) -> dict[str, float]:
             largest = sizes[0] if sizes else 0
             points += colour_score(largest, state.on_board[colour], two)
             second += sizes[1] if len(sizes) > 1 else 0
-            liberties += _largest_group_liberties(cells, colour)
+            liberties += _largest_group_liberties(state.board, colour)
         jokers = sum(1 for card in state.hands[s] if m.is_joker(card))
         return points, second, float(state.money[s]), float(jokers), liberties
 
@@ -176,6 +162,7 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=20000)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rows", help="read the positions from this file (JSON lines) instead of playing")
+    parser.add_argument("--save", help="write the positions played to this file (JSON lines), for --rows")
     args = parser.parse_args()
     if args.rows:
         rows = [orjson.loads(line) for line in Path(args.rows).read_bytes().splitlines()]
@@ -183,6 +170,8 @@ def main() -> None:
         seeds = range(args.first_seed, args.first_seed + args.games)
         with multiprocessing.Pool(args.jobs) as pool:
             rows = [row for game in pool.imap(play, seeds, chunksize=4) for row in game]
+        if args.save:
+            Path(args.save).write_bytes(b"".join(orjson.dumps(row) + b"\n" for row in rows))
     train = [r for r in rows if r["seed"] % 5]
     test = [r for r in rows if not r["seed"] % 5]
     games = len({r["seed"] for r in rows})

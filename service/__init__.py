@@ -17,6 +17,7 @@ from .problems import Problem
 from .schemas import ProblemSchema
 from .store import GameStore
 from .streamcaps import StreamCaps
+from .workerpresence import WorkerPresence
 
 API_TITLE = "Skyline"
 API_VERSION = "1.0.0"
@@ -147,6 +148,7 @@ def create_app(
         per_token=settings.streams_per_token,
         lifetime=settings.sse_max_seconds,
     )
+    app.extensions["skyline.worker_presence"] = WorkerPresence(redis_client)
     app.extensions["skyline.bot_game_quota"] = BotGameQuota(
         redis_client, per_address=settings.bot_games_per_address, ttl_seconds=settings.game_ttl_seconds
     )

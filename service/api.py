@@ -25,6 +25,7 @@ from .schemas import (
     EventsQuerySchema,
     HealthSchema,
     IndexSchema,
+    ReadySchema,
 )
 
 # Schemas are passed as instances: webargs would otherwise build one per request.
@@ -315,13 +316,13 @@ class Health(MethodView):
 
 @ops.route("/readyz")
 class Ready(MethodView):
-    @ops.response(200, HealthSchema)
+    @ops.response(200, ReadySchema)
     @ops.alt_response(503, response="ServiceUnavailable")
     @ops.doc(operationId="getReady")
     def get(self):
-        """The process can reach Redis."""
+        """The process can reach Redis (503 if not); `degraded` while no bot worker is alive."""
         try:
-            games().store.ping()
+            workers = current_app.extensions["skyline.worker_presence"].alive()
         except Exception:
             raise Problem(503, "redis_unreachable", "Redis cannot be reached.") from None
-        return json_response({"status": "ready"})
+        return json_response({"status": "ready" if workers else "degraded", "bot_workers": workers})

@@ -177,6 +177,20 @@ class HealthSchema(Schema):
     status = fields.String(required=True)
 
 
+class ReadySchema(Schema):
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(["ready", "degraded"]),
+        metadata={
+            "description": "`ready`; `degraded` while no bot worker is alive (the API itself serves: "
+            "bot seats wait until a worker is back)."
+        },
+    )
+    bot_workers = fields.Integer(
+        required=True, metadata={"description": "Bot workers that beat within the last 10 s."}
+    )
+
+
 class ProblemSchema(Schema):
     """RFC 9457 problem details, with a stable machine ``code``."""
 

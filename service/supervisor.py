@@ -10,9 +10,15 @@ bot workers.
   first, Redis last, after it has written its AOF.
 - On Linux each child dies with the supervisor (a parent-death signal), so a ``kill -9`` of
   the supervisor leaves no orphan serving a half-dead stack.
-- A child that dies is restarted, with a backoff (Redis included), and the log says so. A
-  child that fails within its first seconds, the first time, stops everything instead: that is
-  a configuration error (a port in use, a bad setting), not a crash to heal.
+- A start fails only when a child could not come up at all: it exited with a status of its
+  own (not killed by a signal) before it was ever ready — Redis answers PING, gunicorn answers
+  ``/healthz``, a bot worker is registered and beats (service/workerpresence.py). That is a
+  configuration error (a port in use, a bad setting, a Redis that refuses): everything stops,
+  with the cause, and `skyline serve` exits non-zero.
+- Any other death, whatever its timing or signal (an OOM kill, a poison job, a kill -9 a
+  second after the start), is a crash: the child is restarted after a backoff that doubles
+  while it keeps crashing (0.5 s up to 30 s) and starts again at 0.5 s once it has been up
+  for a minute. Each restart is logged with its cause.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import fcntl
+import http.client
 import json
 import os
 import shutil
@@ -33,14 +40,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import redis
+
 from .embedded import EmbeddedRedis, gunicorn_command, worker_command
+from .workerpresence import WorkerPresence, member
 
 _PR_SET_PDEATHSIG = 1
-# A child that exits this soon after its first start is failing to start, not crashing.
-STARTUP_SECONDS = 5.0
-# A child that ran this long before it died starts again without delay.
-HEALTHY_SECONDS = 30.0
-MAX_BACKOFF_SECONDS = 10.0
+# Restart delays: doubled at each crash in a row, from the first to the last.
+FIRST_BACKOFF_SECONDS = 0.5
+MAX_BACKOFF_SECONDS = 30.0
+# A child up this long has stopped crashing: its next crash waits the first delay again.
+STABLE_SECONDS = 60.0
+# How often a child not yet ready is asked, and when the log says it is slow to come up.
+READY_POLL_SECONDS = 0.2
+SLOW_START_SECONDS = 30.0
 
 
 def log(message: str) -> None:
@@ -140,27 +153,49 @@ def _port_is_free(host: str, port: int) -> bool:
     return True
 
 
+def backoff(crashes: int) -> float:
+    """The delay before restarting a child after ``crashes`` crashes in a row (1, 2, ...)."""
+    return min(MAX_BACKOFF_SECONDS, FIRST_BACKOFF_SECONDS * 2 ** max(0, crashes - 1))
+
+
+def describe_exit(status: int) -> str:
+    if status < 0:
+        try:
+            return f"was killed by {signal.Signals(-status).name}"
+        except ValueError:
+            return f"was killed by signal {-status}"
+    return f"exited with status {status}"
+
+
 @dataclass
 class Child:
-    """One supervised process: how to start it, and its restarts."""
+    """One supervised process: how to start it, how to tell it is ready, and its restarts."""
 
     name: str
     start_process: Callable[[], subprocess.Popen]
+    # Asked until it says yes; None: ready once start_process returns (Redis waits for PING).
+    ready_check: Callable[[subprocess.Popen], bool] | None = None
+    on_death: Callable[[subprocess.Popen], None] | None = None
     process: subprocess.Popen | None = None
     started_at: float = 0.0
+    ready_at: float | None = None
+    ever_ready: bool = False
     starts: int = 0
-    failures: int = 0  # deaths in a row, each after a short life
+    crashes: int = 0  # in a row; back to 0 after a stable minute
     restart_at: float | None = None
+    next_check_at: float = 0.0
+    slow_start_logged: bool = False
     stop_signal: int = signal.SIGTERM
-    # Whether an early death on the first start means a failed start. Redis's start() waits
-    # until it answers, so any later death of Redis is a crash to heal.
-    early_death_is_startup_failure: bool = True
 
     def start(self) -> None:
         self.process = self.start_process()
         self.started_at = time.monotonic()
         self.starts += 1
         self.restart_at = None
+        self.ready_at = None if self.ready_check else self.started_at
+        self.ever_ready = self.ever_ready or self.ready_check is None
+        self.next_check_at = self.started_at
+        self.slow_start_logged = False
 
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
@@ -173,6 +208,22 @@ class Child:
             os.killpg(self.process.pid, sig)
         except (ProcessLookupError, PermissionError):
             pass
+
+
+def _loopback(host: str) -> str:
+    """Where to reach a server bound to ``host`` from this machine."""
+    return {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+
+
+def answers_healthz(host: str, port: int) -> bool:
+    connection = http.client.HTTPConnection(_loopback(host), port, timeout=0.5)
+    try:
+        connection.request("GET", "/healthz")
+        return connection.getresponse().status == 200
+    except OSError:
+        return False
+    finally:
+        connection.close()
 
 
 class Supervisor:
@@ -197,7 +248,9 @@ class Supervisor:
         self.env = dict(os.environ)
         self.redis: EmbeddedRedis | None = None
         self.redis_child: Child | None = None
+        self.api: Child | None = None
         self.children: list[Child] = []  # API and bot workers
+        self._worker_presence: WorkerPresence | None = None
         self.stopping = False
         self.interrupts = 0
 
@@ -218,6 +271,48 @@ class Supervisor:
         assert self.redis.process is not None
         return self.redis.process
 
+    def _check_external_redis(self, url: str, timeout: float = 5.0) -> None:
+        """A REDIS_URL that refuses is a configuration error: say so before starting anything."""
+        client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        deadline = time.monotonic() + timeout
+        try:
+            while True:
+                try:
+                    client.ping()
+                    return
+                except (redis.RedisError, OSError) as error:
+                    if time.monotonic() >= deadline:
+                        raise SystemExit(
+                            f"skyline: the Redis at REDIS_URL cannot be used ({error}); check the URL "
+                            "and that Redis runs there, or unset REDIS_URL for the embedded one."
+                        ) from None
+                    time.sleep(0.25)
+        finally:
+            client.close()
+
+    def _presence(self) -> WorkerPresence:
+        if self._worker_presence is None:
+            url = self.env["REDIS_URL"]
+            client = redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
+            self._worker_presence = WorkerPresence(client)
+        return self._worker_presence
+
+    def _worker_is_ready(self, process: subprocess.Popen) -> bool:
+        try:
+            return self._presence().is_alive(member(process.pid))
+        except (redis.RedisError, OSError):
+            return False
+
+    def _forget_worker(self, process: subprocess.Popen) -> None:
+        """A worker child died: it no longer counts as alive (/readyz), without waiting out its beat."""
+        try:
+            self._presence().leave(member(process.pid))
+        except (redis.RedisError, OSError):
+            pass
+
+    def _api_is_ready(self, process: subprocess.Popen) -> bool:
+        return answers_healthz(self.host, self.port)
+
     def prepare(self) -> None:
         """Take the data folder, check the port, start Redis: everything before the children."""
         self.lock.acquire({"pid": os.getpid(), "host": self.host, "port": self.port})
@@ -227,12 +322,14 @@ class Supervisor:
                 f"skyline: {self.host}:{self.port} is already in use; stop what serves there or "
                 "choose another port (PORT=9000 make run, or --port)."
             )
-        if not self.env.get("REDIS_URL"):
+        if self.env.get("REDIS_URL"):
+            self._check_external_redis(self.env["REDIS_URL"])
+        else:
             # Redis keeps the lock's file open: the folder stays locked until it has exited.
             self.redis = EmbeddedRedis(
                 self.data_dir, popen_options=self._popen_options(signal.SIGTERM, (self.lock.fd,))
             )
-            self.redis_child = Child("Redis", self._start_redis, early_death_is_startup_failure=False)
+            self.redis_child = Child("Redis", self._start_redis)
             self.redis_child.start()
             self.env["REDIS_URL"] = self.redis.url
             log(f"embedded Redis on {self.redis.socket} (data in {self.redis.data_dir})")
@@ -243,9 +340,17 @@ class Supervisor:
         metrics_dir.mkdir(parents=True)
         self.env["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
         self.env.pop("SKYLINE_WORKER_PORT", None)  # the API's /metrics covers the workers here
-        self.children = [Child("API", self._spawn(gunicorn_command(self.host, self.port, self.workers)))]
+        api_command = gunicorn_command(self.host, self.port, self.workers)
+        self.api = Child("API", self._spawn(api_command), ready_check=self._api_is_ready)
+        self.children = [self.api]
         self.children += [
-            Child(f"bot worker {n + 1}", self._spawn(worker_command())) for n in range(self.bot_workers)
+            Child(
+                f"bot worker {n + 1}",
+                self._spawn(worker_command()),
+                ready_check=self._worker_is_ready,
+                on_death=self._forget_worker,
+            )
+            for n in range(self.bot_workers)
         ]
         for child in self.children:
             child.start()
@@ -258,31 +363,62 @@ class Supervisor:
     def _all(self) -> list[Child]:
         return [*self.children, *([self.redis_child] if self.redis_child else [])]
 
+    def _restart(self, child: Child, now: float) -> None:
+        log(f"restarting the {child.name}")
+        try:
+            child.start()
+        except Exception as error:  # Redis that does not come back, say
+            child.crashes += 1
+            delay = backoff(child.crashes)
+            log(f"the {child.name} did not start ({error}); trying again in {delay:.1f} s")
+            child.restart_at = now + delay
+
+    def _check_ready(self, child: Child, now: float) -> None:
+        assert child.ready_check is not None and child.process is not None
+        if now < child.next_check_at:
+            return
+        child.next_check_at = now + READY_POLL_SECONDS
+        if child.ready_check(child.process):
+            child.ready_at = now
+            if child.ever_ready:
+                log(f"the {child.name} is back (pid {child.process.pid})")
+            child.ever_ready = True
+            if child is self.api and child.starts == 1:
+                log(f"serving on http://{self.host}:{self.port} — Ctrl-C to stop")
+        elif now - child.started_at > SLOW_START_SECONDS and not child.slow_start_logged:
+            child.slow_start_logged = True
+            log(f"the {child.name} (pid {child.process.pid}) is not ready after {SLOW_START_SECONDS:g} s")
+
     def _watch(self, child: Child) -> bool:
-        """Restart a dead child when its backoff is over; False when startup failed."""
+        """Restart a dead child when its backoff is over; False when it could not start at all."""
         now = time.monotonic()
         if child.restart_at is not None:
             if now >= child.restart_at:
-                log(f"restarting the {child.name}")
-                try:
-                    child.start()
-                except Exception as error:  # Redis that does not come back, say
-                    log(f"the {child.name} did not start: {error}")
-                    child.failures += 1
-                    child.restart_at = now + min(MAX_BACKOFF_SECONDS, 2**child.failures / 2)
+                self._restart(child, now)
             return True
-        if child.process is None or child.process.poll() is None:
+        if child.process is None:
             return True
-        status = child.process.returncode
+        status = child.process.poll()
+        if status is None:
+            if child.ready_at is None:
+                self._check_ready(child, now)
+            return True
         lived = now - child.started_at
-        if child.early_death_is_startup_failure and child.starts == 1 and lived < STARTUP_SECONDS:
-            log(f"the {child.name} failed to start (exit status {status}); stopping")
+        if child.on_death is not None:
+            child.on_death(child.process)
+        if not child.ever_ready and status >= 0:
+            # It never came up and was not killed: nothing a restart would change.
+            log(
+                f"the {child.name} could not start ({describe_exit(status)} after {lived:.1f} s, "
+                "before it was ready; its own lines above say why); stopping"
+            )
             return False
-        child.failures = 0 if lived > HEALTHY_SECONDS else child.failures + 1
-        delay = 0.0 if child.failures == 0 else min(MAX_BACKOFF_SECONDS, 2**child.failures / 4)
+        stable = child.ready_at is not None and now - child.ready_at >= STABLE_SECONDS
+        child.crashes = 1 if stable else child.crashes + 1
+        delay = backoff(child.crashes)
         log(
-            f"the {child.name} (pid {child.process.pid}) exited with status {status} after "
-            f"{lived:.1f} s; restarting it in {delay:.1f} s"
+            f"the {child.name} (pid {child.process.pid}) {describe_exit(status)} after {lived:.1f} s; "
+            f"restarting it in {delay:.1f} s (crash {child.crashes} in a row)"
         )
         child.restart_at = now + delay
         return True
@@ -321,7 +457,6 @@ class Supervisor:
         except BaseException:
             self.stop()
             raise
-        log(f"serving on http://{self.host}:{self.port} — Ctrl-C to stop")
         status = 0
         try:
             while not self.stopping:

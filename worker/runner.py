@@ -14,6 +14,9 @@
   seat has waited longer than the job timeout plus the grace: no client request is needed.
 - One JSON log line per job (game, version, outcome, moves, duration, the request that caused
   it); metrics in ``worker.metrics``.
+- Once RQ has registered it, the worker beats in ``service.workerpresence`` from a thread of
+  its own, and leaves on a warm shutdown: ``/readyz`` says ``degraded`` while no worker beats,
+  and `skyline serve` counts a worker child as started once it does.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from rq.worker import SimpleWorker
 
 from service import logs
 from service.botqueue import QUEUE_NAMES
+from service.workerpresence import WorkerPresence, member
 
 from . import metrics
 from .jobs import waited_in_queue
@@ -48,14 +52,52 @@ def _env_int(name: str, default: int) -> int:
     return default if value in (None, "") else int(value)
 
 
-class SkylineWorker(SimpleWorker):
-    """SimpleWorker with a short abandon deadline, metrics and a JSON line per job."""
+class PresenceBeat:
+    """This worker's beat in the presence set, from a daemon thread, every quarter window."""
 
-    def __init__(self, *args: Any, abandon_grace_seconds: int = 15, **kwargs: Any) -> None:
+    def __init__(self, presence: WorkerPresence) -> None:
+        self.presence = presence
+        self.name = member()
+        self._stopped = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self.presence.beat(self.name)  # at once: the supervisor waits for it
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="presence", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stopped.wait(self.presence.window / 4):
+            try:
+                self.presence.beat(self.name)
+            except Exception as error:  # Redis away: the next beat tries again
+                log.warning("presence heartbeat failed: %s", error)
+
+    def stop(self) -> None:
+        self._stopped.set()
+        try:
+            self.presence.leave(self.name)
+        except Exception:
+            pass
+
+
+class SkylineWorker(SimpleWorker):
+    """SimpleWorker with a short abandon deadline, metrics, a JSON line per job and a heartbeat."""
+
+    def __init__(
+        self, *args: Any, abandon_grace_seconds: int = 15, presence: PresenceBeat | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.abandon_grace_seconds = abandon_grace_seconds
+        self.presence = presence
         self._failures: dict[str, type[BaseException] | None] = {}
         self.push_exc_handler(self._on_exception)
+
+    def register_birth(self) -> None:
+        super().register_birth()
+        if self.presence is not None:
+            self.presence.start()
 
     def get_heartbeat_ttl(self, job: Job, working_time: float = 0.0) -> int:
         """How long the job's StartedJobRegistry entry (and this worker's key) may go unrenewed.
@@ -147,6 +189,7 @@ def run(*, burst: bool = False, http_port: int | None = None) -> int:
         raise SystemExit("REDIS_URL is not set.")
     logs.configure(os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())
     connection = redis.Redis.from_url(url)  # bytes: RQ stores compressed payloads
+    beat = PresenceBeat(WorkerPresence(redis.Redis.from_url(url)))
     worker = SkylineWorker(
         list(QUEUE_NAMES),  # in order: a game with a human first
         connection=connection,
@@ -156,6 +199,7 @@ def run(*, burst: bool = False, http_port: int | None = None) -> int:
         # The worker's key lives this long between heartbeats; an idle worker wakes up every
         # (ttl - 15) s, which is also when it may run maintenance.
         worker_ttl=_env_int("SKYLINE_WORKER_TTL_SECONDS", 60),
+        presence=beat,
     )
     sweeper = Sweeper.from_env(redis.Redis.from_url(url))
     sweeper.start()
@@ -167,6 +211,7 @@ def run(*, burst: bool = False, http_port: int | None = None) -> int:
     try:
         worker.work(burst=burst, logging_level=os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())
     finally:
+        beat.stop()
         sweeper.stop()
         if server is not None:
             server.shutdown()

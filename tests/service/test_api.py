@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+import uuid
+
 import pytest
 
 from engines import registry
@@ -381,9 +384,24 @@ def test_openapi_document_is_served(client):
     assert "/games/{game_id}/actions" in spec["paths"]
 
 
-def test_health_and_readiness(client):
+def test_health_and_readiness(app, client, redis_client):
+    """Issue 45: ready with a bot worker alive; degraded (still 200) while none is."""
+    from service.workerpresence import WorkerPresence
+
+    presence = WorkerPresence(redis_client, window_seconds=2, key=f"test:workers:{uuid.uuid4().hex}")
+    app.extensions["skyline.worker_presence"] = presence
     assert client.get("/healthz").get_json() == {"status": "ok"}
-    assert client.get("/readyz").get_json() == {"status": "ready"}
+    reply = client.get("/readyz")
+    assert reply.status_code == 200 and reply.get_json() == {"status": "degraded", "bot_workers": 0}
+    presence.beat("host:1")
+    presence.beat("host:2")
+    assert client.get("/readyz").get_json() == {"status": "ready", "bot_workers": 2}
+    assert presence.is_alive("host:1") and not presence.is_alive("host:3")
+    presence.leave("host:2")
+    assert client.get("/readyz").get_json() == {"status": "ready", "bot_workers": 1}
+    time.sleep(3.1)  # past the window: a worker that stopped beating (kill -9) no longer counts
+    assert client.get("/readyz").get_json() == {"status": "degraded", "bot_workers": 0}
+    assert not presence.is_alive("host:1")
 
 
 def test_games_of_bots_only_are_capped_per_address(app, client):

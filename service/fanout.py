@@ -137,6 +137,13 @@ class Dispatcher:
         if self.on_change is not None:
             self.on_change(count)
 
+    def wake_all(self) -> None:
+        """Wake every stream of this process (a stop begins). No lock: called from a signal's
+        aftermath, it must not wait; list() copies the dict and the sets in one step."""
+        for feed in list(self.feeds.values()):
+            for waiter in list(feed.waiters):
+                waiter.set()
+
     # ---- the listener -------------------------------------------------------------------------
     def _deliver(self, message: dict[str, Any]) -> None:
         if message.get("type") != "pmessage":
@@ -196,6 +203,13 @@ class Dispatcher:
 
 _dispatchers: dict[int, Dispatcher] = {}
 _made = threading.Lock()
+
+
+def wake_every_stream() -> None:
+    """Wake every event stream of this process, on every Redis it serves."""
+    for found in list(_dispatchers.values()):
+        if found.pid == os.getpid():
+            found.wake_all()
 
 
 def dispatcher(client: redis.Redis, on_change: Callable[[int], None] | None = None) -> Dispatcher:

@@ -23,6 +23,7 @@ import tempfile
 from gunicorn.glogging import Logger
 
 from service import gunicorn_refusals
+from service.gunicorn_workers import WORKER_CLASSES
 from service.logs import logging_config
 
 
@@ -64,8 +65,10 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # gevent: each connection is a greenlet, so thousands of live event streams (which mostly
 # sleep) share a process with ordinary requests and never take their place. The rules are
 # pure Python and short; Redis, RQ's enqueue and the metrics files all work under gevent.
-# SKYLINE_WORKER_CLASS=gthread is the fallback (then streams hold a thread each).
-worker_class = os.environ.get("SKYLINE_WORKER_CLASS", "gevent")
+# SKYLINE_WORKER_CLASS=gthread is the fallback (then streams hold a thread each). Both are
+# gunicorn's own, stopping as they should with open streams (service/gunicorn_workers.py).
+_worker_class = os.environ.get("SKYLINE_WORKER_CLASS", "gevent")
+worker_class = WORKER_CLASSES.get(_worker_class, _worker_class)
 worker_connections = int(os.environ.get("SKYLINE_WORKER_CONNECTIONS", "10000"))
 threads = int(os.environ.get("SKYLINE_THREADS", "8"))
 # gunicorn 27's control socket defaults to $HOME/.gunicorn/gunicorn.ctl, which two instances

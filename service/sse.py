@@ -8,10 +8,16 @@ A stream is cheap: under gunicorn's gevent worker it is a greenlet, not a thread
 no Redis connection — it sleeps on its game's feed (service/fanout.py), woken only when its
 game moves, and reads the new entries through the feed, once per process and move.
 Open streams are capped per address and per seat token (service/streamcaps.py).
+
+When the process begins to stop (SIGTERM, service/draining.py), every stream ends at once
+with a ``retry:`` hint: the client reconnects (to another instance, behind a load balancer)
+with ``Last-Event-ID`` and misses nothing. The hint is spread over two seconds so that the
+streams of a stopped instance do not all come back in the same instant.
 """
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -19,9 +25,9 @@ from typing import Any
 import orjson
 from flask import Response, current_app, request
 
-from . import metrics
+from . import draining, metrics
 from .errors import problem_response
-from .fanout import dispatcher
+from .fanout import dispatcher, wake_every_stream
 from .games import Games
 from .ratelimit import address_key
 from .streamcaps import TooManyStreams
@@ -30,6 +36,15 @@ from .streamcaps import TooManyStreams
 def _message(kind: str, data: Any, event_id: int | None = None) -> bytes:
     head = f"id: {event_id}\n" if event_id is not None else ""
     return f"{head}event: {kind}\ndata: ".encode() + orjson.dumps(data) + b"\n\n"
+
+
+draining.on_drain(wake_every_stream)
+
+
+def _closing() -> bytes:
+    """The last message of a stream cut short by a stop: when to come back, and how."""
+    retry_ms = random.randint(500, 2500)
+    return f": the server is stopping; reconnect with Last-Event-ID\nretry: {retry_ms}\n\n".encode()
 
 
 def _last_event_id(header: str | None) -> int | None:
@@ -61,6 +76,9 @@ def stream(games: Games, game_id: str, token: str | None, last_event_id: str | N
     feed, waiter = fanout.join(game_id)
 
     def generate() -> Iterator[bytes]:
+        if draining.active():
+            yield _closing()
+            return
         sent = since
         if sent is None:
             sent = shown["version"]
@@ -69,6 +87,9 @@ def stream(games: Games, game_id: str, token: str | None, last_event_id: str | N
         first = True
         while True:
             waiter.clear()
+            if draining.active():  # after clear(): a wake from begin() is never lost
+                yield _closing()
+                return
             if first or feed.moved_past(sent):
                 first = False
                 entries, status, gone = feed.read(client, sent)

@@ -8,6 +8,7 @@ import os
 import random
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -156,3 +157,108 @@ def assert_record_replays(client: FailoverClient, game_id: str) -> dict:
         state.apply(entry["seat"], entry["move"])
     assert state.is_over() and state.result().to_dict() == record["result"]
     return record
+
+
+class Serve:
+    """One `skyline serve` on a data folder and a port, its output in a file."""
+
+    def __init__(self, data_dir: Path, port: int, log_path: Path, **env: str) -> None:
+        self.data_dir, self.port, self.log_path = data_dir, port, log_path
+        self.url = f"http://127.0.0.1:{port}"
+        environment = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+        self.env = {**environment, **LIVE_ENV, **env}
+        self.process: subprocess.Popen | None = None
+
+    def start(self, *, wait: bool = True) -> Serve:
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "service.cli",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--workers",
+                    "1",
+                    "--data-dir",
+                    str(self.data_dir),
+                ],
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        if wait:
+            wait_http(self.url + "/readyz", timeout=30)
+        return self
+
+    def descendants(self) -> list[psutil.Process]:
+        return psutil.Process(self.process.pid).children(recursive=True)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def redis_url(self) -> str:
+        """The embedded Redis's URL, as the supervisor printed it."""
+        for line in self.log().splitlines():
+            if line.startswith("skyline: embedded Redis on "):
+                return f"unix://{line.split()[4]}?db=0"
+        raise AssertionError("no embedded Redis in the log")
+
+    def named(self, word: str) -> list[psutil.Process]:
+        """The descendants whose command line holds ``word`` ("worker", "gunicorn", "redis-server")."""
+        found = []
+        for process in alive(self.descendants()):
+            try:
+                if word in " ".join(process.cmdline()):
+                    found.append(process)
+            except psutil.NoSuchProcess:
+                pass
+        return found
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+def alive(processes: list[psutil.Process]) -> list[psutil.Process]:
+    left = []
+    for process in processes:
+        try:
+            if process.is_running() and process.status() != psutil.STATUS_ZOMBIE:
+                left.append(process)
+        except psutil.NoSuchProcess:
+            pass
+    return left
+
+
+def wait_gone(processes: list[psutil.Process], timeout: float) -> list[psutil.Process]:
+    deadline = time.monotonic() + timeout
+    while alive(processes) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return alive(processes)
+
+
+@pytest.fixture
+def serves(tmp_path):
+    started: list[Serve] = []
+
+    def make(data_dir: Path | None = None, port: int | None = None, **env: str) -> Serve:
+        serve = Serve(
+            data_dir or tmp_path / "var", port or free_port(), tmp_path / f"serve{len(started)}.log", **env
+        )
+        started.append(serve)
+        return serve
+
+    yield make
+    for serve in started:
+        if serve.process is not None and serve.process.poll() is None:
+            family = alive(serve.descendants())
+            serve.process.send_signal(signal.SIGINT)
+            try:
+                serve.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                serve.kill()
+            for process in alive(family):
+                process.kill()

@@ -152,6 +152,12 @@ def test_defaults_api_and_worker_deployments(rendered):
     assert api_container["readinessProbe"]["httpGet"]["path"] == "/readyz"
     assert api_container["resources"]["requests"]["cpu"] and api_container["resources"]["limits"]["memory"]
     assert "replicas" not in api["spec"]
+    # A rolling deploy: the endpoint leaves first (preStop), then SIGTERM ends streams and requests
+    # well within the grace period.
+    pre_stop = api_container["lifecycle"]["preStop"]["exec"]["command"]
+    assert pre_stop == ["python", "-c", "import time; time.sleep(5)"]
+    api_grace = api["spec"]["template"]["spec"]["terminationGracePeriodSeconds"]
+    assert api_grace > 5 + int(env_of(api_container)["SKYLINE_GRACEFUL_TIMEOUT"])
     (hpa,) = kinds["HorizontalPodAutoscaler"]
     assert hpa["spec"]["scaleTargetRef"]["name"] == "skyline-api" and hpa["spec"]["minReplicas"] >= 2
     # The worker: `skyline worker`, given longer than a bot job to finish it on SIGTERM.
@@ -229,6 +235,12 @@ def test_the_values_schema_refuses_mistakes(tools, tmp_path, values, complaint):
     code, result = render(tools, values, tmp_path)
     assert code == 2 and result["error"] == "values"
     assert complaint in result["message"]
+
+
+def test_an_api_grace_period_shorter_than_its_stop_is_refused(tools, tmp_path):
+    values = {"api": {"terminationGracePeriodSeconds": 24, "preStopSeconds": 5, "gracefulTimeoutSeconds": 20}}
+    code, result = render(tools, values, tmp_path)
+    assert code == 3 and "api.terminationGracePeriodSeconds" in json.dumps(result)
 
 
 def test_a_worker_grace_period_shorter_than_a_bot_job_is_refused(tools, tmp_path):

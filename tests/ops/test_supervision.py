@@ -72,6 +72,23 @@ def readiness(url: str) -> dict:
     return reply.json()
 
 
+def unexpected_lines(log: str) -> list[str]:
+    """Lines of a log that are neither the supervisor's own nor JSON records at info or debug:
+    Python's warnings (MonkeyPatchWarning...), tracebacks, and records of warnings or errors."""
+    unexpected = []
+    for line in log.splitlines():
+        if line.startswith("skyline: "):
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            unexpected.append(line)
+            continue
+        if record.get("level") not in ("debug", "info"):
+            unexpected.append(line)
+    return unexpected
+
+
 def test_a_worker_killed_in_a_bot_turn_a_second_after_the_start_is_restarted_and_the_bot_moves(serves):
     serve = serves(**FAST_RECOVERY).start()
     healthy = time.monotonic()
@@ -172,15 +189,5 @@ def test_a_start_and_a_stop_log_no_warning(serves):
     )
     serve.process.send_signal(signal.SIGINT)
     assert serve.process.wait(timeout=15) == 0
-    unexpected = []
-    for line in serve.log().splitlines():
-        if line.startswith("skyline: "):
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError:
-            unexpected.append(line)
-            continue
-        if record.get("level") not in ("debug", "info"):
-            unexpected.append(line)
+    unexpected = unexpected_lines(serve.log())
     assert not unexpected, "\n".join(unexpected[:10])

@@ -21,11 +21,11 @@ from rq.job import Job
 
 from engines import registry
 from engines.bots import choose, level_for
-from service.botqueue import BotQueue
 from service.config import Settings
-from service.games import Games, bot_seats_to_act, has_humans
-from service.problems import Problem
-from service.store import GameMissing, GameStore
+from service.http.problems import Problem
+from service.play.games import Games, bot_seats_to_act, has_humans
+from service.store.botqueue import BotQueue
+from service.store.games import GameMissing, GameStore
 
 from . import faults
 

@@ -21,7 +21,7 @@ from types import SimpleNamespace
 from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
-from service.metrics import built_once, exposition
+from service.watch.metrics import built_once, exposition
 
 JOB_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0)
 

@@ -33,8 +33,8 @@ from rq.serializers import JSONSerializer
 from rq.timeouts import JobTimeoutException
 from rq.worker import SimpleWorker
 
-from service import logs
-from service.botqueue import QUEUE_NAMES
+from service.store.botqueue import QUEUE_NAMES
+from service.watch import logs
 
 from . import metrics
 from .jobs import waited_in_queue

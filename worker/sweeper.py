@@ -26,8 +26,8 @@ import redis
 
 from engines import registry
 from service.config import Settings
-from service.games import bot_seats_to_act, has_humans
-from service.store import GameMissing
+from service.play.games import bot_seats_to_act, has_humans
+from service.store.games import GameMissing
 
 from . import metrics
 from .jobs import Turns

@@ -39,7 +39,7 @@ class Serve:
                 [
                     sys.executable,
                     "-m",
-                    "service.cli",
+                    "service.run.cli",
                     "serve",
                     "--port",
                     str(self.port),

@@ -390,7 +390,7 @@ def test_games_of_bots_only_are_capped_per_address(app, client):
     """Issue 21: one address may keep a bounded number of games of bots only running."""
     from dataclasses import replace
 
-    from service import create_app
+    from service.http.app import create_app
 
     settings = replace(app.extensions["skyline.settings"], bot_games_per_address=2)
     capped = create_app(

@@ -11,8 +11,8 @@ import random
 import orjson
 
 from engines import registry
-from service.games import Games, Listings
-from service.store import GameStore
+from service.play.games import Games, Listings
+from service.store.games import GameStore
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 

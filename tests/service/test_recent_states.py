@@ -13,10 +13,10 @@ from dataclasses import replace
 import pytest
 
 from engines import registry
-from service import create_app
-from service.games import Games, RecentStates
-from service.ratelimit import token_key
-from service.store import GameStore, StoredGame
+from service.http.app import create_app
+from service.http.ratelimit import token_key
+from service.play.games import Games, RecentStates
+from service.store.games import GameStore, StoredGame
 
 from ..conftest import an_address
 

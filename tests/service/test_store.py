@@ -8,9 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import redis
 
-from service.games import Games
-from service.problems import Problem
-from service.store import GameMissing, GameStore, StaleVersion, new_game_id
+from service.http.problems import Problem
+from service.play.games import Games
+from service.store.games import GameMissing, GameStore, StaleVersion, new_game_id
 
 
 @pytest.fixture

@@ -122,14 +122,14 @@ def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
         "-m",
         "gunicorn",
         "--config",
-        "python:service.gunicorn_conf",
+        "python:service.run.gunicorn_conf",
         "--bind",
         f"{host}:{port}",
         "--workers",
         str(workers),
-        "service.wsgi:app",
+        "service.run.wsgi:app",
     ]
 
 
 def worker_command() -> list[str]:
-    return [sys.executable, "-m", "service.cli", "worker"]
+    return [sys.executable, "-m", "service.run.cli", "worker"]

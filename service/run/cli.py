@@ -8,7 +8,7 @@ import sys
 
 
 def _openapi(args: argparse.Namespace) -> int:
-    from .openapi import document_yaml
+    from ..http.openapi import document_yaml
 
     sys.stdout.write(document_yaml())
     return 0

@@ -106,7 +106,7 @@ class BoardText(MethodView):
 
 
 def _static(name: str) -> bytes:
-    return resources.files("service").joinpath("static", "play", name).read_bytes()
+    return resources.files("service.http").joinpath("static", "play", name).read_bytes()
 
 
 PAGE_RESPONSES = {

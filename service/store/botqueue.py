@@ -17,7 +17,7 @@ from rq.job import Job, JobStatus
 from rq.registry import StartedJobRegistry
 from rq.serializers import JSONSerializer
 
-from .logs import current_request_id
+from ..watch.logs import current_request_id
 
 QUEUE_NAME = "skyline-bots"  # games with a human seat: played first
 ALL_BOT_QUEUE_NAME = "skyline-bots-all-bot"  # games of bots only: when no human waits

@@ -21,9 +21,10 @@ from engines import registry
 from engines.bots import LEVELS, STRATEGIES, level_for
 from engines.core import RulesError, State, redact_all
 
-from . import auth, metrics
-from .problems import Problem, from_rules_error, not_found
-from .store import DuplicateRequest, GameMissing, GameStore, StaleVersion, StoredGame, new_game_id
+from ..http.problems import Problem, from_rules_error, not_found
+from ..store.games import DuplicateRequest, GameMissing, GameStore, StaleVersion, StoredGame, new_game_id
+from ..watch import metrics
+from . import auth
 
 # Moves submitted without a version are judged against the current state; when another
 # move lands in between, the move is judged again on the new state, a few times at most.

@@ -1,4 +1,4 @@
-"""gunicorn settings for the API: ``gunicorn --config python:service.gunicorn_conf service.wsgi:app``.
+"""gunicorn settings for the API: ``gunicorn --config python:service.run.gunicorn_conf service.run.wsgi:app``.
 
 The image's default command, ``skyline serve`` and the tests all use it. Environment:
 ``HOST`` (default 127.0.0.1; the image sets 0.0.0.0), ``PORT`` (8000), ``WEB_CONCURRENCY``
@@ -22,8 +22,8 @@ import tempfile
 
 from gunicorn.glogging import Logger
 
-from service import gunicorn_refusals
-from service.logs import logging_config
+from service.run import gunicorn_refusals
+from service.watch.logs import logging_config
 
 
 class AppWritesAccessLines(Logger):
@@ -92,7 +92,7 @@ forwarder_headers = ""
 
 def post_fork(server, worker) -> None:
     """A worker dies with its master: a master killed with SIGKILL leaves no worker serving."""
-    from service.supervisor import die_with_parent
+    from service.run.supervisor import die_with_parent
 
     die_with_parent()
 

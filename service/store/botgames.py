@@ -12,7 +12,7 @@ import time
 
 import redis
 
-from .store import game_key
+from .games import game_key
 
 
 class TooManyBotGames(Exception):

@@ -80,7 +80,7 @@ def logging_config(level: str = "INFO") -> dict[str, Any]:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "formatters": {"json": {"()": "service.logs.JsonFormatter"}},
+        "formatters": {"json": {"()": "service.watch.logs.JsonFormatter"}},
         "handlers": {
             "stdout": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stdout"}
         },

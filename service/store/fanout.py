@@ -22,7 +22,7 @@ from typing import Any
 import orjson
 import redis
 
-from .store import game_key, log_key
+from .games import game_key, log_key
 
 log = logging.getLogger(__name__)
 

@@ -136,7 +136,7 @@ class QueueCollector:
         from rq.registry import FailedJobRegistry, ScheduledJobRegistry, StartedJobRegistry
         from rq.serializers import JSONSerializer
 
-        from .botqueue import QUEUE_NAMES
+        from ..store.botqueue import QUEUE_NAMES
 
         jobs = GaugeMetricFamily(
             "skyline_bot_queue_jobs",

@@ -10,10 +10,11 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from werkzeug.exceptions import UnsupportedMediaType
 
-from . import auth, jsonbody, sse
-from .botgames import TooManyBotGames
+from ..play import auth
+from ..play.games import Games, has_humans
+from ..store.botgames import TooManyBotGames
+from . import jsonbody, sse
 from .errors import problem_response
-from .games import Games, has_humans
 from .problems import Problem
 from .ratelimit import address_key
 from .schemas import (

@@ -36,10 +36,12 @@ from typing import Any
 import redis
 from flask import Flask, Response, request
 
-from . import auth, errors, metrics
+from ..play import auth
+from ..store.games import LimitParts
+from ..store.slidingwindow import ADMIT_ALL
+from ..watch import metrics
+from . import errors
 from .errors import problem_response
-from .slidingwindow import ADMIT_ALL
-from .store import LimitParts
 
 log = logging.getLogger(__name__)
 

@@ -8,12 +8,12 @@ from typing import Any
 import redis
 import yaml
 
-from .config import Settings
+from ..config import Settings
 
 
 def document() -> dict[str, Any]:
     """Build the app without touching Redis (clients connect lazily) and return its spec."""
-    from . import create_app
+    from .app import create_app
 
     settings = replace(Settings.from_env(), redis_url="redis://127.0.0.1:1/0")
     app = create_app(settings, redis_client=redis.Redis.from_url(settings.redis_url), enqueue_bots=False)

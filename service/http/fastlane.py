@@ -30,7 +30,9 @@ from typing import Any
 import orjson
 from flask import Flask
 
-from . import auth, errors, jsonbody, logs, metrics
+from ..play import auth
+from ..watch import logs, metrics
+from . import errors, jsonbody
 from .bodylimit import TOO_LARGE
 from .problems import Problem
 from .schemas import MAX_VERSION, ActionSchema

@@ -19,12 +19,12 @@ from typing import Any
 import orjson
 from flask import Response, current_app, request
 
-from . import metrics
+from ..play.games import Games
+from ..store.fanout import dispatcher
+from ..store.streamcaps import TooManyStreams
+from ..watch import metrics
 from .errors import problem_response
-from .fanout import dispatcher
-from .games import Games
 from .ratelimit import address_key
-from .streamcaps import TooManyStreams
 
 
 def _message(kind: str, data: Any, event_id: int | None = None) -> bytes:

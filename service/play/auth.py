@@ -8,7 +8,7 @@ import hmac
 import secrets
 from typing import Any
 
-from .problems import Problem
+from ..http.problems import Problem
 
 
 def new_token() -> str:

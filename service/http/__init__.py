@@ -1,0 +1,1 @@
+"""The HTTP contract and its views: the app factory, routes, schemas, problem details."""

@@ -1,0 +1,1 @@
+"""The use cases: create, show, list, act, record."""

@@ -1,0 +1,1 @@
+"""Running the processes: supervisor, embedded Redis, gunicorn settings, CLI, WSGI entry point."""

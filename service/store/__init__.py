@@ -1,0 +1,1 @@
+"""Redis: every key and script (games, logs, fan-out, stream caps, rate limits, bot queue)."""

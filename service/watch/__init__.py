@@ -1,0 +1,1 @@
+"""Watching the processes: structured logs and Prometheus metrics."""

@@ -10,11 +10,9 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from werkzeug.exceptions import UnsupportedMediaType
 
-from ..play import auth
-from ..play.games import Games, has_humans
-from ..store.botgames import TooManyBotGames
+from ..play.games import Games
 from . import jsonbody, sse
-from .errors import problem_response
+from .bearer import bearer_token
 from .problems import Problem
 from .ratelimit import address_key
 from .schemas import (
@@ -138,7 +136,7 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
 
 
 def caller_token() -> str | None:
-    return auth.bearer_token(request.headers.get("Authorization"))
+    return bearer_token(request.headers.get("Authorization"))
 
 
 @blp.before_request
@@ -170,24 +168,7 @@ class GameList(MethodView):
     @blp.doc(operationId="createGame")
     def post(self, body):
         """Create a game; the reply holds one secret token per human seat."""
-        quota, address = None, None
-        if not has_humans(body):
-            quota = current_app.extensions["skyline.bot_game_quota"]
-            address = address_key(request.remote_addr)
-            try:
-                quota.admit(address)
-            except TooManyBotGames as refused:
-                response = problem_response(
-                    429,
-                    "too_many_bot_games",
-                    f"At most {refused.cap} games of bots only may run at once per address; "
-                    "wait for one to end.",
-                )
-                response.headers["Retry-After"] = "30"
-                return response
-        created = games().create(body)
-        if quota is not None:
-            quota.record(address, created["id"])
+        created = games().create(body, address=address_key(request.remote_addr))
         return json_response(created, 201, {"Location": f"/games/{created['id']}"})
 
 

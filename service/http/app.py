@@ -136,8 +136,15 @@ def create_app(
     enqueue = (
         BotQueue(redis_client, job_timeout=settings.bot_job_timeout).enqueue_turn if enqueue_bots else None
     )
+    bot_games = BotGameQuota(
+        redis_client, per_address=settings.bot_games_per_address, ttl_seconds=settings.game_ttl_seconds
+    )
     games = Games(
-        store, enqueue, stall_seconds=settings.bot_stall_seconds, recent_games=settings.recent_games
+        store,
+        enqueue,
+        stall_seconds=settings.bot_stall_seconds,
+        recent_games=settings.recent_games,
+        bot_games=bot_games,
     )
     app.extensions["skyline.settings"] = settings
     app.extensions["skyline.games"] = games
@@ -147,9 +154,6 @@ def create_app(
         per_address=settings.streams_per_address,
         per_token=settings.streams_per_token,
         lifetime=settings.sse_max_seconds,
-    )
-    app.extensions["skyline.bot_game_quota"] = BotGameQuota(
-        redis_client, per_address=settings.bot_games_per_address, ttl_seconds=settings.game_ttl_seconds
     )
 
     logs.install(app, enabled=settings.access_log)

@@ -13,7 +13,8 @@ from werkzeug.exceptions import HTTPException
 
 from engines.core import RulesError
 
-from .problems import Problem, from_rules_error
+from ..play.errors import PlayError
+from .problems import Problem, from_play_error, from_rules_error
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,13 @@ def _from_rules(error: RulesError) -> Response:
     return _from_problem(from_rules_error(error))
 
 
+def _from_play(error: PlayError) -> Response:
+    response = _from_problem(from_play_error(error))
+    if error.retry_after is not None:
+        response.headers["Retry-After"] = str(error.retry_after)
+    return response
+
+
 def _from_http(error: HTTPException) -> Response:
     status = error.code or 500
     code, detail = _HTTP_CODES.get(status, ("http_error", error.description or "HTTP error."))
@@ -146,6 +154,7 @@ def response_for(app: Flask, error: BaseException) -> Response:
 def register(app: Flask) -> None:
     add_handler(app, Problem, _from_problem)
     add_handler(app, RulesError, _from_rules)
+    add_handler(app, PlayError, _from_play)
     add_handler(app, HTTPException, _from_http)
     add_handler(app, redis.RedisError, _from_redis)
     add_handler(app, Exception, _from_anything)

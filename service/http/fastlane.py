@@ -30,9 +30,9 @@ from typing import Any
 import orjson
 from flask import Flask
 
-from ..play import auth
 from ..watch import logs, metrics
 from . import errors, jsonbody
+from .bearer import bearer_token
 from .bodylimit import TOO_LARGE
 from .problems import Problem
 from .schemas import MAX_VERSION, ActionSchema
@@ -78,7 +78,7 @@ class FastLane:
         self, environ: dict[str, Any], start_response: Callable[..., Any], game_id: str
     ) -> Iterable[bytes]:
         def moves() -> orjson.Fragment:
-            token = auth.bearer_token(environ.get("HTTP_AUTHORIZATION"))
+            token = bearer_token(environ.get("HTTP_AUTHORIZATION"))
             return orjson.Fragment(self.games.moves_json(game_id, token))
 
         return self._answer(environ, start_response, MOVES_ROUTE, game_id, moves)
@@ -92,7 +92,7 @@ class FastLane:
         version: int | None,
     ) -> Iterable[bytes]:
         def act() -> dict[str, Any]:
-            token = auth.bearer_token(environ.get("HTTP_AUTHORIZATION"))
+            token = bearer_token(environ.get("HTTP_AUTHORIZATION"))
             key = environ.get("HTTP_IDEMPOTENCY_KEY")
             return self.games.act(game_id, token, move, version, idempotency_key=key)
 

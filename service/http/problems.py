@@ -1,4 +1,9 @@
-"""Errors the service raises, and the one table mapping every error to an HTTP status."""
+"""Problems the HTTP layer answers with, and the tables mapping the rooms' errors to a status.
+
+``Problem`` is HTTP's own refusal (a malformed header or body, an unknown address). The use
+cases (``service.play``) and the engines refuse with exceptions of their own, which know no
+status: ``RULES_STATUS`` and ``PLAY_STATUS`` give each class its status, here and nowhere else.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,19 @@ from engines.core import (
     NotYourTurn,
     RulesError,
     UnknownGame,
+)
+
+from ..play.errors import (
+    GameNotFound,
+    GameNotOver,
+    IdempotencyKeyReused,
+    InvalidToken,
+    LevelNotForBot,
+    MissingToken,
+    PlayError,
+    StaleVersion,
+    TooManyBotGames,
+    TooMuchContention,
 )
 
 
@@ -45,5 +63,25 @@ def from_rules_error(error: RulesError) -> Problem:
     return Problem(422, error.code, error.message)  # pragma: no cover - RulesError is last
 
 
-def not_found(game_id: str) -> Problem:
-    return Problem(404, "game_not_found", f"No game {game_id!r} exists (or it has expired).")
+# The use cases' refusals (service.play.errors), each class with the status it is answered with;
+# a refusal of a class not listed takes the status of its nearest listed ancestor.
+PLAY_STATUS: dict[type[PlayError], int] = {
+    GameNotFound: 404,
+    MissingToken: 401,
+    InvalidToken: 401,
+    StaleVersion: 409,
+    GameNotOver: 409,
+    TooMuchContention: 409,
+    IdempotencyKeyReused: 422,
+    LevelNotForBot: 422,
+    TooManyBotGames: 429,
+    PlayError: 422,
+}
+
+
+def from_play_error(error: PlayError) -> Problem:
+    for kind in type(error).__mro__:
+        status = PLAY_STATUS.get(kind)
+        if status is not None:
+            return Problem(status, error.code, error.message, **error.extra)
+    return Problem(422, error.code, error.message, **error.extra)  # pragma: no cover - PlayError is listed

@@ -1,4 +1,7 @@
-"""Seat tokens: random secrets handed out once, stored only as hashes, compared in constant time."""
+"""Seat tokens: random secrets handed out once, stored only as hashes, compared in constant time.
+
+How a token travels (``Authorization: Bearer <token>``) is HTTP's business: ``service.http.bearer``.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ import hmac
 import secrets
 from typing import Any
 
-from ..http.problems import Problem
+from .errors import InvalidToken
 
 
 def new_token() -> str:
@@ -19,19 +22,6 @@ def new_token() -> str:
 def token_hash(token: str) -> str:
     # Tokens carry 256 random bits, so a fast hash is enough: no dictionary to defend against.
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def bearer_token(header: str | None) -> str | None:
-    """Return the token of an ``Authorization: Bearer`` header, None when absent."""
-    if header is None:
-        return None
-    scheme, _, token = header.partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token or len(token) > 256:
-        raise Problem(
-            401, "malformed_authorization", "Send the seat token as 'Authorization: Bearer <token>'."
-        )
-    return token
 
 
 def seat_of(seats: list[dict[str, Any]], token: str | None) -> int | None:
@@ -46,5 +36,5 @@ def seat_of(seats: list[dict[str, Any]], token: str | None) -> int | None:
         if stored is not None and hmac.compare_digest(stored, wanted):
             found = seat["seat"]
     if found is None:
-        raise Problem(401, "invalid_token", "That token belongs to no seat of this game.")
+        raise InvalidToken("That token belongs to no seat of this game.")
     return found

@@ -2,6 +2,8 @@
 
 Every route is a few lines around one of these methods; the worker calls ``act`` for bot
 seats exactly as a client would, so both paths share one set of rules and one commit.
+A refusal is an exception of ``service.play.errors`` (or the engines' ``RulesError``), never
+an HTTP status: ``service.http`` answers each with its problem+json.
 """
 
 from __future__ import annotations
@@ -21,10 +23,20 @@ from engines import registry
 from engines.bots import LEVELS, STRATEGIES, level_for
 from engines.core import RulesError, State, redact_all
 
-from ..http.problems import Problem, from_rules_error, not_found
-from ..store.games import DuplicateRequest, GameMissing, GameStore, StaleVersion, StoredGame, new_game_id
+from ..store.botgames import BotGameQuota
+from ..store.games import DuplicateRequest, GameMissing, GameMovedOn, GameStore, StoredGame, new_game_id
 from ..watch import metrics
 from . import auth
+from .errors import (
+    GameNotFound,
+    GameNotOver,
+    IdempotencyKeyReused,
+    LevelNotForBot,
+    MissingToken,
+    StaleVersion,
+    TooManyBotGames,
+    TooMuchContention,
+)
 
 # Moves submitted without a version are judged against the current state; when another
 # move lands in between, the move is judged again on the new state, a few times at most.
@@ -128,9 +140,11 @@ class Games:
         *,
         stall_seconds: float = 30.0,
         recent_games: int = 256,
+        bot_games: BotGameQuota | None = None,
     ) -> None:
         self.store = store
         self.enqueue_bot_turn = enqueue_bot_turn
+        self.bot_games = bot_games  # SKYLINE_BOT_GAMES_PER_ADDRESS
         self.stall_seconds = stall_seconds  # SKYLINE_BOT_STALL_SECONDS
         self.recent = RecentStates(recent_games)  # SKYLINE_RECENT_GAMES
         # A listing per seat, up to four seats a game on average.
@@ -149,13 +163,14 @@ class Games:
             ]
         }
 
-    def create(self, request: dict[str, Any]) -> dict[str, Any]:
-        try:
-            game = registry.get(request["title"])
-            seats_in = request["seats"]
-            options = game.normalize_options(len(seats_in), request.get("options") or {})
-        except RulesError as error:
-            raise from_rules_error(error) from None
+    def create(self, request: dict[str, Any], *, address: str | None = None) -> dict[str, Any]:
+        """Create a game; a game of bots only counts against the quota of the client ``address``."""
+        quota = self.bot_games if address is not None and not has_humans(request) else None
+        if quota is not None and not quota.admit(address):
+            raise TooManyBotGames(quota.per_address)
+        game = registry.get(request["title"])
+        seats_in = request["seats"]
+        options = game.normalize_options(len(seats_in), request.get("options") or {})
         seed = request.get("seed")
         if seed is None:
             seed = secrets.randbits(63)
@@ -167,20 +182,15 @@ class Games:
             if seat["kind"] == "bot":
                 plan = level_for(seat.get("bot"), seat.get("level"))
                 if seat.get("bot") not in (None, plan.bot):
-                    raise Problem(
-                        422,
-                        "level_not_for_bot",
-                        f"Level {plan.name!r} is played by the {plan.bot} bot, not {seat['bot']}.",
+                    raise LevelNotForBot(
+                        f"Level {plan.name!r} is played by the {plan.bot} bot, not {seat['bot']}."
                     )
                 entry["bot"], entry["level"] = plan.bot, plan.name
             else:
                 tokens[index] = auth.new_token()
                 entry["token_hash"] = auth.token_hash(tokens[index])
             seats.append(entry)
-        try:
-            state = game.setup(len(seats), options, seed)
-        except RulesError as error:
-            raise from_rules_error(error) from None
+        state = game.setup(len(seats), options, seed)
         game_id = new_game_id()
         meta = {
             "title": game.id,
@@ -195,6 +205,8 @@ class Games:
             self.store.mark_bot_due(game_id)
         self.store.create(game_id, meta, state.to_dict(), status)
         self._wake_bots(game_id, 0, meta, state)
+        if quota is not None:
+            quota.record(address, game_id)
         public = _public_seats(meta)
         for seat in public:
             if seat["seat"] in tokens:
@@ -217,14 +229,11 @@ class Games:
         try:
             return self.store.load(game_id, parse_state=parse_state)
         except GameMissing:
-            raise not_found(game_id) from None
+            raise GameNotFound(game_id) from None
 
     @staticmethod
     def _restore(stored: StoredGame, state: dict[str, Any]) -> State:
-        try:
-            return registry.get(stored.meta["title"]).restore(state)
-        except RulesError as error:
-            raise from_rules_error(error) from None
+        return registry.get(stored.meta["title"]).restore(state)
 
     def _load(self, game_id: str) -> tuple[StoredGame, State]:
         stored = self._read(game_id)
@@ -300,11 +309,7 @@ class Games:
     def record(self, game_id: str) -> dict[str, Any]:
         stored, state = self._load(game_id)
         if stored.status != "finished":
-            raise Problem(
-                409,
-                "game_not_over",
-                "The record reveals every hidden card; it is given once the game is over.",
-            )
+            raise GameNotOver("The record reveals every hidden card; it is given once the game is over.")
         return {
             "id": game_id,
             "title": stored.meta["title"],
@@ -339,9 +344,7 @@ class Games:
             if bot_seat is None:
                 seat = auth.seat_of(stored.meta["seats"], token)
                 if seat is None:
-                    raise Problem(
-                        401, "missing_token", "Moves need a seat token: 'Authorization: Bearer <token>'."
-                    )
+                    raise MissingToken("Moves need a seat token: 'Authorization: Bearer <token>'.")
             else:
                 seat = bot_seat
             idem = fingerprint = None
@@ -351,16 +354,10 @@ class Games:
                 earlier = self.store.idempotent_reply(game_id, idem)
                 if earlier is not None:
                     if earlier["fingerprint"] != fingerprint:
-                        raise Problem(
-                            422,
-                            "idempotency_key_reused",
-                            "This Idempotency-Key was used for a different request.",
-                        )
+                        raise IdempotencyKeyReused("This Idempotency-Key was used for a different request.")
                     return {**earlier["reply"], "replayed": True}
             if version is not None and version != stored.version:
-                raise Problem(
-                    409,
-                    "stale_version",
+                raise StaleVersion(
                     f"The game is at version {stored.version}, not {version}; fetch it and choose again.",
                     current_version=stored.version,
                 )
@@ -369,10 +366,10 @@ class Games:
                 # accept a rules-equivalent move, e.g. Property's 10 beside its 9).
                 applied = state.resolve(seat, move)
                 events = state.apply_listed(seat, applied)
-            except RulesError as error:
+            except RulesError:
                 if recent is not None:
                     continue  # judged on a kept state: read the game and judge again, as without one
-                raise from_rules_error(error) from None
+                raise
             if dry_run:
                 return {
                     "title": stored.meta["title"],
@@ -415,28 +412,26 @@ class Games:
                     if idem is None
                     else (idem, {"fingerprint": fingerprint, "reply": reply}),
                 )
-            except StaleVersion as stale:
+            except GameMovedOn as moved:
                 if recent is not None:
                     continue  # the kept state was behind: read the game, whose version answers
                 if version is not None:
-                    raise Problem(
-                        409,
-                        "stale_version",
+                    raise StaleVersion(
                         "Another move landed first; fetch the game and choose again.",
-                        current_version=stale.current,
+                        current_version=moved.current,
                     ) from None
                 continue
             except DuplicateRequest:
                 continue
             except GameMissing:
-                raise not_found(game_id) from None
+                raise GameNotFound(game_id) from None
             metrics.move_applied(stored.meta["title"], "human" if bot_seat is None else "bot")
             if wake_bots:
                 self._wake_bots(game_id, new_version, stored.meta, state)
             if self.recent.capacity > 0:
                 reply = self._keep(game_id, new_version, status, stored.meta, state, reply)
             return reply
-        raise Problem(409, "too_much_contention", "The game changed too often to apply this move; try again.")
+        raise TooMuchContention("The game changed too often to apply this move; try again.")
 
     def _keep(
         self,

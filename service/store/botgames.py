@@ -15,12 +15,6 @@ import redis
 from .games import game_key
 
 
-class TooManyBotGames(Exception):
-    def __init__(self, cap: int) -> None:
-        super().__init__(cap)
-        self.cap = cap
-
-
 class BotGameQuota:
     def __init__(self, client: redis.Redis, *, per_address: int, ttl_seconds: int) -> None:
         self.client = client
@@ -31,14 +25,14 @@ class BotGameQuota:
     def _key(address: str) -> str:
         return f"sk:bot-games:{address}"
 
-    def admit(self, address: str) -> None:
-        """Refuse when the address already runs its quota of games of bots only."""
+    def admit(self, address: str) -> bool:
+        """Whether the address may start another game of bots only (False: it runs its quota)."""
         if self.per_address <= 0:
-            return
+            return True
         key = self._key(address)
         games = [g.decode() if isinstance(g, bytes) else g for g in self.client.zrange(key, 0, -1)]
         if len(games) < self.per_address:
-            return
+            return True
         pipe = self.client.pipeline(transaction=False)
         for game_id in games:
             pipe.hget(game_key(game_id), "status")
@@ -48,8 +42,7 @@ class BotGameQuota:
         ]
         if over:
             self.client.zrem(key, *over)
-        if len(games) - len(over) >= self.per_address:
-            raise TooManyBotGames(self.per_address)
+        return len(games) - len(over) < self.per_address
 
     def record(self, address: str, game_id: str) -> None:
         if self.per_address <= 0:

@@ -93,11 +93,11 @@ return 0
 LimitParts = tuple[list[str], list[Any], Callable[[Any], None]]
 
 
-class StaleVersion(Exception):
+class GameMovedOn(Exception):
     """The game moved on since it was read."""
 
     def __init__(self, current: int | None = None) -> None:
-        super().__init__("stale version")
+        super().__init__("game moved on")
         self.current = current
 
 
@@ -253,7 +253,7 @@ class GameStore:
         if result == _MISSING:
             raise GameMissing(game_id)
         if result == _STALE:
-            raise StaleVersion(self.version(game_id))
+            raise GameMovedOn(self.version(game_id))
         if result == _DUPLICATE:
             raise DuplicateRequest()
         return int(result)

@@ -14,8 +14,7 @@ from ..store.botgames import BotGameQuota
 from ..store.botqueue import BotQueue
 from ..store.games import GameStore
 from ..store.streamcaps import StreamCaps
-from ..watch import logs, metrics
-from . import bodylimit, errors, fastlane, ratelimit
+from . import bodylimit, errors, fastlane, hooks, ratelimit
 from .problems import Problem
 from .schemas import ProblemSchema
 
@@ -156,8 +155,8 @@ def create_app(
         lifetime=settings.sse_max_seconds,
     )
 
-    logs.install(app, enabled=settings.access_log)
-    metrics.install(app)
+    hooks.install_logs(app, enabled=settings.access_log)
+    hooks.install_metrics(app)
     ratelimit.install(app, redis_client, settings)
 
     api = SkylineApi(app)
@@ -172,7 +171,7 @@ def create_app(
     )
     api.register_blueprint(ops)
     api.register_blueprint(blp)
-    api.register_blueprint(metrics.blp)
+    api.register_blueprint(hooks.blp)
     api.register_blueprint(pictures.blp)
     app.register_blueprint(docs_blueprint())
     add_game_schemas(api.spec)

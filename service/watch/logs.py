@@ -6,7 +6,8 @@ request's log line, and carried into the bot job the request enqueues (job meta)
 worker's log line for that job names the request that caused it.
 
 One line per request (logger ``skyline.access``): method, route template, path, status,
-duration, request id, game id when the route has one, client address.
+duration, request id, game id when the route has one, client address. Flask's requests are
+reported by ``service.http.hooks``, the fast lane's by the fast lane.
 """
 
 from __future__ import annotations
@@ -17,12 +18,10 @@ import functools
 import logging
 import os
 import re
-import time
 import traceback
 from typing import Any
 
 import orjson
-from flask import Flask, Response, g, request
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _VALID_ID = re.compile(r"^[A-Za-z0-9._:@/+=-]{1,128}$")
@@ -153,43 +152,3 @@ def end_request_id(token: contextvars.Token) -> None:
         reset_request_id(token)
     except ValueError:  # pragma: no cover - a context switch between threads
         _request_id.set(None)
-
-
-def install(app: Flask, *, enabled: bool = True) -> None:
-    """Request ids on every request and response; one JSON access line per request."""
-    lighten_log_records()
-
-    @app.before_request
-    def _start() -> None:
-        request_id = accept_request_id(request.headers.get(REQUEST_ID_HEADER))
-        state = g._get_current_object()  # one proxy lookup instead of one per attribute
-        state.request_started = time.perf_counter()
-        state.request_id = request_id
-        state.request_id_token = bind_request_id(request_id)
-
-    @app.after_request
-    def _finish(response: Response) -> Response:
-        request_id = g.get("request_id")
-        if request_id is not None:
-            response.headers[REQUEST_ID_HEADER] = request_id
-        if enabled:
-            started = g.get("request_started", time.perf_counter())
-            current = request._get_current_object()  # type: ignore[attr-defined]
-            game_id = (current.view_args or {}).get("game_id")
-            access_line(
-                current.method,
-                route_template(current.url_rule.rule if current.url_rule else None),
-                current.path,
-                response.status_code,
-                time.perf_counter() - started,
-                current.remote_addr,
-                request_id,
-                game_id,
-            )
-        return response
-
-    @app.teardown_request
-    def _teardown(error: BaseException | None) -> None:
-        token = g.pop("request_id_token", None)
-        if token is not None:
-            end_request_id(token)

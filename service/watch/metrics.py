@@ -1,4 +1,4 @@
-"""Prometheus metrics of the API, served at ``/metrics``.
+"""Prometheus metrics of the API, served at ``/metrics`` (by ``service.http.hooks``).
 
 - ``skyline_http_requests_total{method,route,status}`` and
   ``skyline_http_request_duration_seconds{method,route,status}`` (route is the template,
@@ -11,7 +11,7 @@
 
 Under gunicorn each worker process writes its samples to files in ``PROMETHEUS_MULTIPROC_DIR``
 (prometheus-client's multiprocess mode) and a scrape, answered by any process, sums them;
-``service.gunicorn_conf`` sets that directory up and marks dead workers. The variable must be
+``service.run.gunicorn_conf`` sets that directory up and marks dead workers. The variable must be
 set before ``prometheus_client`` is imported, so this module imports it only when a metric is
 first used — never at ``import service``, which gunicorn's master does before forking.
 """
@@ -20,17 +20,11 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Callable, Iterator
 from types import SimpleNamespace
 from typing import Any, TypeVar
 
 import redis
-from flask import Flask, Response, current_app, g, request
-from flask.views import MethodView
-from flask_smorest import Blueprint
-
-from .logs import route_template
 
 HTTP_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
@@ -127,16 +121,15 @@ def rate_limited(scope: str) -> None:
 class QueueCollector:
     """Bot queue depth, workers and Redis reachability, read from Redis at each scrape."""
 
-    def __init__(self, connection: redis.Redis) -> None:
+    def __init__(self, connection: redis.Redis, queue_names: tuple[str, ...]) -> None:
         self.connection = connection
+        self.queue_names = queue_names
 
     def collect(self) -> Iterator[Any]:
         from prometheus_client.core import GaugeMetricFamily
         from rq import Queue, Worker
         from rq.registry import FailedJobRegistry, ScheduledJobRegistry, StartedJobRegistry
         from rq.serializers import JSONSerializer
-
-        from ..store.botqueue import QUEUE_NAMES
 
         jobs = GaugeMetricFamily(
             "skyline_bot_queue_jobs",
@@ -148,7 +141,7 @@ class QueueCollector:
         up = GaugeMetricFamily("skyline_redis_up", "1 when Redis answered this scrape.")
         try:
             counts = {}
-            for name in QUEUE_NAMES:
+            for name in self.queue_names:
                 queue = Queue(name, connection=self.connection, serializer=JSONSerializer)
                 counts[name] = {
                     "queued": queue.count,
@@ -157,7 +150,7 @@ class QueueCollector:
                     "scheduled": ScheduledJobRegistry(queue=queue).get_job_count(cleanup=False),
                     "failed": FailedJobRegistry(queue=queue).get_job_count(cleanup=False),
                 }
-            worker_count = Worker.count(queue=Queue(QUEUE_NAMES[0], connection=self.connection))
+            worker_count = Worker.count(queue=Queue(self.queue_names[0], connection=self.connection))
         except (redis.RedisError, OSError):
             up.add_metric([], 0)
             yield up
@@ -182,8 +175,9 @@ class _Forward:
         yield from self.registry.collect()
 
 
-def exposition(connection: redis.Redis | None) -> tuple[bytes, str]:
-    """The text exposition of every metric: this process's, or all processes' in multiprocess mode."""
+def exposition(connection: redis.Redis | None, queue_names: tuple[str, ...] = ()) -> tuple[bytes, str]:
+    """The text exposition of every metric: this process's, or all processes' in multiprocess mode;
+    with a ``connection``, the bot queues ``queue_names`` (the first one's workers) read from it."""
     from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
     from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 
@@ -195,31 +189,11 @@ def exposition(connection: redis.Redis | None) -> tuple[bytes, str]:
     else:
         registry.register(_Forward(REGISTRY))
     if connection is not None:
-        registry.register(QueueCollector(connection))
+        registry.register(QueueCollector(connection, queue_names))
     return generate_latest(registry), CONTENT_TYPE_PLAIN_0_0_4
 
 
-# ---- the route and the per-request hooks ------------------------------------------------------------
-blp = Blueprint("metrics", __name__, description="Prometheus metrics.")
-
-METRICS_RESPONSES = {
-    "200": {
-        "description": "Prometheus text exposition (version 0.0.4) of every metric.",
-        "content": {"text/plain": {"schema": {"type": "string"}}},
-    }
-}
-
-
-@blp.route("/metrics")
-class Metrics(MethodView):
-    @blp.doc(operationId="getMetrics", responses=METRICS_RESPONSES)
-    def get(self):
-        """Prometheus metrics: requests, latencies, moves, bot jobs, queue depth (never rate limited)."""
-        games = current_app.extensions["skyline.games"]
-        body, content_type = exposition(games.store.redis)
-        return Response(body, status=200, headers={"Content-Type": content_type})
-
-
+# ---- what every request reports (from Flask's hooks, or the fast lane's calls) -------------------
 def request_began() -> None:
     api_metrics().in_flight.inc()
 
@@ -232,33 +206,3 @@ def request_answered(method: str, route: str, status: int, seconds: float) -> No
 
 def request_ended() -> None:
     api_metrics().in_flight.dec()
-
-
-def install(app: Flask) -> None:
-    """Count and time every request; register ``/metrics`` is done by ``create_app``."""
-
-    @app.before_request
-    def _start() -> None:
-        request_began()
-        state = g._get_current_object()  # one proxy lookup instead of one per attribute
-        state.metrics_in_flight = True
-        state.metrics_started = time.perf_counter()
-
-    @app.after_request
-    def _observe(response: Response) -> Response:
-        started = g.get("metrics_started")
-        if started is not None:
-            current = request._get_current_object()  # type: ignore[attr-defined]
-            route = route_template(current.url_rule.rule if current.url_rule else None)
-            request_answered(current.method, route, response.status_code, time.perf_counter() - started)
-            if response.status_code == 201 and route == "/games" and current.method == "POST":
-                body = current.get_json(silent=True)
-                if isinstance(body, dict) and isinstance(body.get("title"), str):
-                    # Titles are checked against the registry before a 201: a bounded label set.
-                    child("games", body["title"]).inc()
-        return response
-
-    @app.teardown_request
-    def _done(error: BaseException | None) -> None:
-        if g.pop("metrics_in_flight", False):
-            request_ended()

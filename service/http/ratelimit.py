@@ -1,17 +1,16 @@
 """Rate limits per client address and per seat token, kept in Redis, shared by every API process.
 
-A sliding-window counter: each limit keeps one counter per fixed window (``N`` requests per
-``W`` seconds) and weighs the previous window's count by how much of it still overlaps the
-last ``W`` seconds (``service.slidingwindow``). The checks of every limit that applies
-(address, token) and the increments are one Lua script — atomic, so concurrent processes never
-admit more than a limit. A refused request is counted under no limit. On the routes that begin
-by reading a game (show, list moves, act) the check is made by the script that reads the game
-(``service.store``), so the limit costs no round trip of its own there; a move that skips
-the read (its game was committed by this process at the version it names, see
-``service.games``) has its check made by the commit script. A request answered before any of
-these (a bad body, an illegal move judged without a read) is counted after, and over the limit
-its answer becomes the 429. (The keys of the address and token limits live in different
-slots: like RQ, the limiter needs a single Redis, not a Redis Cluster.)
+The counters and their script are ``service.store.ratelimit``'s (a sliding window, checked and
+counted atomically: concurrent processes never admit more than a limit, and a refused request
+is counted under no limit); this module decides which limits apply to a request and answers a
+refusal. On the routes that begin by reading a game (show, list moves, act) the check is made
+by the script that reads the game (``service.store.games``), so the limit costs no round trip
+of its own there; a move that skips the read (its game was committed by this process at the
+version it names, see ``service.play.games``) has its check made by the commit script. A
+request answered before any of these (a bad body, an illegal move judged without a read) is
+counted after, and over the limit its answer becomes the 429. (The keys of the address and
+token limits live in different slots: like RQ, the limiter needs a single Redis, not a Redis
+Cluster.)
 
 Refusals are 429 problem+json (``code: rate_limited``) with ``Retry-After`` in seconds.
 Health, readiness and metrics are never limited. IPv6 clients are counted per /64 (one
@@ -27,10 +26,7 @@ import contextvars
 import functools
 import ipaddress
 import logging
-import math
-import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import redis
@@ -38,7 +34,7 @@ from flask import Flask, Response, request
 
 from ..play import auth
 from ..store.games import LimitParts
-from ..store.slidingwindow import ADMIT_ALL
+from ..store.ratelimit import Check, Decision, Limit, RateLimiter
 from ..watch import metrics
 from . import errors
 from .errors import problem_response
@@ -46,26 +42,6 @@ from .errors import problem_response
 log = logging.getLogger(__name__)
 
 EXEMPT_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
-
-
-@dataclass(frozen=True)
-class Limit:
-    scope: str  # "address" or "token"
-    requests: int
-    window_seconds: int
-
-
-# One limit to check for a request: the limit, whom it counts (an address, a token's digest)
-# and, for a seat token on its game's routes, the game id whose Redis slot holds the counters.
-Check = tuple[Limit, str, str | None]
-
-
-@dataclass(frozen=True)
-class Decision:
-    allowed: bool
-    remaining: int
-    retry_after_seconds: int
-    limit: Limit
 
 
 @functools.lru_cache(maxsize=4096)  # parsing an address costs a twentieth of a move's CPU
@@ -87,46 +63,6 @@ def address_key(address: str | None) -> str:
 def token_key(token: str) -> str:
     # Never a secret in a key name: a digest of it.
     return auth.token_hash(token)[:32]
-
-
-class RateLimiter:
-    """Checks and counts requests against the limits, in Redis."""
-
-    def __init__(self, client: redis.Redis, *, prefix: str = "sk:rl") -> None:
-        self.redis = client
-        self.prefix = prefix
-        self._script = client.register_script(ADMIT_ALL)
-
-    def hit(self, limit: Limit, identity: str, now: float | None = None) -> Decision:
-        """Count one request under one limit."""
-        return self.check([(limit, identity, None)], now)
-
-    def check(self, checks: list[Check], now: float | None = None) -> Decision:
-        """Count the request under every limit, in one round trip; refused, it counts under none."""
-        keys, args = self.arguments(checks, now)
-        return self.decision(checks, self._script(keys=keys, args=args))
-
-    def arguments(self, checks: list[Check], now: float | None = None) -> tuple[list[str], list[int]]:
-        """The keys and arguments of ``slidingwindow.ADMIT`` for these checks, now."""
-        now_ms = int((time.time() if now is None else now) * 1000)
-        keys: list[str] = []
-        args: list[int] = []
-        for limit, identity, slot in checks:
-            window_ms = limit.window_seconds * 1000
-            index = now_ms // window_ms
-            if slot is None:
-                base = f"{self.prefix}:{{{limit.scope}:{identity}}}"
-            else:  # beside the game's own keys (sk:{<game id>}:...), in its Redis Cluster slot
-                base = f"{self.prefix}:{{{slot}}}:{limit.scope}:{identity}"
-            keys += [f"{base}:{index}", f"{base}:{index - 1}"]
-            args += [limit.requests, window_ms, now_ms - index * window_ms]
-        return keys, args
-
-    @staticmethod
-    def decision(checks: list[Check], reply: list[int]) -> Decision:
-        allowed, refused_by, remaining, wait_ms = reply
-        limit = checks[int(refused_by) - 1][0] if refused_by else checks[0][0]
-        return Decision(bool(allowed), int(remaining), math.ceil(int(wait_ms) / 1000), limit)
 
 
 class RateLimited(Exception):

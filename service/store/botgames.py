@@ -12,7 +12,7 @@ import time
 
 import redis
 
-from .games import game_key
+from .keys import bot_games_key, game_key
 
 
 class BotGameQuota:
@@ -21,15 +21,11 @@ class BotGameQuota:
         self.per_address = per_address
         self.ttl = ttl_seconds
 
-    @staticmethod
-    def _key(address: str) -> str:
-        return f"sk:bot-games:{address}"
-
     def admit(self, address: str) -> bool:
         """Whether the address may start another game of bots only (False: it runs its quota)."""
         if self.per_address <= 0:
             return True
-        key = self._key(address)
+        key = bot_games_key(address)
         games = [g.decode() if isinstance(g, bytes) else g for g in self.client.zrange(key, 0, -1)]
         if len(games) < self.per_address:
             return True
@@ -47,7 +43,7 @@ class BotGameQuota:
     def record(self, address: str, game_id: str) -> None:
         if self.per_address <= 0:
             return
-        key = self._key(address)
+        key = bot_games_key(address)
         pipe = self.client.pipeline(transaction=False)
         pipe.zadd(key, {game_id: time.time()})
         pipe.expire(key, self.ttl)

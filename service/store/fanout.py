@@ -22,18 +22,12 @@ from typing import Any
 import orjson
 import redis
 
-from .games import game_key, log_key
+from .keys import EVENTS_PATTERN, game_key, game_of_channel, log_key
 
 log = logging.getLogger(__name__)
 
-PATTERN = "sk:{*}:events"
 # Entries kept per game for the streams that wake late; a stream further behind reads Redis.
 KEPT_ENTRIES = 64
-
-
-def _game_of(channel: bytes | str) -> str:
-    name = channel.decode() if isinstance(channel, bytes) else channel
-    return name[len("sk:{") : -len("}:events")]
 
 
 class Feed:
@@ -141,7 +135,7 @@ class Dispatcher:
     def _deliver(self, message: dict[str, Any]) -> None:
         if message.get("type") != "pmessage":
             return
-        feed = self.feeds.get(_game_of(message["channel"]))
+        feed = self.feeds.get(game_of_channel(message["channel"]))
         if feed is None:
             return
         try:
@@ -163,7 +157,7 @@ class Dispatcher:
         while not self._closed.is_set():
             pubsub = self._pubsub = self.client.pubsub()
             try:
-                pubsub.psubscribe(PATTERN)
+                pubsub.psubscribe(EVENTS_PATTERN)
                 # Anything published while we were not subscribed is read from the log.
                 self._resync()
                 self.connected.set()

@@ -1,9 +1,9 @@
 """Games in Redis: one hash per game, its move log, and idempotent replies.
 
-Keys share a hash tag (``sk:{<id>}:...``) so one game's keys live in one Redis Cluster
-slot and a Lua script may touch them together. Every write is a compare-and-set on the
-version, done in one Lua script: two racing moves can never both land, and no update is
-lost. Values are JSON (orjson), never pickle.
+Keys share a hash tag (``sk:{<id>}:...``; the layout is in ``service.store.keys``) so one
+game's keys live in one Redis Cluster slot and a Lua script may touch them together. Every
+write is a compare-and-set on the version, done in one Lua script: two racing moves can never
+both land, and no update is lost. Values are JSON (orjson), never pickle.
 
 This module knows nothing of Flask; the worker uses it as the API does.
 """
@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 import redis
 
+from .keys import BOTS_DUE, events_channel, game_key, idempotency_key, log_key
 from .slidingwindow import ADMIT
 
 # Result codes of the commit script (a refusal by the rate limit is its reply table instead).
@@ -72,13 +73,6 @@ return {admitted, redis.call('HMGET', KEYS[1], 'version', 'status', 'meta', 'sta
 )
 
 
-# Games whose bot seat was due to act, scored by when it was last found so: the workers'
-# sweeper (worker/sweeper.py) enqueues the turn of any game that waits too long, so that no
-# lost or abandoned job can stall a game, whether or not a client looks at it. One key for
-# all games (outside every game's slot): it is written in its own command, before the commit
-# that makes a bot due, so that the log of a single Redis never holds that commit without it.
-BOTS_DUE = "sk:bots-due"
-
 # Forget a game in BOTS_DUE only if nobody marked it again since the sweeper read its score.
 _FORGET_IF_UNCHANGED = """
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) == ARGV[2] then
@@ -126,22 +120,6 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(9)
 
 
-def _key(game_id: str, part: str) -> str:
-    return f"sk:{{{game_id}}}:{part}"
-
-
-def game_key(game_id: str) -> str:
-    return _key(game_id, "game")
-
-
-def log_key(game_id: str) -> str:
-    return _key(game_id, "log")
-
-
-def channel(game_id: str) -> str:
-    return _key(game_id, "events")
-
-
 class GameStore:
     """Load, create and commit games; read their logs; keep idempotent replies."""
 
@@ -172,7 +150,7 @@ class GameStore:
         return self.finished_ttl if status == "finished" else self.ttl
 
     def create(self, game_id: str, meta: dict[str, Any], state: dict[str, Any], status: str) -> None:
-        key = _key(game_id, "game")
+        key = game_key(game_id)
         fields = {
             "meta": orjson.dumps(meta),
             "state": orjson.dumps(state),
@@ -187,7 +165,7 @@ class GameStore:
 
     def load(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
         """The game as stored; with ``parse_state=False`` its state is left as JSON in ``raw_state``."""
-        key = _key(game_id, "game")
+        key = game_key(game_id)
         limit = self.limit_for_read() if self.limit_for_read is not None else None
         if limit is None:
             values = self.redis.hmget(key, _LOAD_FIELDS)
@@ -210,7 +188,7 @@ class GameStore:
         )
 
     def version(self, game_id: str) -> int | None:
-        value = self.redis.hget(_key(game_id, "game"), "version")
+        value = self.redis.hget(game_key(game_id), "version")
         return None if value is None else int(value)
 
     def commit(
@@ -223,21 +201,21 @@ class GameStore:
         idempotency: tuple[str, dict[str, Any]] | None = None,
     ) -> int:
         """Store the new state if the game is still at ``expected_version``; return the new version."""
-        game_key = _key(game_id, "game")
-        idem_key = game_key
+        key = game_key(game_id)
+        idem_key = key
         idem_reply = b""
         if idempotency is not None:
-            idem_key = _key(game_id, f"idem:{idempotency[0]}")
+            idem_key = idempotency_key(game_id, idempotency[0])
             idem_reply = orjson.dumps(idempotency[1])
         ttl = self._ttl_for(status)
-        keys: list[Any] = [game_key, _key(game_id, "log"), idem_key]
+        keys: list[Any] = [key, log_key(game_id), idem_key]
         args: list[Any] = [
             expected_version,
             orjson.dumps(state),
             status,
             orjson.dumps(log_entry),
             ttl,
-            channel(game_id),
+            events_channel(game_id),
             idem_reply,
             self.idempotency_ttl,
             repr(time.time()),
@@ -260,10 +238,10 @@ class GameStore:
 
     def log(self, game_id: str, start: int = 0, end: int = -1) -> list[dict[str, Any]]:
         """Log entries from index ``start`` (entry i is the move that made version i + 1)."""
-        return [orjson.loads(raw) for raw in self.redis.lrange(_key(game_id, "log"), start, end)]
+        return [orjson.loads(raw) for raw in self.redis.lrange(log_key(game_id), start, end)]
 
     def idempotent_reply(self, game_id: str, key: str) -> dict[str, Any] | None:
-        raw = self.redis.get(_key(game_id, f"idem:{key}"))
+        raw = self.redis.get(idempotency_key(game_id, key))
         return None if raw is None else orjson.loads(raw)
 
     # ---- games waiting for a bot (the sweeper's index) ----------------------------------

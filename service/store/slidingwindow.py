@@ -5,8 +5,8 @@ previous window's count by how much of it still overlaps the last ``W`` seconds.
 checks every limit given and, only when all admit the request, counts it under each: a
 refused request is counted under none. It returns ``{allowed, refused_by, remaining, wait_ms}``.
 
-The limiter (service.ratelimit) runs it alone; the store's commit script (service.store) runs
-it before a move's compare-and-set when the request's limit keys share the game's slot, so
+The limiter (service.store.ratelimit) runs it alone; the game's read and commit scripts
+(service.store.games) run it before reading the game or before a move's compare-and-set, so
 the check and the move are one atomic step and one round trip.
 """
 

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import redis
 
+from .keys import streams_key
+
 # KEYS[1]: the scope's set. ARGV: now, this stream's expiry, member, cap.
 # Returns 0 when admitted, else the expiry of the scope's oldest stream.
 _OPEN = """
@@ -73,10 +75,10 @@ class StreamCaps:
         ticket = Ticket(self.client, secrets.token_hex(8))
         scopes = []
         if self.per_address > 0:
-            scopes.append(("address", f"sk:streams:address:{address}", self.per_address))
+            scopes.append(("address", streams_key("address", address), self.per_address))
         if token and self.per_token > 0:
             digest = hashlib.sha256(token.encode()).hexdigest()[:24]
-            scopes.append(("token", f"sk:streams:token:{digest}", self.per_token))
+            scopes.append(("token", streams_key("token", digest), self.per_token))
         for scope, key, cap in scopes:
             oldest = self._open(keys=[key], args=[repr(now), repr(expiry), ticket.member, cap])
             if oldest not in (0, b"0", "0"):

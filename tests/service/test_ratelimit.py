@@ -15,8 +15,9 @@ from redis.retry import Retry
 
 from service.config import parse_rate
 from service.http.app import create_app
-from service.http.ratelimit import Limit, RateLimiter, address_key
+from service.http.ratelimit import address_key
 from service.store.games import GameStore
+from service.store.ratelimit import Limit, RateLimiter
 
 from ..conftest import an_address
 

@@ -5,7 +5,7 @@
   ``error`` / ``timeout`` when it raised, or ``abandoned`` when a worker died during it and RQ's
   maintenance (run by a live worker) found it past its deadline;
 - ``skyline_moves_applied_total{title,by="bot"}`` is counted where moves are applied
-  (``service.games``), so it is here too.
+  (``service.play.games``), so it is here too.
 
 In ``skyline serve`` the worker shares the API's ``PROMETHEUS_MULTIPROC_DIR``, so the API's
 ``/metrics`` shows these. Deployed on its own (a worker pod), the worker serves them itself

@@ -28,7 +28,7 @@ from .schemas import (
 
 # Schemas are passed as instances: webargs would otherwise build one per request.
 blp = Blueprint("games", __name__, description="Create games, read them, list and play moves.")
-# Bodies are read strictly and with bounds (service.jsonbody), not by webargs' json.loads.
+# Bodies are read strictly and with bounds (service.http.jsonbody), not by webargs' json.loads.
 blp.ARGUMENTS_PARSER = jsonbody.PARSER
 ops = Blueprint("operations", __name__, description="Health and readiness.")
 
@@ -100,7 +100,7 @@ SEAT_TOKEN = "seatToken"
 OPTIONAL_TOKEN = [{}, {SEAT_TOKEN: []}]
 REQUIRED_TOKEN = [{SEAT_TOKEN: []}]
 
-# Replies whose shape depends on the title: service.contract describes them (tagged unions).
+# Replies whose shape depends on the title: service.http.contract describes them (tagged unions).
 TAGGED_REPLIES = {
     ("/games", "post", "201"): "GameCreated",
     ("/games/{game_id}", "get", "200"): "Game",

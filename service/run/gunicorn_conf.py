@@ -27,7 +27,7 @@ from service.watch.logs import logging_config
 
 
 class AppWritesAccessLines(Logger):
-    """gunicorn's logger without its access line: the app writes its own (service.logs).
+    """gunicorn's logger without its access line: the app writes its own (service.watch.logs).
 
     With ``logconfig_dict`` set, gunicorn builds every request's access line even when
     ``accesslog`` is off, only for its logger to drop it — a few per cent of a request's time.
@@ -74,7 +74,7 @@ control_socket_disable = True
 graceful_timeout = int(os.environ.get("SKYLINE_GRACEFUL_TIMEOUT", "20"))
 timeout = 60
 keepalive = 5
-# The app writes one JSON line per request (service.logs); gunicorn's own access log is off.
+# The app writes one JSON line per request (service.watch.logs); gunicorn's own access log is off.
 accesslog = None
 logger_class = AppWritesAccessLines
 logconfig_dict = logging_config(os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())

@@ -13,7 +13,7 @@ Under gunicorn each worker process writes its samples to files in ``PROMETHEUS_M
 (prometheus-client's multiprocess mode) and a scrape, answered by any process, sums them;
 ``service.run.gunicorn_conf`` sets that directory up and marks dead workers. The variable must be
 set before ``prometheus_client`` is imported, so this module imports it only when a metric is
-first used — never at ``import service``, which gunicorn's master does before forking.
+first used — never at import, which gunicorn's master does (of its config) before forking.
 """
 
 from __future__ import annotations

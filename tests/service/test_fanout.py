@@ -1,4 +1,4 @@
-"""The process's event subscription (service/fanout.py) on real Redis servers: one per Redis
+"""The process's event subscription (service/store/fanout.py) on real Redis servers: one per Redis
 client, back after Redis is killed, and an outage that logs its cause once, not every poll."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A move sent with the version this process committed skips the read of the game.
 
-The kept state (service.games.RecentStates) must never change an answer: the commit's
+The kept state (service.play.games.RecentStates) must never change an answer: the commit's
 compare-and-set still decides, the seat token's rate limit rides on the commit script, and
 anything unusual falls back to reading the game.
 """

@@ -6,7 +6,6 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-import orjson
 import redis
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
@@ -14,11 +13,9 @@ from werkzeug.exceptions import HTTPException
 from engines.core import RulesError
 
 from ..play.errors import PlayError
-from .problems import Problem, from_play_error, from_rules_error
+from .problems import Problem, from_play_error, from_rules_error, problem_body
 
 log = logging.getLogger(__name__)
-
-PROBLEM_TYPE = "https://skyline.invalid/problems/"
 
 # Codes for errors raised by Flask, werkzeug and webargs rather than by our code.
 _HTTP_CODES = {
@@ -32,41 +29,6 @@ _HTTP_CODES = {
     422: ("invalid_request", "The request is well formed but its fields are not valid."),
     431: ("headers_too_large", "The request has too many headers, or one that is too long."),
 }
-
-
-def problem_body(status: int, code: str, detail: str, **extra: Any) -> bytes:
-    body = {
-        "type": PROBLEM_TYPE + code,
-        "title": code.replace("_", " ").capitalize(),
-        "status": status,
-        "detail": detail,
-        "code": code,
-        **{k: v for k, v in extra.items() if v is not None},
-    }
-    try:
-        # Field errors may be keyed by list index (ints): allow non-string keys.
-        return orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)
-    except orjson.JSONEncodeError:
-        # Something in ``extra`` (an echoed field name, say) cannot be written as JSON: an error
-        # must still leave as one, so strings are made encodable and anything else is shown.
-        return orjson.dumps(_encodable(body), option=orjson.OPT_NON_STR_KEYS)
-
-
-def _encodable(value: Any, depth: int = 0) -> Any:
-    if isinstance(value, str):
-        return value.encode("utf-8", "backslashreplace").decode("utf-8")
-    if depth > 32:
-        return "..."
-    if isinstance(value, dict):
-        return {
-            (_encodable(k, depth) if isinstance(k, str) else k): _encodable(v, depth + 1)
-            for k, v in value.items()
-        }
-    if isinstance(value, list | tuple):
-        return [_encodable(v, depth + 1) for v in value]
-    if value is None or isinstance(value, bool | int | float):
-        return value if not isinstance(value, int) or -(2**63) <= value < 2**64 else str(value)
-    return repr(value)
 
 
 def problem_response(status: int, code: str, detail: str, **extra: Any) -> Response:

@@ -17,7 +17,7 @@ from typing import Any
 
 from gunicorn import util
 
-from ..http.errors import problem_body
+from ..http.problems import problem_body
 
 # status -> (code, detail). gunicorn's own message is not repeated: it echoes client bytes.
 REFUSALS = {

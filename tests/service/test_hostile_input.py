@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from service.http import jsonbody
-from service.http.errors import problem_body
+from service.http.problems import problem_body
 
 from .test_api import assert_problem, bearer, create, stored, tokens
 

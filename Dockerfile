@@ -1,5 +1,5 @@
 # Skyline: one image, two roles.
-#   API (default):  gunicorn --config python:service.gunicorn_conf service.wsgi:app   (port 8000)
+#   API (default):  gunicorn --config python:service.run.gunicorn_conf service.run.wsgi:app   (port 8000)
 #   bot worker:     skyline worker                                                      (metrics on 9100)
 # Configuration is environment only: REDIS_URL (required; rediss:// for TLS), and the SKYLINE_*
 # settings listed in docs/deploy.md.
@@ -42,4 +42,4 @@ USER 10001:10001
 EXPOSE 8000 9100
 # The API answers /healthz on PORT, a worker on SKYLINE_WORKER_PORT: the check asks both.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 CMD ["skyline", "healthcheck"]
-CMD ["gunicorn", "--config", "python:service.gunicorn_conf", "service.wsgi:app"]
+CMD ["gunicorn", "--config", "python:service.run.gunicorn_conf", "service.run.wsgi:app"]

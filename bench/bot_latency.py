@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engines.bots import LEVELS  # noqa: E402
 from engines.registry import GAMES  # noqa: E402
-from service.embedded import EmbeddedRedis  # noqa: E402
+from service.run.embedded import EmbeddedRedis  # noqa: E402
 from tests.conftest import Processes, api_command, free_port, wait_http, worker_command  # noqa: E402
 
 

@@ -34,9 +34,9 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engines.registry import GAMES  # noqa: E402
-from service import create_app  # noqa: E402
 from service.config import Settings, parse_rate  # noqa: E402
-from service.embedded import EmbeddedRedis  # noqa: E402
+from service.http.app import create_app  # noqa: E402
+from service.run.embedded import EmbeddedRedis  # noqa: E402
 
 
 def environ(method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> dict:

@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import psutil  # noqa: E402
 import redis  # noqa: E402
 
-from service.embedded import EmbeddedRedis  # noqa: E402
+from service.run.embedded import EmbeddedRedis  # noqa: E402
 from tests.conftest import free_port, wait_http  # noqa: E402
 
 
@@ -291,7 +291,7 @@ def main() -> None:
         [
             sys.executable,
             "-m",
-            "service.cli",
+            "service.run.cli",
             "serve",
             "--port",
             str(port),

@@ -39,7 +39,7 @@ def shown_game(
     seats: list[dict[str, Any]],
     game_id: str = "sample",
 ) -> dict[str, Any]:
-    """The reply of GET /games/{id} for ``seat`` (None: a spectator); see service/games.py."""
+    """The reply of GET /games/{id} for ``seat`` (None: a spectator); see service/play/games.py."""
     result = state.result()
     return {
         "id": game_id,

@@ -21,9 +21,9 @@ import pytest
 import redis
 import requests
 
-from service import create_app
 from service.config import Settings
-from service.embedded import EmbeddedRedis, gunicorn_command, worker_command
+from service.http.app import create_app
+from service.run.embedded import EmbeddedRedis, gunicorn_command, worker_command
 
 
 @pytest.fixture(scope="session")
@@ -124,8 +124,8 @@ class Processes:
 
 
 def api_command(port: int, workers: int = 2) -> list[str]:
-    """gunicorn as production runs it (service.gunicorn_conf), on a loopback port."""
-    return [*gunicorn_command("127.0.0.1", port, workers)[:-1], "--threads", "4", "service.wsgi:app"]
+    """gunicorn as production runs it (service.run.gunicorn_conf), on a loopback port."""
+    return [*gunicorn_command("127.0.0.1", port, workers)[:-1], "--threads", "4", "service.run.wsgi:app"]
 
 
 # Live servers keep the rate limiter on (its Lua script runs on every request) with limits
@@ -160,7 +160,7 @@ def live(redis_server):
 def burst_worker(redis_url: str) -> subprocess.CompletedProcess:
     """``skyline worker --burst`` on ``redis_url``: it plays the queued bot turns, then exits."""
     return subprocess.run(
-        [sys.executable, "-m", "service.cli", "worker", "--burst"],
+        [sys.executable, "-m", "service.run.cli", "worker", "--burst"],
         env={**os.environ, "REDIS_URL": redis_url},
         capture_output=True,
         text=True,

@@ -21,11 +21,12 @@ from rq.job import Job
 
 from engines import registry
 from engines.bots import choose, level_for
-from service.botqueue import BotQueue
+from engines.core import RulesError
 from service.config import Settings
-from service.games import Games, bot_seats_to_act, has_humans
-from service.problems import Problem
-from service.store import GameMissing, GameStore
+from service.play.errors import PlayError, StaleVersion
+from service.play.games import Games, bot_seats_to_act, has_humans
+from service.store.botqueue import BotQueue
+from service.store.games import GameMissing, GameStore
 
 from . import faults
 
@@ -201,16 +202,14 @@ def _play_one(
         fallback = True
     try:
         reply = games.act(game_id, None, move, version, bot_seat=seat, wake_bots=False)
-    except Problem as problem:
-        if problem.code != "stale_version":
-            raise
+    except StaleVersion as stale:
         # Another seat moved while the bot thought. In sequential play the bot is then no
         # longer to act; with simultaneous sealed choices (a blind bid) it still is, and
         # what changed is hidden from it, so its choice stands if the rules still allow it.
         try:
             reply = games.act(game_id, None, move, None, bot_seat=seat, wake_bots=False)
-        except Problem:
-            return {"outcome": "stale", "current": problem.extra.get("current_version")}
+        except (PlayError, RulesError):
+            return {"outcome": "stale", "current": stale.current_version}
     kinds = {entry["seat"]: entry["kind"] for entry in stored.meta["seats"]}
     return {
         "outcome": "played",

@@ -5,7 +5,7 @@
   ``error`` / ``timeout`` when it raised, or ``abandoned`` when a worker died during it and RQ's
   maintenance (run by a live worker) found it past its deadline;
 - ``skyline_moves_applied_total{title,by="bot"}`` is counted where moves are applied
-  (``service.games``), so it is here too.
+  (``service.play.games``), so it is here too.
 
 In ``skyline serve`` the worker shares the API's ``PROMETHEUS_MULTIPROC_DIR``, so the API's
 ``/metrics`` shows these. Deployed on its own (a worker pod), the worker serves them itself
@@ -21,7 +21,7 @@ from types import SimpleNamespace
 from typing import Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
-from service.metrics import built_once, exposition
+from service.watch.metrics import built_once, exposition
 
 JOB_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0)
 

@@ -14,7 +14,7 @@
   seat has waited longer than the job timeout plus the grace: no client request is needed.
 - One JSON log line per job (game, version, outcome, moves, duration, the request that caused
   it); metrics in ``worker.metrics``.
-- Once RQ has registered it, the worker beats in ``service.workerpresence`` from a thread of
+- Once RQ has registered it, the worker beats in ``service.store.workers`` from a thread of
   its own, and leaves on a warm shutdown: ``/readyz`` says ``degraded`` while no worker beats,
   and `skyline serve` counts a worker child as started once it does.
 """
@@ -36,9 +36,9 @@ from rq.serializers import JSONSerializer
 from rq.timeouts import JobTimeoutException
 from rq.worker import SimpleWorker
 
-from service import logs
-from service.botqueue import QUEUE_NAMES
-from service.workerpresence import WorkerPresence, member
+from service.store.botqueue import QUEUE_NAMES
+from service.store.workers import WorkerPresence, member
+from service.watch import logs
 
 from . import metrics
 from .jobs import waited_in_queue

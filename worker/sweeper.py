@@ -2,7 +2,7 @@
 
 A bot turn's job can be lost in many ways — its worker killed (RQ's maintenance retries it,
 up to its retries), its retries used up, its enqueue lost with the last second of a crashed
-Redis's AOF. The API marks a game in ``BOTS_DUE`` (service/store.py) before every commit that
+Redis's AOF. The API marks a game in ``BOTS_DUE`` (service/store/games.py) before every commit that
 makes a bot seat due; here, a thread of every worker looks, every ``SKYLINE_SWEEP_SECONDS``,
 for games marked longer ago than the job timeout plus the abandon grace:
 
@@ -26,15 +26,15 @@ import redis
 
 from engines import registry
 from service.config import Settings
-from service.games import bot_seats_to_act, has_humans
-from service.store import GameMissing
+from service.play.games import bot_seats_to_act, has_humans
+from service.store.games import GameMissing
+from service.store.keys import SWEEPER_LOCK
 
 from . import metrics
 from .jobs import Turns
 
 log = logging.getLogger("skyline.worker.sweeper")
 
-LOCK_KEY = "sk:sweeper-lock"
 
 
 class Sweeper:
@@ -97,7 +97,7 @@ class Sweeper:
     def _turn(self) -> bool:
         """Sweep if no other worker holds the lock for this interval."""
         ttl = max(1, int(self.interval))
-        if not self.connection.set(LOCK_KEY, b"1", nx=True, ex=ttl):
+        if not self.connection.set(SWEEPER_LOCK, b"1", nx=True, ex=ttl):
             return False
         self.sweep_once()
         return True

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from engines import registry
-from service.contract import pascal
+from service.http.contract import pascal
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "skyline_client"

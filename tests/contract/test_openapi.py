@@ -12,8 +12,8 @@ from openapi_spec_validator import validate
 
 from engines import registry
 from engines.core import redact_all
-from service.contract import pascal
-from service.openapi import document
+from service.http.contract import pascal
+from service.http.openapi import document
 
 CONTRACT = Path(__file__).resolve().parents[2] / "openapi.yaml"
 

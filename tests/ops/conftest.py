@@ -17,7 +17,7 @@ import pytest
 import requests
 
 from engines import registry
-from service.embedded import EmbeddedRedis
+from service.run.embedded import EmbeddedRedis
 
 from ..conftest import LIVE_ENV, Processes, api_command, free_port, wait_http, worker_command
 
@@ -175,7 +175,7 @@ class Serve:
                 [
                     sys.executable,
                     "-m",
-                    "service.cli",
+                    "service.run.cli",
                     "serve",
                     "--port",
                     str(self.port),

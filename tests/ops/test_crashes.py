@@ -17,7 +17,7 @@ import requests
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from service.botqueue import job_id
+from service.store.botqueue import job_id
 
 from .conftest import FailoverClient, assert_record_replays, play_until, tokens_of
 

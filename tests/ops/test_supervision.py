@@ -20,7 +20,7 @@ import requests
 from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
-from service.botqueue import job_id
+from service.store.botqueue import job_id
 
 from ..conftest import free_port
 from .conftest import alive
@@ -28,7 +28,7 @@ from .test_crashes import FAST_RECOVERY, STALL_SECONDS, stored_version, wait_for
 
 pytestmark = pytest.mark.xdist_group("supervisor")
 
-BOT_WORKER = "service.cli worker"
+BOT_WORKER = "service.run.cli worker"
 HARD_BOT_FIRST = {  # seed 4: the cut makes seat 0 open
     "title": "property",
     "seed": 4,

@@ -386,7 +386,7 @@ def test_openapi_document_is_served(client):
 
 def test_health_and_readiness(app, client, redis_client):
     """Issue 45: ready with a bot worker alive; degraded (still 200) while none is."""
-    from service.workerpresence import WorkerPresence
+    from service.store.workers import WorkerPresence
 
     presence = WorkerPresence(redis_client, window_seconds=2, key=f"test:workers:{uuid.uuid4().hex}")
     app.extensions["skyline.worker_presence"] = presence
@@ -408,7 +408,7 @@ def test_games_of_bots_only_are_capped_per_address(app, client):
     """Issue 21: one address may keep a bounded number of games of bots only running."""
     from dataclasses import replace
 
-    from service import create_app
+    from service.http.app import create_app
 
     settings = replace(app.extensions["skyline.settings"], bot_games_per_address=2)
     capped = create_app(

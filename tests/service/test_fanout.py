@@ -1,4 +1,4 @@
-"""The process's event subscription (service/fanout.py) on real Redis servers: one per Redis
+"""The process's event subscription (service/store/fanout.py) on real Redis servers: one per Redis
 client, back after Redis is killed, and an outage that logs its cause once, not every poll."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import time
 import pytest
 import redis
 
-from service.embedded import EmbeddedRedis
-from service.fanout import dispatcher
+from service.run.embedded import EmbeddedRedis
+from service.store.fanout import dispatcher
 
 
 def _wait(condition, seconds: float = 15.0) -> bool:
@@ -53,7 +53,7 @@ def test_an_outage_logs_its_cause_once_and_the_subscription_comes_back(servers, 
     server = servers[0]
     client = redis.Redis.from_url(server.url, socket_connect_timeout=0.5)
     fanout = dispatcher(client)
-    caplog.set_level(logging.WARNING, logger="service.fanout")
+    caplog.set_level(logging.WARNING, logger="service.store.fanout")
     try:
         assert fanout.connected.wait(10)
         feed, waiter = fanout.join("g2")

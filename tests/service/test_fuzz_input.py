@@ -25,8 +25,8 @@ import redis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service import create_app
 from service.config import Settings
+from service.http.app import create_app
 
 FUZZ = settings(
     max_examples=250,

@@ -17,7 +17,7 @@ import requests
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service import gunicorn_refusals
+from service.run import gunicorn_refusals
 
 from ..conftest import LIVE_ENV, Processes, api_command, free_port, wait_http
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from service import jsonbody
-from service.errors import problem_body
+from service.http import jsonbody
+from service.http.problems import problem_body
 
 from .test_api import assert_problem, bearer, create, stored, tokens
 

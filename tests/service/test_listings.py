@@ -1,4 +1,4 @@
-"""A seat's moves listed once per version (service.games.Listings) answer as a fresh listing would.
+"""A seat's moves listed once per version (service.play.games.Listings) answer as a fresh listing would.
 
 The listing kept for a game, seat and version is only served while Redis says the game is at
 that version, so a move made by another process (another pod, a bot's worker) is seen at once.
@@ -11,8 +11,8 @@ import random
 import orjson
 
 from engines import registry
-from service.games import Games, Listings
-from service.store import GameStore
+from service.play.games import Games, Listings
+from service.store.games import GameStore
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 

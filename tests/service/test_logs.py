@@ -10,9 +10,9 @@ from dataclasses import replace
 
 import redis
 
-from service import create_app
-from service.embedded import EmbeddedRedis
-from service.logs import JsonFormatter, accept_request_id
+from service.http.app import create_app
+from service.run.embedded import EmbeddedRedis
+from service.watch.logs import JsonFormatter, accept_request_id
 
 from ..conftest import burst_worker
 

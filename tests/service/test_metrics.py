@@ -18,9 +18,9 @@ import requests
 from rq import Queue
 from rq.serializers import JSONSerializer
 
-from service import create_app
-from service.botqueue import ALL_BOT_QUEUE_NAME
-from service.embedded import EmbeddedRedis
+from service.http.app import create_app
+from service.run.embedded import EmbeddedRedis
+from service.store.botqueue import ALL_BOT_QUEUE_NAME
 
 from ..conftest import LIVE_ENV, Processes, api_command, free_port, wait_http, worker_command
 
@@ -121,7 +121,7 @@ def test_service_never_imports_prometheus_client_at_import_time(tmp_path):
     """gunicorn's master imports ``service`` (for its config) before it forks: were
     prometheus_client imported then, the workers would not write multiprocess files."""
     code = (
-        "import sys, service, service.gunicorn_conf, worker.jobs, worker.runner\n"
+        "import sys, service, service.run.gunicorn_conf, worker.jobs, worker.runner\n"
         "assert 'prometheus_client' not in sys.modules, 'imported too early'\n"
     )
     env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
@@ -197,7 +197,7 @@ def test_the_worker_serves_its_own_metrics_and_health(private_redis, app_on_priv
 
 def test_healthcheck_command_finds_the_api_or_the_worker(live, tmp_path):
     port = live.rsplit(":", 1)[1]
-    command = [sys.executable, "-m", "service.cli", "healthcheck", "--timeout", "2"]
+    command = [sys.executable, "-m", "service.run.cli", "healthcheck", "--timeout", "2"]
     env = {**os.environ, "PORT": port, "SKYLINE_WORKER_PORT": ""}
     assert subprocess.run(command, env=env, timeout=30).returncode == 0
     env = {**os.environ, "PORT": str(free_port()), "SKYLINE_WORKER_PORT": port}

@@ -13,10 +13,11 @@ import requests
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from service import create_app
 from service.config import parse_rate
-from service.ratelimit import Limit, RateLimiter, address_key
-from service.store import GameStore
+from service.http.app import create_app
+from service.http.ratelimit import address_key
+from service.store.games import GameStore
+from service.store.ratelimit import Limit, RateLimiter
 
 from ..conftest import an_address
 

@@ -1,6 +1,6 @@
 """A move sent with the version this process committed skips the read of the game.
 
-The kept state (service.games.RecentStates) must never change an answer: the commit's
+The kept state (service.play.games.RecentStates) must never change an answer: the commit's
 compare-and-set still decides, the seat token's rate limit rides on the commit script, and
 anything unusual falls back to reading the game.
 """
@@ -13,10 +13,10 @@ from dataclasses import replace
 import pytest
 
 from engines import registry
-from service import create_app
-from service.games import Games, RecentStates
-from service.ratelimit import token_key
-from service.store import GameStore, StoredGame
+from service.http.app import create_app
+from service.http.ratelimit import token_key
+from service.play.games import Games, RecentStates
+from service.store.games import GameStore, StoredGame
 
 from ..conftest import an_address
 

@@ -9,8 +9,8 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from service import create_app
-from service.embedded import EmbeddedRedis
+from service.http.app import create_app
+from service.run.embedded import EmbeddedRedis
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 

@@ -8,9 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import redis
 
-from service.games import Games
-from service.problems import Problem
-from service.store import GameMissing, GameStore, StaleVersion, new_game_id
+from service.play.errors import PlayError
+from service.play.games import Games
+from service.store.games import GameMissing, GameMovedOn, GameStore, new_game_id
 
 
 @pytest.fixture
@@ -22,7 +22,7 @@ def test_commit_is_compare_and_set_on_the_version(store):
     game_id = new_game_id()
     store.create(game_id, {"title": "t"}, {"n": 0}, "active")
     assert store.commit(game_id, 0, {"n": 1}, "active", {"version": 1}) == 1
-    with pytest.raises(StaleVersion) as stale:
+    with pytest.raises(GameMovedOn) as stale:
         store.commit(game_id, 0, {"n": 99}, "active", {"version": 1})
     assert stale.value.current == 1
     loaded = store.load(game_id)
@@ -63,7 +63,7 @@ def test_fifty_racing_commits_land_exactly_one_per_version(store):
         try:
             store.commit(game_id, 0, {"writer": writer}, "active", {"writer": writer})
             return True
-        except StaleVersion:
+        except GameMovedOn:
             return False
 
     with ThreadPoolExecutor(50) as pool:
@@ -90,8 +90,8 @@ def test_racing_clients_through_the_use_cases_lose_no_update(client, app):
         try:
             games.act(created["id"], token, move, 0)
             return "ok"
-        except Problem as problem:
-            return problem.code
+        except PlayError as refused:
+            return refused.code
 
     with ThreadPoolExecutor(50) as pool:
         outcomes = list(pool.map(race, range(50)))

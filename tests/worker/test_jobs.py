@@ -12,9 +12,9 @@ import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
 
-from service import create_app
-from service.botqueue import ALL_BOT_QUEUE_NAME, QUEUE_NAME, job_id
-from service.embedded import EmbeddedRedis
+from service.http.app import create_app
+from service.run.embedded import EmbeddedRedis
+from service.store.botqueue import ALL_BOT_QUEUE_NAME, QUEUE_NAME, job_id
 from worker import jobs
 from worker.jobs import play_bot_turn
 

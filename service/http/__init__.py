@@ -1,0 +1,17 @@
+"""The HTTP contract and its views: everything that knows a request, a status or a header.
+
+- app.py: ``create_app``, the app factory (Flask, flask-smorest), and the contract's errors;
+- api.py: the routes of games and operations; pictures.py: board pictures and /play
+  (static/play/); docs.py: /docs; hooks.py: each request's id, access line and metrics, and
+  /metrics;
+- schemas.py: the request envelopes (marshmallow); contract.py: the title-dependent half of
+  openapi.yaml; openapi.py: the document, generated from the app;
+- problems.py: ``Problem``, and the tables giving play's and the engines' errors a status;
+  errors.py: every error as problem+json; bearer.py: the seat token's header; jsonbody.py:
+  bodies parsed strictly; bodylimit.py: chunked bodies bounded; ratelimit.py: which limits
+  apply to a request, and the 429;
+- fastlane.py: GET moves and POST actions answered ahead of Flask, byte for byte as the views;
+- sse.py: the live event stream.
+
+May import play/, store/, watch/, config and the engines. Only run/ imports it.
+"""

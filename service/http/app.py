@@ -1,0 +1,198 @@
+"""The app factory: Flask and flask-smorest over the use cases (play/) and a Redis store (store/)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+from flask import Flask
+from flask_smorest import Api
+
+from ..config import Settings
+from ..play.games import Games
+from ..store.botgames import BotGameQuota
+from ..store.botqueue import BotQueue
+from ..store.games import GameStore
+from ..store.streamcaps import StreamCaps
+from ..store.workers import WorkerPresence
+from . import bodylimit, errors, fastlane, hooks, ratelimit
+from .schemas import ProblemSchema
+
+API_TITLE = "Skyline"
+API_VERSION = "1.0.0"
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+
+# Reusable error responses of the contract, by status.
+ERROR_RESPONSES = {
+    400: ("BadRequest", "The body is not valid JSON or the request cannot be read."),
+    401: ("Unauthorized", "The seat token is missing, malformed or unknown."),
+    403: ("Forbidden", "The seat is not allowed to act now."),
+    404: ("NotFound", "No such game (or it expired)."),
+    405: ("MethodNotAllowed", "The address does not accept that method."),
+    409: ("Conflict", "Stale version, game over, or the record of a running game."),
+    413: ("PayloadTooLarge", "The body is larger than allowed."),
+    415: ("UnsupportedMediaType", "The body is not declared as JSON (send Content-Type: application/json)."),
+    422: ("UnprocessableContent", "Invalid fields, or a move the rules refuse (see code)."),
+    503: ("ServiceUnavailable", "Redis cannot be reached."),
+}
+
+
+class SkylineFlask(Flask):
+    """Flask, asking once per function (not on every call) whether it is a coroutine.
+
+    Flask passes every view and every before/after/teardown hook through ``ensure_sync`` on
+    each request, and the check inside (``inspect.iscoroutinefunction``) cost a few per cent
+    of a move's time over the ~20 calls a request makes. The answer never changes for a
+    function, so it is kept per function (a bound method, new on every request for a
+    MethodView, is looked up by the function it binds).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._is_sync: dict[Any, bool] = {}
+
+    def ensure_sync(self, func: Any) -> Any:
+        key = getattr(func, "__func__", func)
+        try:
+            if self._is_sync[key]:
+                return func
+        except KeyError:
+            sync = super().ensure_sync(func)
+            self._is_sync[key] = sync is func
+            return sync
+        except TypeError:  # an unhashable callable: ask every time, as Flask does
+            pass
+        return super().ensure_sync(func)
+
+
+class SkylineApi(Api):
+    """flask-smorest's Api, documenting every error as RFC 9457 problem details."""
+
+    ERROR_SCHEMA = ProblemSchema
+    DEFAULT_ERROR_RESPONSE_NAME = "DEFAULT_ERROR"
+
+    def _register_responses(self) -> None:
+        for name, description in ERROR_RESPONSES.values():
+            self.spec.components.response(
+                name,
+                {"description": description, "content": {PROBLEM_CONTENT_TYPE: {"schema": "ProblemSchema"}}},
+                lazy=True,
+            )
+        self.spec.components.response(
+            "DEFAULT_ERROR",
+            {"description": "An error.", "content": {PROBLEM_CONTENT_TYPE: {"schema": "ProblemSchema"}}},
+            lazy=True,
+        )
+
+
+def api_config() -> dict[str, Any]:
+    return {
+        "API_TITLE": API_TITLE,
+        "API_VERSION": API_VERSION,
+        "OPENAPI_VERSION": "3.1.0",
+        "OPENAPI_URL_PREFIX": "/",
+        "OPENAPI_JSON_PATH": "openapi.json",
+        "API_SPEC_OPTIONS": {
+            "info": {
+                "description": (
+                    "Skyline is a headless rules service for city-building board games. Create a game, "
+                    "list the legal moves of your seat, apply one. Errors are application/problem+json "
+                    "with a stable `code`. Every response carries `X-Request-ID` (yours, when you send a "
+                    "sane one). Requests are rate limited per address and per seat token: over the limit, "
+                    "429 with `Retry-After`."
+                ),
+            },
+        },
+    }
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    redis_client: redis.Redis | None = None,
+    enqueue_bots: bool = True,
+) -> Flask:
+    """Build the app. Tests pass their own settings or client; production reads the environment."""
+    settings = settings or Settings.from_env()
+    app = SkylineFlask(__name__)
+    app.config.update(api_config())
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
+
+    if redis_client is None:
+        if not settings.redis_url:
+            raise RuntimeError("REDIS_URL is not set; `skyline serve` starts an embedded Redis for you.")
+        # A bounded pool: under gevent every waiting request would otherwise open its own
+        # connection, and a burst of thousands of event streams would open thousands.
+        pool = redis.BlockingConnectionPool.from_url(
+            settings.redis_url, max_connections=settings.redis_connections, timeout=10
+        )
+        redis_client = redis.Redis(connection_pool=pool)
+    store = GameStore(
+        redis_client,
+        ttl_seconds=settings.game_ttl_seconds,
+        finished_ttl_seconds=settings.finished_game_ttl_seconds,
+    )
+    enqueue = (
+        BotQueue(redis_client, job_timeout=settings.bot_job_timeout).enqueue_turn if enqueue_bots else None
+    )
+    bot_games = BotGameQuota(
+        redis_client, per_address=settings.bot_games_per_address, ttl_seconds=settings.game_ttl_seconds
+    )
+    games = Games(
+        store,
+        enqueue,
+        stall_seconds=settings.bot_stall_seconds,
+        recent_games=settings.recent_games,
+        bot_games=bot_games,
+    )
+    app.extensions["skyline.settings"] = settings
+    app.extensions["skyline.games"] = games
+    app.extensions["skyline.catalog"] = games.catalog()
+    app.extensions["skyline.worker_presence"] = WorkerPresence(redis_client)
+    app.extensions["skyline.stream_caps"] = StreamCaps(
+        redis_client,
+        per_address=settings.streams_per_address,
+        per_token=settings.streams_per_token,
+        lifetime=settings.sse_max_seconds,
+    )
+
+    hooks.install_logs(app, enabled=settings.access_log)
+    hooks.install_metrics(app)
+    ratelimit.install(app, redis_client, settings)
+
+    api = SkylineApi(app)
+    from . import pictures
+    from .api import ACTION_LINKS, CREATED_LINKS, MOVES_LINKS, SEAT_TOKEN, TAGGED_REPLIES, blp, ops
+    from .contract import add_game_schemas, add_links, document_requests, name_error_responses, use_replies
+    from .docs import docs_blueprint
+
+    api.spec.components.security_scheme(
+        SEAT_TOKEN,
+        {"type": "http", "scheme": "bearer", "description": "A seat token from POST /games."},
+    )
+    api.register_blueprint(ops)
+    api.register_blueprint(blp)
+    api.register_blueprint(hooks.blp)
+    api.register_blueprint(pictures.blp)
+    app.register_blueprint(docs_blueprint())
+    add_game_schemas(api.spec)
+    use_replies(api.spec, TAGGED_REPLIES)
+    add_links(api.spec, "/games", "post", "201", {**CREATED_LINKS, **pictures.CREATED_LINKS})
+    add_links(api.spec, "/games/{game_id}/moves", "get", "200", MOVES_LINKS)
+    add_links(api.spec, "/games/{game_id}/actions", "post", "200", ACTION_LINKS)
+    document_requests(api.spec)
+    name_error_responses(api.spec, {code: name for code, (name, _) in ERROR_RESPONSES.items()})
+    ratelimit.document(api.spec)
+    errors.register(app)
+    app.extensions["skyline.api"] = api
+
+    # WSGI layers, innermost first: the fast lane sees the client's address as ProxyFix reads
+    # it, and a chunked body as the body limit has bounded it.
+    fastlane.install(app)
+    if settings.trusted_proxy_hops > 0:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxy_hops)  # type: ignore[method-assign]
+    bodylimit.install(app, settings.max_body_bytes)
+    return app
+

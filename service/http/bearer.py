@@ -1,0 +1,18 @@
+"""The seat token of a request: ``Authorization: Bearer <token>``."""
+
+from __future__ import annotations
+
+from .problems import Problem
+
+
+def bearer_token(header: str | None) -> str | None:
+    """Return the token of an ``Authorization: Bearer`` header, None when absent."""
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > 256:
+        raise Problem(
+            401, "malformed_authorization", "Send the seat token as 'Authorization: Bearer <token>'."
+        )
+    return token

@@ -1,0 +1,196 @@
+"""The fast lane: the two requests a game is played with, answered without Flask's layers.
+
+``GET /games/{id}/moves`` and ``POST /games/{id}/actions`` are most of a running service's
+requests. Through Flask, flask-smorest and webargs each paid for a request context, URL
+matching, a dozen hooks through context proxies, and two marshmallow loads — about as much
+CPU as the rules and the commit together (bench/RESULTS.md). Here such a request is matched
+by one regular expression, its body parsed once by orjson (``service.http.jsonbody``: same bounds)
+and its envelope checked against the fields of ``ActionSchema``, then handed to the same
+``Games`` use-case as the Flask view, with the same hooks: request id, rate limit (riding on
+the game's read or commit), metrics, access line, and problem+json errors from the app's own
+handlers.
+
+Anything out of the ordinary goes on to Flask, which answers it as before: a body that is not
+plain JSON of the usual shape (its 400s and 422s name the fields as webargs does), a query
+string on a move (``dry_run``), an Idempotency-Key of a bad length, a chunked or oversized
+body, another method. So the contract (openapi.yaml, written by flask-smorest from the same
+marshmallow schemas) keeps describing every answer, and the fast lane only ever answers the
+requests the Flask views would answer with the same bytes; tests/service/test_fastlane.py
+checks that it does, request by request, against the Flask view.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import orjson
+from flask import Flask
+
+from ..watch import logs, metrics
+from . import errors, jsonbody
+from .bearer import bearer_token
+from .bodylimit import TOO_LARGE
+from .problems import Problem
+from .schemas import MAX_VERSION, ActionSchema
+
+_GAME_ROUTE = re.compile(r"/games/([A-Za-z0-9_-]{1,64})/(moves|actions)")
+MOVES_ROUTE = "/games/{game_id}/moves"
+ACTIONS_ROUTE = "/games/{game_id}/actions"
+# The action body's fields, from the schema that documents it: a field added there and not
+# here sends its requests to Flask rather than dropping them.
+_ACTION_FIELDS = frozenset(ActionSchema().fields)
+_JSON_HEADERS = ("Content-Type", "application/json")
+
+WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+
+class FastLane:
+    """WSGI middleware in front of the Flask app (inside ProxyFix and the body limit)."""
+
+    def __init__(self, app: Flask, flask_app: WsgiApp) -> None:
+        self.app = app
+        self.flask_app = flask_app
+        self.games = app.extensions["skyline.games"]
+        self.limits = app.extensions.get("skyline.request_limits")
+        settings = app.extensions["skyline.settings"]
+        self.max_body = settings.max_body_bytes
+        self.access_log = settings.access_log
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        match = _GAME_ROUTE.fullmatch(environ.get("PATH_INFO", ""))
+        if match is not None:
+            game_id, what = match.groups()
+            method = environ["REQUEST_METHOD"]
+            if what == "moves" and method == "GET":
+                return self._moves(environ, start_response, game_id)
+            if what == "actions" and method == "POST":
+                action = self._plain_action(environ)
+                if action is not None:
+                    return self._act(environ, start_response, game_id, *action)
+        return self.flask_app(environ, start_response)
+
+    # ---- the two routes ---------------------------------------------------------------------
+    def _moves(
+        self, environ: dict[str, Any], start_response: Callable[..., Any], game_id: str
+    ) -> Iterable[bytes]:
+        def moves() -> orjson.Fragment:
+            token = bearer_token(environ.get("HTTP_AUTHORIZATION"))
+            return orjson.Fragment(self.games.moves_json(game_id, token))
+
+        return self._answer(environ, start_response, MOVES_ROUTE, game_id, moves)
+
+    def _act(
+        self,
+        environ: dict[str, Any],
+        start_response: Callable[..., Any],
+        game_id: str,
+        move: dict[str, Any],
+        version: int | None,
+    ) -> Iterable[bytes]:
+        def act() -> dict[str, Any]:
+            token = bearer_token(environ.get("HTTP_AUTHORIZATION"))
+            key = environ.get("HTTP_IDEMPOTENCY_KEY")
+            return self.games.act(game_id, token, move, version, idempotency_key=key)
+
+        return self._answer(environ, start_response, ACTIONS_ROUTE, game_id, act)
+
+    def _plain_action(self, environ: dict[str, Any]) -> tuple[dict[str, Any], int | None] | None:
+        """The move and version of an ordinary action request, or None to let Flask answer it.
+
+        A body read here is put back for Flask, which then reads it as if nobody had.
+        """
+        if environ.get("QUERY_STRING") or environ.get(TOO_LARGE):
+            return None
+        content_type = environ.get("CONTENT_TYPE", "")
+        if content_type.partition(";")[0].strip().lower() != "application/json":
+            return None
+        key = environ.get("HTTP_IDEMPOTENCY_KEY")
+        if key is not None and not 1 <= len(key) <= 128:
+            return None
+        length = environ.get("CONTENT_LENGTH", "")
+        if not length.isdigit() or not 0 < int(length) <= self.max_body:
+            return None
+        data = environ["wsgi.input"].read(int(length))
+        environ["wsgi.input"] = io.BytesIO(data)
+        environ["CONTENT_LENGTH"] = str(len(data))
+        try:
+            body = jsonbody.load(data)
+        except Problem:
+            return None
+        if type(body) is not dict or not body.keys() <= _ACTION_FIELDS or type(body.get("move")) is not dict:
+            return None
+        version = body.get("version")
+        if version is not None and not (type(version) is int and 0 <= version <= MAX_VERSION):
+            return None
+        if "version" in body and version is None:
+            return None  # null: the schema's error, from Flask
+        return body["move"], version
+
+    # ---- what every request gets: id, limit, metrics, access line, errors -----------------------
+    def _answer(
+        self,
+        environ: dict[str, Any],
+        start_response: Callable[..., Any],
+        route: str,
+        game_id: str,
+        work: Callable[[], Any],
+    ) -> Iterable[bytes]:
+        started = time.perf_counter()
+        request_id = logs.accept_request_id(environ.get("HTTP_X_REQUEST_ID"))
+        bound = logs.bind_request_id(request_id)
+        metrics.request_began()
+        try:
+            response = None
+            body = b""
+            try:
+                if self.limits is not None:
+                    response = self.limits.begin(
+                        environ["PATH_INFO"],
+                        environ.get("REMOTE_ADDR"),
+                        environ.get("HTTP_AUTHORIZATION"),
+                        game_id,
+                        rides_on_load=True,
+                    )
+                if response is None:
+                    body = orjson.dumps(work())
+            except Exception as error:
+                response = errors.response_for(self.app, error)
+            if self.limits is not None:
+                response = self.limits.finish() or response
+            status = 200 if response is None else response.status_code
+            method = environ["REQUEST_METHOD"]
+            seconds = time.perf_counter() - started
+            metrics.request_answered(method, route, status, seconds)
+            if self.access_log:
+                logs.access_line(
+                    method,
+                    route,
+                    environ["PATH_INFO"],
+                    status,
+                    seconds,
+                    environ.get("REMOTE_ADDR"),
+                    request_id,
+                    game_id,
+                )
+        finally:
+            metrics.request_ended()
+            logs.end_request_id(bound)
+        if response is not None:
+            response.headers[logs.REQUEST_ID_HEADER] = request_id
+            return response(environ, start_response)
+        start_response(
+            "200 OK",
+            [_JSON_HEADERS, ("Content-Length", str(len(body))), (logs.REQUEST_ID_HEADER, request_id)],
+        )
+        return [body]
+
+
+def install(app: Flask) -> None:
+    """Put the fast lane in front of the app's Flask layers (call before wrapping wsgi_app further)."""
+    lane = FastLane(app, app.wsgi_app)
+    app.extensions["skyline.fastlane"] = lane
+    app.wsgi_app = lane  # type: ignore[method-assign]

@@ -1,0 +1,161 @@
+"""Pictures of a game and the playground page.
+
+``board.svg`` and ``board.txt`` draw exactly what ``GET /games/{id}`` shows the caller (the
+renderers in ``boards`` see nothing else), so a picture follows the same token rules as the
+view. ``/play`` is one static page that plays any title over the public API, like any client.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from flask import Response, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+import boards
+
+from .api import AUTH_HEADER, GAME_ID, caller_token, games
+from .problems import Problem
+
+blp = Blueprint("pictures", __name__, description="Board pictures and the playground page.")
+
+# What the page may load: itself, the API, and the board pictures it turns into blob: URLs.
+PAGE_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+    "img-src 'self' blob: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+# A picture is an image: it may not run or load anything, even opened directly.
+PICTURE_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
+ASSETS = {
+    "play.js": "text/javascript; charset=utf-8",
+    "play.css": "text/css; charset=utf-8",
+}
+
+
+# OpenAPI links from a created game to its pictures, so clients and the stateful tests find them.
+_GAME_LINK = {"game_id": "$response.body#/id"}
+CREATED_LINKS = {
+    "GetBoardSvg": {
+        "operationId": "getBoardSvg",
+        "parameters": {**_GAME_LINK, "header.Authorization": "Bearer {$response.body#/human_seats/0/token}"},
+    },
+    "GetBoardText": {"operationId": "getBoardText", "parameters": _GAME_LINK},
+}
+
+
+def _picture_responses(content_type: str, description: str) -> dict:
+    return {
+        "200": {
+            "description": description,
+            "headers": {
+                "ETag": {
+                    "description": "The game's version and the caller's seat.",
+                    "schema": {"type": "string"},
+                }
+            },
+            "content": {content_type: {"schema": {"type": "string"}}},
+        },
+        "304": {"description": "Not modified (If-None-Match matched the version)."},
+        "401": {"$ref": "#/components/responses/Unauthorized"},
+        "404": {"$ref": "#/components/responses/NotFound"},
+    }
+
+
+def _picture(game_id: str, render, content_type: str) -> Response:
+    shown = games().show(game_id, caller_token())
+    # The picture depends on the seat as well as the version, and the seat on the token;
+    # a shared cache must not hand one seat's picture to another.
+    etag = f'"{shown["version"]}-{"s" if shown["you"] is None else shown["you"]}"'
+    headers = {
+        "ETag": etag,
+        "Cache-Control": "private, no-cache",
+        "Vary": "Authorization",
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": PICTURE_POLICY,
+    }
+    if etag in request.headers.get("If-None-Match", ""):
+        return Response(status=304, headers=headers)
+    return Response(render(shown), status=200, content_type=content_type, headers=headers)
+
+
+@blp.route("/games/<game_id>/board.svg")
+class BoardSvg(MethodView):
+    @blp.doc(
+        operationId="getBoardSvg",
+        parameters=[GAME_ID, AUTH_HEADER],
+        responses=_picture_responses(
+            "image/svg+xml", "The board as the caller's seat (or a spectator) sees it."
+        ),
+    )
+    def get(self, game_id):
+        """The caller's view drawn as an SVG picture: board, holdings, whose turn, the result."""
+        return _picture(game_id, boards.render_svg, "image/svg+xml; charset=utf-8")
+
+
+@blp.route("/games/<game_id>/board.txt")
+class BoardText(MethodView):
+    @blp.doc(
+        operationId="getBoardText",
+        parameters=[GAME_ID, AUTH_HEADER],
+        responses=_picture_responses("text/plain", "The board as text, for a terminal."),
+    )
+    def get(self, game_id):
+        """The caller's view drawn as plain text (the same facts as board.svg)."""
+        return _picture(game_id, boards.render_text, "text/plain; charset=utf-8")
+
+
+def _static(name: str) -> bytes:
+    return resources.files("service.http").joinpath("static", "play", name).read_bytes()
+
+
+PAGE_RESPONSES = {
+    "200": {"description": "The page.", "content": {"text/html": {"schema": {"type": "string"}}}}
+}
+ASSET_RESPONSES = {
+    "200": {
+        "description": "The playground's script or style.",
+        "content": {
+            "text/javascript": {"schema": {"type": "string"}},
+            "text/css": {"schema": {"type": "string"}},
+        },
+    },
+    "404": {"$ref": "#/components/responses/NotFound"},
+}
+ASSET_NAME = {
+    "in": "path",
+    "name": "asset",
+    "required": True,
+    "schema": {"type": "string", "enum": sorted(ASSETS)},
+}
+
+
+@blp.route("/play")
+class Playground(MethodView):
+    @blp.doc(operationId="getPlayground", responses=PAGE_RESPONSES)
+    def get(self):
+        """The playground: create a game of any title and play it in a browser, over this API."""
+        return Response(
+            _static("index.html"),
+            content_type="text/html; charset=utf-8",
+            headers={
+                "Content-Security-Policy": PAGE_POLICY,
+                "X-Content-Type-Options": "nosniff",
+                "Referrer-Policy": "no-referrer",
+                "Cache-Control": "no-cache",
+            },
+        )
+
+
+@blp.route("/play/<asset>")
+class PlaygroundAsset(MethodView):
+    @blp.doc(operationId="getPlaygroundAsset", parameters=[ASSET_NAME], responses=ASSET_RESPONSES)
+    def get(self, asset):
+        """The playground's script and style sheet (plain files, no build step)."""
+        if asset not in ASSETS:
+            raise Problem(404, "not_found", "There is nothing at this address.")
+        return Response(
+            _static(asset),
+            content_type=ASSETS[asset],
+            headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"},
+        )

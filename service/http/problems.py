@@ -1,0 +1,132 @@
+"""Problems the HTTP layer answers with, the tables mapping the rooms' errors to a status, and
+the bytes of a problem.
+
+``Problem`` is HTTP's own refusal (a malformed header or body, an unknown address). The use
+cases (``service.play``) and the engines refuse with exceptions of their own, which know no
+status: ``RULES_STATUS`` and ``PLAY_STATUS`` give each class its status, here and nowhere else.
+``problem_body`` writes any of them as RFC 9457 problem details; it needs neither Flask nor
+Redis, so gunicorn's master can load it (``service.run.gunicorn_refusals``) before it forks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from engines.core import (
+    GameOver,
+    IllegalMove,
+    InvalidMove,
+    InvalidOptions,
+    InvalidState,
+    NotYourTurn,
+    RulesError,
+    UnknownGame,
+)
+
+from ..play.errors import (
+    GameNotFound,
+    GameNotOver,
+    IdempotencyKeyReused,
+    InvalidToken,
+    LevelNotForBot,
+    MissingToken,
+    PlayError,
+    StaleVersion,
+    TooManyBotGames,
+    TooMuchContention,
+)
+
+PROBLEM_TYPE = "https://skyline.invalid/problems/"
+
+
+class Problem(Exception):
+    """A request the service refuses: an HTTP status, a stable code and a sentence."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: object) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+# Most specific first: NotYourTurn and GameOver are IllegalMoves.
+RULES_STATUS: tuple[tuple[type[RulesError], int], ...] = (
+    (NotYourTurn, 403),
+    (GameOver, 409),
+    (InvalidMove, 422),
+    (IllegalMove, 422),
+    (InvalidOptions, 422),
+    (UnknownGame, 422),
+    (InvalidState, 409),
+    (RulesError, 422),
+)
+
+
+def from_rules_error(error: RulesError) -> Problem:
+    for kind, status in RULES_STATUS:
+        if isinstance(error, kind):
+            return Problem(status, error.code, error.message)
+    return Problem(422, error.code, error.message)  # pragma: no cover - RulesError is last
+
+
+# The use cases' refusals (service.play.errors), each class with the status it is answered with;
+# a refusal of a class not listed takes the status of its nearest listed ancestor.
+PLAY_STATUS: dict[type[PlayError], int] = {
+    GameNotFound: 404,
+    MissingToken: 401,
+    InvalidToken: 401,
+    StaleVersion: 409,
+    GameNotOver: 409,
+    TooMuchContention: 409,
+    IdempotencyKeyReused: 422,
+    LevelNotForBot: 422,
+    TooManyBotGames: 429,
+    PlayError: 422,
+}
+
+
+def from_play_error(error: PlayError) -> Problem:
+    for kind in type(error).__mro__:
+        status = PLAY_STATUS.get(kind)
+        if status is not None:
+            return Problem(status, error.code, error.message, **error.extra)
+    return Problem(422, error.code, error.message, **error.extra)  # pragma: no cover - PlayError is listed
+
+
+# ---- the body of a problem (RFC 9457): also what gunicorn's own refusals send ---------------------
+def problem_body(status: int, code: str, detail: str, **extra: Any) -> bytes:
+    body = {
+        "type": PROBLEM_TYPE + code,
+        "title": code.replace("_", " ").capitalize(),
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **{k: v for k, v in extra.items() if v is not None},
+    }
+    try:
+        # Field errors may be keyed by list index (ints): allow non-string keys.
+        return orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:
+        # Something in ``extra`` (an echoed field name, say) cannot be written as JSON: an error
+        # must still leave as one, so strings are made encodable and anything else is shown.
+        return orjson.dumps(_encodable(body), option=orjson.OPT_NON_STR_KEYS)
+
+
+def _encodable(value: Any, depth: int = 0) -> Any:
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if depth > 32:
+        return "..."
+    if isinstance(value, dict):
+        return {
+            (_encodable(k, depth) if isinstance(k, str) else k): _encodable(v, depth + 1)
+            for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [_encodable(v, depth + 1) for v in value]
+    if value is None or isinstance(value, bool | int | float):
+        return value if not isinstance(value, int) or -(2**63) <= value < 2**64 else str(value)
+    return repr(value)

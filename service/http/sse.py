@@ -1,0 +1,122 @@
+"""Live updates as text/event-stream: a snapshot, then one event per version, heartbeats.
+
+The stream is resumable: a client that reconnects with ``Last-Event-ID: <version>``
+receives every entry after that version and no snapshot. Streams close after a bounded
+time (the client reconnects).
+
+A stream is cheap: under gunicorn's gevent worker it is a greenlet, not a thread, and it holds
+no Redis connection — it sleeps on its game's feed (service/store/fanout.py), woken only when its
+game moves, and reads the new entries through the feed, once per process and move.
+Open streams are capped per address and per seat token (service/store/streamcaps.py).
+
+When the process begins to stop (SIGTERM, service/http/draining.py), every stream ends at once
+with a ``retry:`` hint: the client reconnects (to another instance, behind a load balancer)
+with ``Last-Event-ID`` and misses nothing. The hint is spread over two seconds so that the
+streams of a stopped instance do not all come back in the same instant.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+from flask import Response, current_app, request
+
+from ..play.games import Games
+from ..store.fanout import dispatcher, wake_every_stream
+from ..store.streamcaps import TooManyStreams
+from ..watch import metrics
+from . import draining
+from .errors import problem_response
+from .ratelimit import address_key
+
+
+def _message(kind: str, data: Any, event_id: int | None = None) -> bytes:
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {kind}\ndata: ".encode() + orjson.dumps(data) + b"\n\n"
+
+
+draining.on_drain(wake_every_stream)
+
+
+def _closing() -> bytes:
+    """The last message of a stream cut short by a stop: when to come back, and how."""
+    retry_ms = random.randint(500, 2500)
+    return f": the server is stopping; reconnect with Last-Event-ID\nretry: {retry_ms}\n\n".encode()
+
+
+def _last_event_id(header: str | None) -> int | None:
+    if header is None:
+        return None
+    header = header.strip()
+    # isascii: str.isdigit() also says yes to "²", which int() refuses.
+    return int(header) if header.isascii() and header.isdigit() and len(header) < 12 else None
+
+
+def stream(games: Games, game_id: str, token: str | None, last_event_id: str | None) -> Response:
+    shown = games.show(game_id, token)  # raises 404 / 401 before the stream starts
+    seat = shown["you"]
+    since = _last_event_id(last_event_id)
+    settings = current_app.extensions["skyline.settings"]
+    try:
+        ticket = current_app.extensions["skyline.stream_caps"].admit(address_key(request.remote_addr), token)
+    except TooManyStreams as refused:
+        response = problem_response(
+            429,
+            "too_many_streams",
+            f"At most {refused.cap} event streams may be open at once per {refused.scope}; "
+            "close one, or retry later.",
+        )
+        response.headers["Retry-After"] = str(refused.retry_after)
+        return response
+    client = games.store.redis
+    fanout = dispatcher(client, metrics.open_streams)
+    feed, waiter = fanout.join(game_id)
+
+    def generate() -> Iterator[bytes]:
+        if draining.active():
+            yield _closing()
+            return
+        sent = since
+        if sent is None:
+            sent = shown["version"]
+            yield _message("snapshot", shown, sent)
+        deadline = time.monotonic() + settings.sse_max_seconds
+        first = True
+        while True:
+            waiter.clear()
+            if draining.active():  # after clear(): a wake from begin() is never lost
+                yield _closing()
+                return
+            if first or feed.moved_past(sent):
+                first = False
+                entries, status, gone = feed.read(client, sent)
+                if gone:
+                    yield _message("gone", {"id": game_id})
+                    return
+                for entry in entries:
+                    yield _message("move", games.redact_entry(entry, seat, status), entry["version"])
+                    sent = entry["version"]
+                if status == "finished":
+                    yield _message("finished", {"version": sent})
+                    return
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return
+            if not waiter.wait(min(settings.sse_heartbeat_seconds, remaining)):
+                yield b": heartbeat\n\n"
+
+    def close() -> None:
+        fanout.leave(feed, waiter)
+        ticket.release()
+
+    response = Response(
+        generate(),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+    response.call_on_close(close)
+    return response

@@ -1,0 +1,12 @@
+"""The use cases: create, show, list, act, record (and, to come, the lobby and the clocks).
+
+- games.py: ``Games``, every use case over a ``GameStore``; the worker plays bot seats through
+  ``act`` exactly as a client does;
+- auth.py: seat tokens, made, hashed and matched to a seat;
+- errors.py: the refusals, one class per reason (not found, stale version, bad token, ...),
+  each with a stable code. The engines' ``RulesError`` (an illegal move, not your turn, game
+  over) passes through as it is.
+
+No Flask and no HTTP: a refusal is an exception, never a status (http/ gives it one). May import
+store/, watch/, config and the engines.
+"""

@@ -1,0 +1,99 @@
+"""What the use cases refuse: one exception per reason, each with a stable ``code`` and a sentence.
+
+``service.play`` raises these, and lets the engines' own refusals through as they are
+(``engines.core.RulesError``: an illegal move, not your turn, game over, an unknown title or
+option). Neither knows HTTP: ``service.http.problems`` maps every class of both to a status in
+one table each, and ``service.http.errors`` writes them out as problem+json. The mapping is
+looked up only when an error is raised, so it costs the success path nothing.
+
+The sentences are the ones clients read (``detail``); ``extra`` holds the facts a client may act
+on (the game's current version), written beside them.
+"""
+
+from __future__ import annotations
+
+
+class PlayError(Exception):
+    """A request the use cases refuse: a stable machine ``code`` and an English sentence."""
+
+    code = "refused"
+    # Seconds after which the same request may be admitted, when waiting helps (else None).
+    retry_after: int | None = None
+
+    def __init__(self, message: str, **extra: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.extra = extra
+
+
+class GameNotFound(PlayError):
+    """No game under that id: never created, or expired."""
+
+    code = "game_not_found"
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"No game {game_id!r} exists (or it has expired).")
+        self.game_id = game_id
+
+
+class MissingToken(PlayError):
+    """A move sent without the seat token that says whose it is."""
+
+    code = "missing_token"
+
+
+class InvalidToken(PlayError):
+    """A seat token that belongs to no seat of the game."""
+
+    code = "invalid_token"
+
+
+class StaleVersion(PlayError):
+    """The move was chosen at a version the game has moved on from."""
+
+    code = "stale_version"
+
+    def __init__(self, message: str, current_version: int | None) -> None:
+        super().__init__(message, current_version=current_version)
+
+    @property
+    def current_version(self) -> int | None:
+        """The game's version as the refusal found it (None when unknown)."""
+        return self.extra["current_version"]  # type: ignore[return-value]
+
+
+class TooMuchContention(PlayError):
+    """A move sent without a version kept meeting other moves landing first."""
+
+    code = "too_much_contention"
+
+
+class IdempotencyKeyReused(PlayError):
+    """An idempotency key first used for another request of the seat."""
+
+    code = "idempotency_key_reused"
+
+
+class GameNotOver(PlayError):
+    """The record of a game still running (it would reveal every hidden card)."""
+
+    code = "game_not_over"
+
+
+class LevelNotForBot(PlayError):
+    """A bot seat asking for a level another bot plays."""
+
+    code = "level_not_for_bot"
+
+
+class TooManyBotGames(PlayError):
+    """The address already runs its quota of games of bots only."""
+
+    code = "too_many_bot_games"
+    retry_after = 30
+
+    def __init__(self, cap: int) -> None:
+        super().__init__(
+            f"At most {cap} games of bots only may run at once per address; wait for one to end."
+        )
+        self.cap = cap

@@ -1,0 +1,475 @@
+"""What the API does, without Flask: create games, show them, list and apply moves.
+
+Every route is a few lines around one of these methods; the worker calls ``act`` for bot
+seats exactly as a client would, so both paths share one set of rules and one commit.
+A refusal is an exception of ``service.play.errors`` (or the engines' ``RulesError``), never
+an HTTP status: ``service.http`` answers each with its problem+json.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from engines import registry
+from engines.bots import LEVELS, STRATEGIES, level_for
+from engines.core import RulesError, State, redact_all
+
+from ..store.botgames import BotGameQuota
+from ..store.games import DuplicateRequest, GameMissing, GameMovedOn, GameStore, StoredGame, new_game_id
+from ..watch import metrics
+from . import auth
+from .errors import (
+    GameNotFound,
+    GameNotOver,
+    IdempotencyKeyReused,
+    LevelNotForBot,
+    MissingToken,
+    StaleVersion,
+    TooManyBotGames,
+    TooMuchContention,
+)
+
+# Moves submitted without a version are judged against the current state; when another
+# move lands in between, the move is judged again on the new state, a few times at most.
+_UNVERSIONED_ATTEMPTS = 8
+
+BotEnqueuer = Callable[..., object]  # (game_id, version, *, humans) -> enqueued
+
+
+def _status(state: State) -> str:
+    return "finished" if state.is_over() else "active"
+
+
+def _public_seats(meta: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{k: v for k, v in seat.items() if k != "token_hash"} for seat in meta["seats"]]
+
+
+def request_fingerprint(move: Any, version: int | None) -> str:
+    """What an Idempotency-Key's first request asked, to tell a true retry from a reuse."""
+    # The standard json module: a client may send integers beyond 64 bits.
+    return hashlib.sha256(json.dumps({"move": move, "version": version}, sort_keys=True).encode()).hexdigest()
+
+
+def has_humans(meta: dict[str, Any]) -> bool:
+    return any(seat["kind"] == "human" for seat in meta["seats"])
+
+
+def bot_seats_to_act(meta: dict[str, Any], state: State) -> list[int]:
+    kinds = {seat["seat"]: seat["kind"] for seat in meta["seats"]}
+    return [seat for seat in state.to_act() if kinds.get(seat) == "bot"]
+
+
+def _remember(entries: OrderedDict, lock: threading.Lock, capacity: int, key: Any, value: Any) -> None:
+    """Put ``value`` under ``key`` as the newest entry, dropping the oldest beyond ``capacity``."""
+    if capacity <= 0:
+        return
+    with lock:
+        entries[key] = value
+        entries.move_to_end(key)
+        while len(entries) > capacity:
+            entries.popitem(last=False)
+
+
+class RecentStates:
+    """The games this process committed last, each at the version its commit made.
+
+    A move sent with that version is then judged on the kept state instead of a fresh read:
+    the commit's compare-and-set on the version still decides, and a move the kept state
+    refuses, or whose commit finds the game moved on, is judged again on the game read, so
+    the answer is always the one a read would have given. An entry is taken out while a
+    request uses it (no copy, and no two requests on one state) and put back by a successful
+    commit; least recently committed games are dropped first.
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._entries: OrderedDict[str, tuple[StoredGame, State]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, game_id: str, version: int) -> tuple[StoredGame, State] | None:
+        with self._lock:
+            entry = self._entries.pop(game_id, None)
+        if entry is not None and entry[0].version != version:
+            return None  # the client is at another version: read the game
+        return entry
+
+    def keep(self, stored: StoredGame, state: State) -> None:
+        _remember(self._entries, self._lock, self.capacity, stored.id, (stored, state))
+
+
+class Listings:
+    """The moves replies this process wrote last, per game and seat, each with the version it lists.
+
+    A listing depends only on the game's state at one version and on the seat, and the state at
+    a version never changes (every commit is a compare-and-set that makes a new version), so a
+    listing written once answers every later request for that game, seat and version: a client
+    polling its moves, a page reloaded, a bot's every retry. The version is read from Redis on
+    every request all the same, so a game that moved, on any process, is listed anew.
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._entries: OrderedDict[tuple[str, int | None], tuple[int, bytes]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str, seat: int | None, version: int) -> bytes | None:
+        with self._lock:
+            entry = self._entries.get((game_id, seat))
+        return entry[1] if entry is not None and entry[0] == version else None
+
+    def put(self, game_id: str, seat: int | None, version: int, listing: bytes) -> None:
+        _remember(self._entries, self._lock, self.capacity, (game_id, seat), (version, listing))
+
+
+class Games:
+    """The use-cases of the HTTP API over a GameStore."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        enqueue_bot_turn: BotEnqueuer | None = None,
+        *,
+        stall_seconds: float = 30.0,
+        recent_games: int = 256,
+        bot_games: BotGameQuota | None = None,
+    ) -> None:
+        self.store = store
+        self.enqueue_bot_turn = enqueue_bot_turn
+        self.bot_games = bot_games  # SKYLINE_BOT_GAMES_PER_ADDRESS
+        self.stall_seconds = stall_seconds  # SKYLINE_BOT_STALL_SECONDS
+        self.recent = RecentStates(recent_games)  # SKYLINE_RECENT_GAMES
+        # A listing per seat, up to four seats a game on average.
+        self.listings = Listings(4 * recent_games)
+
+    # ---- catalog and creation -------------------------------------------------------
+    def catalog(self) -> dict[str, Any]:
+        return {
+            "titles": [
+                {
+                    **game.catalog_entry(),
+                    "bots": sorted(STRATEGIES),
+                    "levels": [level.for_game(game).to_dict() for level in LEVELS.values()],
+                }
+                for game in registry.GAMES.values()
+            ]
+        }
+
+    def create(self, request: dict[str, Any], *, address: str | None = None) -> dict[str, Any]:
+        """Create a game; a game of bots only counts against the quota of the client ``address``."""
+        quota = self.bot_games if address is not None and not has_humans(request) else None
+        if quota is not None and not quota.admit(address):
+            raise TooManyBotGames(quota.per_address)
+        game = registry.get(request["title"])
+        seats_in = request["seats"]
+        options = game.normalize_options(len(seats_in), request.get("options") or {})
+        seed = request.get("seed")
+        if seed is None:
+            seed = secrets.randbits(63)
+        seats, tokens = [], {}
+        for index, seat in enumerate(seats_in):
+            entry: dict[str, Any] = {"seat": index, "kind": seat["kind"]}
+            if seat.get("name"):
+                entry["name"] = seat["name"]
+            if seat["kind"] == "bot":
+                plan = level_for(seat.get("bot"), seat.get("level"))
+                if seat.get("bot") not in (None, plan.bot):
+                    raise LevelNotForBot(
+                        f"Level {plan.name!r} is played by the {plan.bot} bot, not {seat['bot']}."
+                    )
+                entry["bot"], entry["level"] = plan.bot, plan.name
+            else:
+                tokens[index] = auth.new_token()
+                entry["token_hash"] = auth.token_hash(tokens[index])
+            seats.append(entry)
+        state = game.setup(len(seats), options, seed)
+        game_id = new_game_id()
+        meta = {
+            "title": game.id,
+            "rules_version": game.rules_version,
+            "seats": seats,
+            "options": options,
+            "seed": seed,
+            "created": time.time(),
+        }
+        status = _status(state)
+        if bot_seats_to_act(meta, state):
+            self.store.mark_bot_due(game_id)
+        self.store.create(game_id, meta, state.to_dict(), status)
+        self._wake_bots(game_id, 0, meta, state)
+        if quota is not None:
+            quota.record(address, game_id)
+        public = _public_seats(meta)
+        for seat in public:
+            if seat["seat"] in tokens:
+                seat["token"] = tokens[seat["seat"]]
+        return {
+            "id": game_id,
+            "title": game.id,
+            "version": 0,
+            "status": status,
+            "to_act": state.to_act(),
+            "options": options,
+            "seats": public,
+            # The human seats and their tokens, first human first: what a client (or an OpenAPI
+            # link) needs to play, whichever seat numbers the bots took.
+            "human_seats": [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())],
+        }
+
+    # ---- reading ---------------------------------------------------------------------
+    def _read(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
+        try:
+            return self.store.load(game_id, parse_state=parse_state)
+        except GameMissing:
+            raise GameNotFound(game_id) from None
+
+    @staticmethod
+    def _restore(stored: StoredGame, state: dict[str, Any]) -> State:
+        return registry.get(stored.meta["title"]).restore(state)
+
+    def _load(self, game_id: str) -> tuple[StoredGame, State]:
+        stored = self._read(game_id)
+        return stored, self._restore(stored, stored.state)
+
+    def show(self, game_id: str, token: str | None) -> dict[str, Any]:
+        stored, state = self._load(game_id)
+        seat = auth.seat_of(stored.meta["seats"], token)
+        self._heal_stalled_bots(stored, state)
+        result = state.result()
+        return {
+            "id": game_id,
+            "title": stored.meta["title"],
+            "rules_version": stored.meta["rules_version"],
+            "version": stored.version,
+            "status": stored.status,
+            "to_act": state.to_act(),
+            "you": seat,
+            "options": stored.meta["options"],
+            "seats": _public_seats(stored.meta),
+            "view": state.view(seat),
+            "result": None if result is None else result.to_dict(),
+        }
+
+    def moves(self, game_id: str, token: str | None) -> dict[str, Any]:
+        return orjson.loads(self.moves_json(game_id, token))
+
+    def moves_json(self, game_id: str, token: str | None) -> bytes:
+        """The caller's legal moves as the API sends them (JSON): from a listing kept for the
+        game's current version, else listed on the state read (parsed only then)."""
+        stored = self._read(game_id, parse_state=False)
+        seat = auth.seat_of(stored.meta["seats"], token)
+        listing = self.listings.get(game_id, seat, stored.version)
+        if listing is None:
+            state = self._restore(stored, orjson.loads(stored.raw_state))
+            listed = [] if seat is None else state.legal_moves(seat)
+            listing = orjson.dumps(
+                {
+                    "title": stored.meta["title"],
+                    "version": stored.version,
+                    "seat": seat,
+                    "to_act": state.to_act(),
+                    "moves": [{"move": move, "label": state.label(move)} for move in listed],
+                }
+            )
+            self.listings.put(game_id, seat, stored.version, listing)
+        return listing
+
+    def events(self, game_id: str, token: str | None, since: int = 0) -> dict[str, Any]:
+        stored = self._read(game_id, parse_state=False)  # the log says it all
+        seat = auth.seat_of(stored.meta["seats"], token)
+        entries = self.store.log(game_id, since)
+        return {
+            "title": stored.meta["title"],
+            "version": stored.version,
+            "status": stored.status,
+            "events": [self.redact_entry(e, seat, stored.status) for e in entries],
+        }
+
+    @staticmethod
+    def redact_entry(entry: dict[str, Any], seat: int | None, status: str) -> dict[str, Any]:
+        """A log entry as ``seat`` may see it: its own moves, everyone's redacted events."""
+        over = status == "finished"
+        shown = {
+            "version": entry["version"],
+            "seat": entry["seat"],
+            "events": redact_all(entry["events"], seat, reveal_all=over),
+        }
+        if over or entry["seat"] == seat:
+            shown["move"] = entry["move"]
+        return shown
+
+    def record(self, game_id: str) -> dict[str, Any]:
+        stored, state = self._load(game_id)
+        if stored.status != "finished":
+            raise GameNotOver("The record reveals every hidden card; it is given once the game is over.")
+        return {
+            "id": game_id,
+            "title": stored.meta["title"],
+            "rules_version": stored.meta["rules_version"],
+            "seats": _public_seats(stored.meta),
+            "options": stored.meta["options"],
+            "seed": stored.meta["seed"],
+            "moves": [{"seat": e["seat"], "move": e["move"]} for e in self.store.log(game_id)],
+            "result": state.result().to_dict(),
+        }
+
+    # ---- acting ------------------------------------------------------------------------
+    def act(
+        self,
+        game_id: str,
+        token: str | None,
+        move: Any,
+        version: int | None = None,
+        *,
+        idempotency_key: str | None = None,
+        dry_run: bool = False,
+        bot_seat: int | None = None,
+        wake_bots: bool = True,
+    ) -> dict[str, Any]:
+        """Apply one move of the caller's seat and return the events and the new view."""
+        for _ in range(_UNVERSIONED_ATTEMPTS):
+            recent = None
+            # A dry run reads: "valid" must mean valid in the game as it is now.
+            if version is not None and not dry_run:
+                recent = self.recent.take(game_id, version)
+            stored, state = recent if recent is not None else self._load(game_id)
+            if bot_seat is None:
+                seat = auth.seat_of(stored.meta["seats"], token)
+                if seat is None:
+                    raise MissingToken("Moves need a seat token: 'Authorization: Bearer <token>'.")
+            else:
+                seat = bot_seat
+            idem = fingerprint = None
+            if idempotency_key is not None and not dry_run:
+                idem = hashlib.sha256(f"{seat}:{idempotency_key}".encode()).hexdigest()
+                fingerprint = request_fingerprint(move, version)
+                earlier = self.store.idempotent_reply(game_id, idem)
+                if earlier is not None:
+                    if earlier["fingerprint"] != fingerprint:
+                        raise IdempotencyKeyReused("This Idempotency-Key was used for a different request.")
+                    return {**earlier["reply"], "replayed": True}
+            if version is not None and version != stored.version:
+                raise StaleVersion(
+                    f"The game is at version {stored.version}, not {version}; fetch it and choose again.",
+                    current_version=stored.version,
+                )
+            try:
+                # The move as applied: the listed move the one sent stands for (engines
+                # accept a rules-equivalent move, e.g. Property's 10 beside its 9).
+                applied = state.resolve(seat, move)
+                events = state.apply_listed(seat, applied)
+            except RulesError:
+                if recent is not None:
+                    continue  # judged on a kept state: read the game and judge again, as without one
+                raise
+            if dry_run:
+                return {
+                    "title": stored.meta["title"],
+                    "valid": True,
+                    "version": stored.version,
+                    "seat": seat,
+                    "move": applied,
+                }
+            status = _status(state)
+            entry = {
+                "version": stored.version + 1,
+                "seat": seat,
+                "move": applied,
+                "events": events,
+                "at": time.time(),
+            }
+            result = state.result()
+            reply = {
+                "title": stored.meta["title"],
+                "version": stored.version + 1,
+                "seat": seat,
+                "move": applied,
+                "status": status,
+                "to_act": state.to_act(),
+                "events": redact_all(events, seat, reveal_all=status == "finished"),
+                "view": state.view(seat),
+                "result": None if result is None else result.to_dict(),
+            }
+            if bot_seats_to_act(stored.meta, state):
+                # Before the commit: a commit that makes a bot due is never without its mark.
+                self.store.mark_bot_due(game_id)
+            try:
+                new_version = self.store.commit(
+                    game_id,
+                    stored.version,
+                    state.to_dict(copy=False),  # serialized by the store at once
+                    status,
+                    entry,
+                    idempotency=None
+                    if idem is None
+                    else (idem, {"fingerprint": fingerprint, "reply": reply}),
+                )
+            except GameMovedOn as moved:
+                if recent is not None:
+                    continue  # the kept state was behind: read the game, whose version answers
+                if version is not None:
+                    raise StaleVersion(
+                        "Another move landed first; fetch the game and choose again.",
+                        current_version=moved.current,
+                    ) from None
+                continue
+            except DuplicateRequest:
+                continue
+            except GameMissing:
+                raise GameNotFound(game_id) from None
+            metrics.move_applied(stored.meta["title"], "human" if bot_seat is None else "bot")
+            if wake_bots:
+                self._wake_bots(game_id, new_version, stored.meta, state)
+            if self.recent.capacity > 0:
+                reply = self._keep(game_id, new_version, status, stored.meta, state, reply)
+            return reply
+        raise TooMuchContention("The game changed too often to apply this move; try again.")
+
+    def _keep(
+        self,
+        game_id: str,
+        version: int,
+        status: str,
+        meta: dict[str, Any],
+        state: State,
+        reply: dict[str, Any],
+    ) -> dict[str, Any]:
+        """Keep the committed state for the game's next move; return the reply, detached from it.
+
+        The reply is sent after ``act`` returns, while the kept state may already be taken and
+        changed by the next move: the reply must share nothing with it (views and events may
+        hold the state's own lists), so it is copied first.
+        """
+        try:
+            # Written as JSON now (a fifth of a deep copy's cost), to be sent as written; the
+            # seats to act stay a list (of ints), as the worker reads them.
+            detached = {
+                key: list(value)
+                if key == "to_act"
+                else orjson.Fragment(orjson.dumps(value))
+                if isinstance(value, dict | list)
+                else value
+                for key, value in reply.items()
+            }
+        except orjson.JSONEncodeError:  # not plain JSON values: keep nothing rather than share
+            return reply
+        self.recent.keep(StoredGame(game_id, version, status, meta, {}, time.time()), state)
+        return detached
+
+    # ---- bots ----------------------------------------------------------------------------
+    def _wake_bots(self, game_id: str, version: int, meta: dict[str, Any], state: State) -> None:
+        if self.enqueue_bot_turn is not None and bot_seats_to_act(meta, state):
+            self.enqueue_bot_turn(game_id, version, humans=has_humans(meta))
+
+    def _heal_stalled_bots(self, stored: StoredGame, state: State) -> None:
+        """A bot seat that has waited too long gets its job enqueued again (duplicates are ignored)."""
+        if stored.status == "active" and time.time() - stored.updated > self.stall_seconds:
+            self._wake_bots(stored.id, stored.version, stored.meta, state)

@@ -1,0 +1,112 @@
+"""gunicorn settings for the API: ``gunicorn --config python:service.run.gunicorn_conf service.run.wsgi:app``.
+
+The image's default command, ``skyline serve`` and the tests all use it. Environment:
+``HOST`` (default 127.0.0.1; the image sets 0.0.0.0), ``PORT`` (8000), ``WEB_CONCURRENCY``
+(processes, 2), ``SKYLINE_WORKER_CLASS`` (gevent), ``SKYLINE_WORKER_CONNECTIONS`` (connections per
+process, 10000), ``SKYLINE_THREADS`` (threads per process, gthread only, 8), ``SKYLINE_LOG_LEVEL`` (INFO),
+``SKYLINE_GRACEFUL_TIMEOUT`` (seconds to finish requests on SIGTERM, 20).
+
+Prometheus multiprocess mode: every process writes its samples under
+``PROMETHEUS_MULTIPROC_DIR`` and ``/metrics`` sums them. When the variable is not set, a fresh
+private directory is made here (and removed at exit). The variable has to be set before any
+process imports ``prometheus_client``, which is why this happens at the top of the config,
+in the master, before the workers are forked (``service`` never imports it at import time).
+When a worker exits, ``child_exit`` marks it dead so its live gauges stop counting.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+
+from gunicorn.glogging import Logger
+
+from service.run import gunicorn_refusals
+from service.run.gunicorn_workers import WORKER_CLASSES
+from service.watch.logs import logging_config
+
+
+class AppWritesAccessLines(Logger):
+    """gunicorn's logger without its access line: the app writes its own (service.watch.logs).
+
+    With ``logconfig_dict`` set, gunicorn builds every request's access line even when
+    ``accesslog`` is off, only for its logger to drop it — a few per cent of a request's time.
+    """
+
+    def access(self, resp, req, environ, request_time) -> None:
+        return None
+
+
+def _raise_open_files_limit() -> None:
+    """Every open stream is a socket: allow as many as the hard limit lets the processes have."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = hard if hard != resource.RLIM_INFINITY else 65536
+        if soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+_raise_open_files_limit()
+
+_created_metrics_dir = None
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    _created_metrics_dir = tempfile.mkdtemp(prefix="skyline-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = _created_metrics_dir
+else:
+    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
+
+bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# gevent: each connection is a greenlet, so thousands of live event streams (which mostly
+# sleep) share a process with ordinary requests and never take their place. The rules are
+# pure Python and short; Redis, RQ's enqueue and the metrics files all work under gevent.
+# SKYLINE_WORKER_CLASS=gthread is the fallback (then streams hold a thread each). Both are
+# gunicorn's own, stopping as they should with open streams (service/gunicorn_workers.py).
+_worker_class = os.environ.get("SKYLINE_WORKER_CLASS", "gevent")
+worker_class = WORKER_CLASSES.get(_worker_class, _worker_class)
+worker_connections = int(os.environ.get("SKYLINE_WORKER_CONNECTIONS", "10000"))
+threads = int(os.environ.get("SKYLINE_THREADS", "8"))
+# gunicorn 27's control socket defaults to $HOME/.gunicorn/gunicorn.ctl, which two instances
+# under one user clobber and a read-only home cannot hold: the API needs none.
+control_socket_disable = True
+graceful_timeout = int(os.environ.get("SKYLINE_GRACEFUL_TIMEOUT", "20"))
+timeout = 60
+keepalive = 5
+# The app writes one JSON line per request (service.watch.logs); gunicorn's own access log is off.
+accesslog = None
+logger_class = AppWritesAccessLines
+logconfig_dict = logging_config(os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())
+# Header limits stay at gunicorn's defaults; bodies are limited by SKYLINE_MAX_BODY_BYTES (413).
+limit_request_line = 4094
+limit_request_fields = 100
+# What gunicorn refuses itself (414, 431, 400) answers as problem+json, not HTML, in every
+# worker class: set here, in the master, before the workers are forked.
+gunicorn_refusals.install()
+# The API is served at the root: no proxy sets SCRIPT_NAME or PATH_INFO for it. gunicorn's
+# default trusts both from 127.0.0.1, and answers 500 to a SCRIPT_NAME the path does not
+# start with; with none trusted, such a header is dropped like any other with "_".
+forwarder_headers = ""
+
+
+def post_fork(server, worker) -> None:
+    """A worker dies with its master: a master killed with SIGKILL leaves no worker serving."""
+    from service.run.parentdeath import die_with_parent
+
+    die_with_parent()
+
+
+def child_exit(server, worker) -> None:
+    """A worker process ended (any cause): drop its live gauges from the metrics."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server) -> None:
+    if _created_metrics_dir is not None:
+        shutil.rmtree(_created_metrics_dir, ignore_errors=True)

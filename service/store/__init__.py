@@ -1,0 +1,12 @@
+"""Redis: every key and every script, and nothing else.
+
+- keys.py: the key layout, written down in one place;
+- games.py: a game's hash, move log and idempotent replies; the read and the compare-and-set
+  commit as Lua scripts; the index of games waiting for a bot;
+- ratelimit.py, slidingwindow.py: the rate-limit counters and their Lua check;
+- fanout.py: one subscription per process, fanned out to its event streams;
+- streamcaps.py: the caps on open event streams;
+- botqueue.py: bot turns as RQ jobs; botgames.py: the quota of games of bots only.
+
+May import watch/ and config (and redis, rq); never Flask, http/ or play/.
+"""

@@ -1,0 +1,106 @@
+"""Enqueue bot turns on RQ, as JSON jobs named after the game and version they answer.
+
+Two queues, and workers take from the first before the second: a bot turn in a game with a
+human seat (someone is waiting for it) goes to ``skyline-bots``; a turn in a game of bots only
+goes to ``skyline-bots-all-bot``, and is played only when no human's game waits. One job per
+game and version, so a game never has more than one turn queued.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import redis
+from rq import Queue, Retry
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job, JobStatus
+from rq.registry import StartedJobRegistry
+from rq.serializers import JSONSerializer
+
+from ..watch.logs import current_request_id
+
+QUEUE_NAME = "skyline-bots"  # games with a human seat: played first
+ALL_BOT_QUEUE_NAME = "skyline-bots-all-bot"  # games of bots only: when no human waits
+QUEUE_NAMES = (QUEUE_NAME, ALL_BOT_QUEUE_NAME)
+JOB_FUNCTION = "worker.jobs.play_bot_turn"
+_DONE = {JobStatus.FINISHED, JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED}
+
+log = logging.getLogger(__name__)
+
+
+def job_id(game_id: str, version: int) -> str:
+    return f"bot-{game_id}-{version}"
+
+
+class BotQueue:
+    """One job per (game, version): enqueueing the same turn twice is harmless."""
+
+    def __init__(
+        self, connection: redis.Redis, *, job_timeout: int = 30, retries: int = 2, name: str = QUEUE_NAME
+    ) -> None:
+        # RQ stores compressed bytes: its connection must not decode responses.
+        self.queue = Queue(name, connection=connection, serializer=JSONSerializer)
+        self.all_bot_queue = Queue(ALL_BOT_QUEUE_NAME, connection=connection, serializer=JSONSerializer)
+        self.job_timeout = job_timeout
+        self.retries = retries
+
+    def queue_for(self, humans: bool) -> Queue:
+        return self.queue if humans else self.all_bot_queue
+
+    def humans_waiting(self) -> int:
+        """Bot turns queued in games with a human seat."""
+        return self.queue.count
+
+    def depth(self) -> int:
+        """Bot turns queued, in both queues."""
+        pipe = self.queue.connection.pipeline(transaction=False)
+        pipe.llen(self.queue.key)
+        pipe.llen(self.all_bot_queue.key)
+        return sum(pipe.execute())
+
+    def enqueue_turn(self, game_id: str, version: int, *, humans: bool = True) -> bool:
+        """Enqueue the bot turn at ``version``; False when its job is already queued or running.
+
+        ``humans``: whether a human seat plays in the game (its turn then goes first).
+        """
+        jid = job_id(game_id, version)
+        queue = self.queue_for(humans)
+        try:
+            self._enqueue(queue, game_id, version, jid)
+            return True
+        except DuplicateJobError:
+            pass
+        # A job for this turn exists. If it already ended while the game still waits
+        # at this version (it failed for good, or was lost), start it afresh.
+        try:
+            job = Job.fetch(jid, connection=self.queue.connection, serializer=JSONSerializer)
+        except NoSuchJobError:
+            job = None
+        if job is not None and job.get_status() == JobStatus.STARTED:
+            # Started by a worker that may have died (SIGKILL, lost node): a job past its
+            # deadline is retried now, or failed when out of retries, as RQ's own
+            # maintenance would do a little later.
+            StartedJobRegistry(queue=self.queue_for(job.origin != ALL_BOT_QUEUE_NAME)).cleanup()
+        if job is not None and job.get_status(refresh=True) not in _DONE:
+            return False
+        if job is not None:
+            job.delete()
+        try:
+            self._enqueue(queue, game_id, version, jid)
+        except DuplicateJobError:
+            return False
+        return True
+
+    def _enqueue(self, queue: Queue, game_id: str, version: int, jid: str) -> None:
+        queue.enqueue_call(
+            JOB_FUNCTION,
+            args=(game_id, version),
+            job_id=jid,
+            unique=True,
+            timeout=self.job_timeout,
+            result_ttl=600,
+            failure_ttl=24 * 3600,
+            retry=Retry(max=self.retries) if self.retries else None,
+            # The request (or job) that caused this turn, for the worker's log line.
+            meta={"request_id": current_request_id()},
+        )

@@ -1,0 +1,264 @@
+"""Games in Redis: one hash per game, its move log, and idempotent replies.
+
+Keys share a hash tag (``sk:{<id>}:...``; the layout is in ``service.store.keys``) so one
+game's keys live in one Redis Cluster slot and a Lua script may touch them together. Every
+write is a compare-and-set on the version, done in one Lua script: two racing moves can never
+both land, and no update is lost. Values are JSON (orjson), never pickle.
+
+This module knows nothing of Flask; the worker uses it as the API does.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+import redis
+
+from .keys import BOTS_DUE, events_channel, game_key, idempotency_key, log_key
+from .slidingwindow import ADMIT
+
+# Result codes of the commit script (a refusal by the rate limit is its reply table instead).
+_MISSING, _STALE, _DUPLICATE = -1, -2, -3
+
+_COMMIT = (
+    ADMIT
+    + """
+-- KEYS: game hash, move log, idempotency key (or the game hash again when none), then the
+--       counters of the request's rate limit when they ride along (an address's are outside
+--       the game's slot: like the limiter, this needs a single Redis)
+-- ARGV: expected version, state, status, log entry, ttl, channel, idempotent reply, idem ttl,
+--       now, then the rate limit's arguments
+if #KEYS > 3 then
+  local admitted = admit(4, 10, (#KEYS - 3) / 2)
+  if admitted[1] == 0 then return admitted end
+end
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current then return -1 end
+-- The key first: a retry of a request that landed is a duplicate (answered with the first
+-- reply), not a stale version, whatever moved since.
+if KEYS[3] ~= KEYS[1] and redis.call('EXISTS', KEYS[3]) == 1 then return -3 end
+if current ~= ARGV[1] then return -2 end
+local version = tonumber(ARGV[1]) + 1
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', version, 'status', ARGV[3], 'updated', ARGV[9])
+redis.call('RPUSH', KEYS[2], ARGV[4])
+local ttl = tonumber(ARGV[5])
+redis.call('EXPIRE', KEYS[1], ttl)
+redis.call('EXPIRE', KEYS[2], ttl)
+if KEYS[3] ~= KEYS[1] then
+  redis.call('SET', KEYS[3], ARGV[7], 'EX', tonumber(ARGV[8]))
+end
+redis.call('PUBLISH', ARGV[6], version)
+return version
+"""
+)
+
+
+# A game's read with the request's rate-limit check before it, in one round trip. The limit's
+# counters may lie outside the game's slot (an address's): like the limiter, this needs a
+# single Redis. A refused request reads nothing.
+_LOAD_FIELDS = ("version", "status", "meta", "state", "updated")
+_LOAD = (
+    ADMIT
+    + """
+-- KEYS: game hash, then the counters of the request's rate limit; ARGV: the limit's arguments
+local admitted = admit(2, 1, (#KEYS - 1) / 2)
+if admitted[1] == 0 then return {admitted} end
+return {admitted, redis.call('HMGET', KEYS[1], 'version', 'status', 'meta', 'state', 'updated')}
+"""
+)
+
+
+# Forget a game in BOTS_DUE only if nobody marked it again since the sweeper read its score.
+_FORGET_IF_UNCHANGED = """
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) == ARGV[2] then
+  return redis.call('ZREM', KEYS[1], ARGV[1])
+end
+return 0
+"""
+
+
+# A rate-limit check as a script takes it: its keys, its arguments, and the judge of the
+# script's verdict (which raises to refuse the request).
+LimitParts = tuple[list[str], list[Any], Callable[[Any], None]]
+
+
+class GameMovedOn(Exception):
+    """The game moved on since it was read."""
+
+    def __init__(self, current: int | None = None) -> None:
+        super().__init__("game moved on")
+        self.current = current
+
+
+class DuplicateRequest(Exception):
+    """An idempotent reply for this key was stored meanwhile."""
+
+
+class GameMissing(Exception):
+    """No game under that id (never created, or expired)."""
+
+
+@dataclass
+class StoredGame:
+    id: str
+    version: int
+    status: str
+    meta: dict[str, Any]
+    state: dict[str, Any]
+    updated: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+    # The state as stored (JSON), when the reader asked for it unparsed (``load(parse_state=False)``).
+    raw_state: bytes = b""
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class GameStore:
+    """Load, create and commit games; read their logs; keep idempotent replies."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        *,
+        ttl_seconds: int,
+        finished_ttl_seconds: int,
+        idempotency_ttl_seconds: int = 24 * 3600,
+    ) -> None:
+        self.redis = client
+        self.ttl = ttl_seconds
+        self.finished_ttl = finished_ttl_seconds
+        self.idempotency_ttl = idempotency_ttl_seconds
+        self._commit = client.register_script(_COMMIT)
+        self._forget_if_unchanged = client.register_script(_FORGET_IF_UNCHANGED)
+        self._load_after_limit = client.register_script(_LOAD)
+        # Set by the API's rate limiter: takes the request's pending check for the next game
+        # read (its keys, arguments, and the judge of the script's reply, which raises to
+        # refuse the request), or None when none is pending.
+        self.limit_for_read: Callable[[], LimitParts | None] | None = None
+        # Also set by the rate limiter, for a move that skips the read: what takes the request's
+        # pending check for the commit script (keys, arguments, judge, as above).
+        self.limit_for_commit: Callable[[str], LimitParts | None] | None = None
+
+    def _ttl_for(self, status: str) -> int:
+        return self.finished_ttl if status == "finished" else self.ttl
+
+    def create(self, game_id: str, meta: dict[str, Any], state: dict[str, Any], status: str) -> None:
+        key = game_key(game_id)
+        fields = {
+            "meta": orjson.dumps(meta),
+            "state": orjson.dumps(state),
+            "version": 0,
+            "status": status,
+            "updated": repr(time.time()),
+        }
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(key, mapping=fields)
+        pipe.expire(key, self._ttl_for(status))
+        pipe.execute()
+
+    def load(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
+        """The game as stored; with ``parse_state=False`` its state is left as JSON in ``raw_state``."""
+        key = game_key(game_id)
+        limit = self.limit_for_read() if self.limit_for_read is not None else None
+        if limit is None:
+            values = self.redis.hmget(key, _LOAD_FIELDS)
+        else:
+            keys, args, judge = limit
+            admitted, *read = self._load_after_limit(keys=[key, *keys], args=args)
+            judge(admitted)
+            values = read[0]
+        if values[0] is None:
+            raise GameMissing(game_id)
+        version, status, meta, state, updated = values
+        return StoredGame(
+            id=game_id,
+            version=int(version),
+            status=status.decode() if isinstance(status, bytes) else status,
+            meta=orjson.loads(meta),
+            state=orjson.loads(state) if parse_state else {},
+            updated=float(updated or 0),
+            raw_state=b"" if parse_state else state,
+        )
+
+    def version(self, game_id: str) -> int | None:
+        value = self.redis.hget(game_key(game_id), "version")
+        return None if value is None else int(value)
+
+    def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        state: dict[str, Any],
+        status: str,
+        log_entry: dict[str, Any],
+        idempotency: tuple[str, dict[str, Any]] | None = None,
+    ) -> int:
+        """Store the new state if the game is still at ``expected_version``; return the new version."""
+        key = game_key(game_id)
+        idem_key = key
+        idem_reply = b""
+        if idempotency is not None:
+            idem_key = idempotency_key(game_id, idempotency[0])
+            idem_reply = orjson.dumps(idempotency[1])
+        ttl = self._ttl_for(status)
+        keys: list[Any] = [key, log_key(game_id), idem_key]
+        args: list[Any] = [
+            expected_version,
+            orjson.dumps(state),
+            status,
+            orjson.dumps(log_entry),
+            ttl,
+            events_channel(game_id),
+            idem_reply,
+            self.idempotency_ttl,
+            repr(time.time()),
+        ]
+        limit = self.limit_for_commit(game_id) if self.limit_for_commit is not None else None
+        if limit is not None:
+            keys += limit[0]
+            args += limit[1]
+        result = self._commit(keys=keys, args=args)
+        if isinstance(result, list):  # the rate limit refused the request: nothing was written
+            limit[2](result)  # type: ignore[index]
+            raise RuntimeError("the commit script refused a request its rate limit admitted")
+        if result == _MISSING:
+            raise GameMissing(game_id)
+        if result == _STALE:
+            raise GameMovedOn(self.version(game_id))
+        if result == _DUPLICATE:
+            raise DuplicateRequest()
+        return int(result)
+
+    def log(self, game_id: str, start: int = 0, end: int = -1) -> list[dict[str, Any]]:
+        """Log entries from index ``start`` (entry i is the move that made version i + 1)."""
+        return [orjson.loads(raw) for raw in self.redis.lrange(log_key(game_id), start, end)]
+
+    def idempotent_reply(self, game_id: str, key: str) -> dict[str, Any] | None:
+        raw = self.redis.get(idempotency_key(game_id, key))
+        return None if raw is None else orjson.loads(raw)
+
+    # ---- games waiting for a bot (the sweeper's index) ----------------------------------
+    def mark_bot_due(self, game_id: str) -> None:
+        """Note that a bot seat of this game is (about to be) due to act, as of now."""
+        self.redis.zadd(BOTS_DUE, {game_id: time.time()})
+
+    def bots_due_since(self, before: float, limit: int = 100) -> list[tuple[str, bytes]]:
+        """Games marked before ``before`` (oldest first), each with its score as stored."""
+        rows = self.redis.zrangebyscore(
+            BOTS_DUE, "-inf", before, start=0, num=limit, withscores=True, score_cast_func=bytes
+        )
+        return [(member.decode() if isinstance(member, bytes) else member, score) for member, score in rows]
+
+    def forget_bot_due(self, game_id: str, score: bytes) -> bool:
+        """Drop the game from the index unless it was marked again after ``score`` was read."""
+        return bool(self._forget_if_unchanged(keys=[BOTS_DUE], args=[game_id, score]))
+
+    def ping(self) -> bool:
+        return bool(self.redis.ping())

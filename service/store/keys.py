@@ -1,0 +1,96 @@
+"""Every Redis key Skyline writes, and what it holds: the key layout, in one place.
+
+A game's keys share the hash tag ``{<game id>}``, so they live in one Redis Cluster slot and one
+Lua script may touch them together. Values are JSON (orjson), never pickle. No key name holds a
+seat token, only a digest of it.
+
+``sk:{<game>}:game`` (hash): ``version``, ``status``, ``meta`` (title, rules version, seats
+    with their token hashes, options, seed), ``state``, ``updated``. Written by ``store.games``
+    (create, then the commit script: a compare-and-set on the version). Expires after
+    ``SKYLINE_GAME_TTL_SECONDS`` idle, ``SKYLINE_FINISHED_GAME_TTL_SECONDS`` once finished.
+``sk:{<game>}:log`` (list): one JSON entry per move; entry *i* made version *i* + 1. The commit
+    script appends; expires with the game.
+``sk:{<game>}:idem:<digest>`` (string): the first reply to an ``Idempotency-Key`` (a digest of
+    the seat and the key), set by the commit script; 24 h.
+``sk:{<game>}:events`` (pub/sub channel): each commit publishes the new version; every API
+    process listens to ``sk:{*}:events`` once (``store.fanout``).
+``sk:rl:{<game>}:token:<digest>:<window>`` (string): a seat token's requests in one window,
+    beside its game (``store.ratelimit``, or riding on the game's read or commit script).
+``sk:rl:{address:<address>}:<window>`` (string): an address's requests in one window (IPv6
+    counted per /64). Each counter lives two windows.
+``sk:bots-due`` (sorted set): games whose bot seat is due to act, scored by when they were
+    marked (``store.games``, before the commit); the workers' sweeper forgets them.
+``sk:sweeper-lock`` (string): the worker sweeping now (``worker.sweeper``), one interval.
+``sk:bot-games:<address>`` (sorted set): an address's running games of bots only
+    (``store.botgames``); lives as long as a game.
+``sk:streams:address:<address>``, ``sk:streams:token:<digest>`` (sorted sets): open event
+    streams, scored by when each closes at the latest (``store.streamcaps``).
+``sk:bot-workers`` (sorted set): the bot workers alive, ``<hostname>:<pid>`` scored by their
+    last heartbeat in Redis's clock (``store.workers``); /readyz and `skyline serve` read it.
+
+Bot turns are RQ jobs, under RQ's own keys (``rq:queue:skyline-bots``,
+``rq:queue:skyline-bots-all-bot``, ``rq:job:bot-<game>-<version>``, RQ's registries):
+``store.botqueue`` names the queues and the jobs. The address counters lie outside any game's
+slot, as RQ's keys do: Skyline needs a single Redis (with replicas), not a Redis Cluster.
+"""
+
+from __future__ import annotations
+
+
+def game_key(game_id: str) -> str:
+    return f"sk:{{{game_id}}}:game"
+
+
+def log_key(game_id: str) -> str:
+    return f"sk:{{{game_id}}}:log"
+
+
+def idempotency_key(game_id: str, digest: str) -> str:
+    return f"sk:{{{game_id}}}:idem:{digest}"
+
+
+def events_channel(game_id: str) -> str:
+    return f"sk:{{{game_id}}}:events"
+
+
+# Every game's channel, for the one subscription of a process (store.fanout).
+EVENTS_PATTERN = "sk:{*}:events"
+
+
+def game_of_channel(channel: bytes | str) -> str:
+    """The game id of an ``events_channel``."""
+    name = channel.decode() if isinstance(channel, bytes) else channel
+    return name[len("sk:{") : -len("}:events")]
+
+
+RATE_LIMIT_PREFIX = "sk:rl"
+
+
+def rate_limit_key(prefix: str, scope: str, identity: str, slot: str | None) -> str:
+    """The counters of one limit for one identity, without the window (``<key>:<window index>``);
+    in the game's slot when ``slot`` names the game, else in a slot of the identity's own."""
+    if slot is None:
+        return f"{prefix}:{{{scope}:{identity}}}"
+    return f"{prefix}:{{{slot}}}:{scope}:{identity}"  # beside the game's own keys, in its slot
+
+
+# Games whose bot seat was due to act, scored by when it was last found so: the workers'
+# sweeper (worker/sweeper.py) enqueues the turn of any game that waits too long, so that no
+# lost or abandoned job can stall a game, whether or not a client looks at it. One key for
+# all games (outside every game's slot): it is written in its own command, before the commit
+# that makes a bot due, so that the log of a single Redis never holds that commit without it.
+BOTS_DUE = "sk:bots-due"
+SWEEPER_LOCK = "sk:sweeper-lock"
+
+
+def bot_games_key(address: str) -> str:
+    return f"sk:bot-games:{address}"
+
+
+def streams_key(scope: str, identity: str) -> str:
+    """Open event streams of an address (``scope`` "address") or of a token's digest ("token")."""
+    return f"sk:streams:{scope}:{identity}"
+
+
+# The bot workers alive, by last heartbeat (store.workers).
+BOT_WORKERS = "sk:bot-workers"

@@ -1,0 +1,79 @@
+"""Rate-limit counters in Redis: the limits, and the check that counts a request under them.
+
+A sliding-window counter: each limit keeps one counter per fixed window (``N`` requests per
+``W`` seconds) and weighs the previous window's count by how much of it still overlaps the
+last ``W`` seconds (``service.store.slidingwindow``). The checks of every limit that applies
+(address, token) and the increments are one Lua script — atomic, so concurrent processes never
+admit more than a limit. A refused request is counted under no limit. The same check can ride
+on the script that reads a game or commits a move (``service.store.games``), with the keys and
+arguments ``RateLimiter.arguments`` gives. Which requests are limited, and how a refusal is
+answered, is HTTP's (``service.http.ratelimit``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import redis
+
+from .keys import RATE_LIMIT_PREFIX, rate_limit_key
+from .slidingwindow import ADMIT_ALL
+
+
+@dataclass(frozen=True)
+class Limit:
+    scope: str  # "address" or "token"
+    requests: int
+    window_seconds: int
+
+
+# One limit to check for a request: the limit, whom it counts (an address, a token's digest)
+# and, for a seat token on its game's routes, the game id whose Redis slot holds the counters.
+Check = tuple[Limit, str, str | None]
+
+
+@dataclass(frozen=True)
+class Decision:
+    allowed: bool
+    remaining: int
+    retry_after_seconds: int
+    limit: Limit
+
+
+class RateLimiter:
+    """Checks and counts requests against the limits, in Redis."""
+
+    def __init__(self, client: redis.Redis, *, prefix: str = RATE_LIMIT_PREFIX) -> None:
+        self.redis = client
+        self.prefix = prefix
+        self._script = client.register_script(ADMIT_ALL)
+
+    def hit(self, limit: Limit, identity: str, now: float | None = None) -> Decision:
+        """Count one request under one limit."""
+        return self.check([(limit, identity, None)], now)
+
+    def check(self, checks: list[Check], now: float | None = None) -> Decision:
+        """Count the request under every limit, in one round trip; refused, it counts under none."""
+        keys, args = self.arguments(checks, now)
+        return self.decision(checks, self._script(keys=keys, args=args))
+
+    def arguments(self, checks: list[Check], now: float | None = None) -> tuple[list[str], list[int]]:
+        """The keys and arguments of ``slidingwindow.ADMIT`` for these checks, now."""
+        now_ms = int((time.time() if now is None else now) * 1000)
+        keys: list[str] = []
+        args: list[int] = []
+        for limit, identity, slot in checks:
+            window_ms = limit.window_seconds * 1000
+            index = now_ms // window_ms
+            base = rate_limit_key(self.prefix, limit.scope, identity, slot)
+            keys += [f"{base}:{index}", f"{base}:{index - 1}"]
+            args += [limit.requests, window_ms, now_ms - index * window_ms]
+        return keys, args
+
+    @staticmethod
+    def decision(checks: list[Check], reply: list[int]) -> Decision:
+        allowed, refused_by, remaining, wait_ms = reply
+        limit = checks[int(refused_by) - 1][0] if refused_by else checks[0][0]
+        return Decision(bool(allowed), int(remaining), math.ceil(int(wait_ms) / 1000), limit)

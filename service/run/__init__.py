@@ -3,7 +3,9 @@
 - cli.py: the ``skyline`` command (serve, worker, healthcheck, openapi);
 - supervisor.py: ``skyline serve``, Redis, gunicorn and the bot workers, supervised;
 - embedded.py: the embedded Redis, and the command lines of the supervised children;
-- gunicorn_conf.py: gunicorn's settings (``python:service.run.gunicorn_conf``);
+- gunicorn_conf.py: gunicorn's settings (``python:service.run.gunicorn_conf``); gunicorn_workers.py:
+  its worker classes, which stop gracefully with open event streams; parentdeath.py: children
+  that die with their parent (imports only the standard library: gunicorn's post_fork uses it);
   gunicorn_refusals.py: what gunicorn refuses before the app, as problem+json;
 - wsgi.py: the app gunicorn serves (``service.run.wsgi:app``).
 

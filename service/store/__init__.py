@@ -6,7 +6,8 @@
 - ratelimit.py, slidingwindow.py: the rate-limit counters and their Lua check;
 - fanout.py: one subscription per process, fanned out to its event streams;
 - streamcaps.py: the caps on open event streams;
-- botqueue.py: bot turns as RQ jobs; botgames.py: the quota of games of bots only.
+- botqueue.py: bot turns as RQ jobs; botgames.py: the quota of games of bots only;
+- workers.py: the bot workers alive, by heartbeat (/readyz, `skyline serve`).
 
 May import watch/ and config (and redis, rq); never Flask, http/ or play/.
 """

@@ -149,7 +149,17 @@ class Game:
 
     @cached_property
     def view_schema(self) -> dict[str, Any]:
-        return json.loads((self.folder / "view.schema.json").read_text(encoding="utf-8"))
+        """``view.schema.json``, with the view's ``options`` (every option, filled in) described
+        by the options themselves rather than written out again in each game's file."""
+        schema = json.loads((self.folder / "view.schema.json").read_text(encoding="utf-8"))
+        properties = schema.get("properties", {})
+        if "options" in properties:
+            properties["options"] = {
+                **properties["options"],
+                **self.options_schema,
+                "required": [option.name for option in self.options],
+            }
+        return schema
 
     def catalog_entry(self) -> dict[str, Any]:
         return {

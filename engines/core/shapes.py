@@ -22,7 +22,7 @@ from typing import Any
 
 Schema = dict[str, Any]
 
-_ANNOTATIONS = {"$schema", "title", "description", "$defs", "default", "examples"}
+_ANNOTATIONS = {"$schema", "$comment", "title", "description", "$defs", "default", "examples"}
 
 _TYPES = {
     "object": lambda v: isinstance(v, dict),
@@ -112,6 +112,12 @@ def shape_error(
         elif key == "anyOf":
             errors = [shape_error(branch, value, root, path) for branch in want]
             found = None if any(e is None for e in errors) else errors[0]
+        elif key == "if":
+            # A condition and its two outcomes (New York's line: an avenue, else a street).
+            outcome = "then" if shape_error(want, value, root, path) is None else "else"
+            found = shape_error(schema[outcome], value, root, path) if outcome in schema else None
+        elif key in ("then", "else"):
+            continue  # read with "if"
         elif key == "not":
             found = (
                 f"{_where(path)} has a field combination this move does not take"

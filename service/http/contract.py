@@ -183,6 +183,10 @@ def _events(components: Components, game_id: str) -> None:
     Fields beyond those described may be added (``additionalProperties``), as the design allows."""
     game = registry.GAMES[game_id]
     own = json.loads((Path(game.folder) / "events.schema.json").read_text(encoding="utf-8"))
+    for branch in own["oneOf"]:
+        if branch["properties"]["type"].get("const") == "game_over":
+            # The result the game ended with: the title's own result component, not a copy.
+            branch["properties"]["result"] = ref(component_name(game_id, "Result"))
     _tagged_by_type(components, game_id, "Event", own)
 
 
@@ -404,10 +408,12 @@ def game_components() -> dict[str, dict[str, Any]]:
     for game_id in sorted(registry.GAMES):
         game = registry.GAMES[game_id]
         _moves(components, game_id)
-        components.add(
-            component_name(game_id, "View"),
-            components.split(component_name(game_id, "View"), game.view_schema),
-        )
+        view, view_name = game.view_schema, component_name(game_id, "View")
+        if "options" in view.get("properties", {}):
+            # A view's options are the title's options: the component requests use too.
+            options = ref(component_name(game_id, "Options"))
+            view = {**view, "properties": {**view["properties"], "options": options}}
+        components.add(view_name, components.split(view_name, view))
         components.add(
             component_name(game_id, "Options"),
             components.split(component_name(game_id, "Options"), game.options_schema),

@@ -1,15 +1,24 @@
 """A Python client generated from openapi.yaml plays every title, through its typed calls only.
 
-openapi-python-client (pinned in the dev extras) generates the client with no warning; the
-test then plays one complete game of each title between human seats, and one with a bot at
-seat 0, against the live server. Every reply must parse into the model of its own title (and
-each move into the model of its own type), and ``to_dict()`` of every parsed reply must give
-back exactly the JSON received: no raw fallback, no parse failure, no wrong-branch parse.
+openapi-python-client (pinned in the dev extras) generates the client with no warning, and
+makes a class for every object component of the contract with no field typed ``Any``. The
+test then plays, per title, a few complete games that together play every seat count and
+every value of every option (tests/contract/conformance.py ``covering_plays``), some with a
+bot seat, against the live server. Every reply
+
+- conforms to openapi.yaml, strictly: no field the contract does not describe (the strict
+  variant of tests/contract/conformance.py);
+- parses into the model of its own title, each move and event into the model of its own type;
+- parses into models all the way down: no plain dict (a blob) anywhere in the parsed reply,
+  and no field left over in a model's ``additional_properties`` unless the component types
+  them (a map);
+- and ``to_dict()`` of the parsed reply gives back exactly the JSON received.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import os
 import random
@@ -18,11 +27,15 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
+import attrs
 import pytest
 
 from engines import registry
 from service.http.contract import pascal
+
+from .conformance import SPEC, Replies, covering_plays
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "skyline_client"
@@ -55,11 +68,77 @@ def generated(tmp_path_factory):
             del sys.modules[name]
 
 
-def test_generation_has_no_warning_and_the_package_imports(generated):
+# A model's field for the fields its component does not describe, when the component says
+# nothing of their type (events, which may grow): a value there is one no class reads.
+UNTYPED_EXTRAS = "dict[str, Any]"
+
+
+def classless_components(models, spec: dict[str, Any]) -> list[str]:
+    """Object components the generator made no class for (it says nothing, and types every
+    use of them ``Any``)."""
+    return [
+        name
+        for name, schema in spec["components"]["schemas"].items()
+        if (schema.get("type") == "object" or "properties" in schema) and not hasattr(models, name)
+    ]
+
+
+# Objects whose shape is open by nature: the JSON Schemas the catalog publishes, and a
+# problem's per-field error messages (RFC 9457 extension member).
+FREE_FORM = {"CatalogTitleMoves", "CatalogTitleOptions", "CatalogTitleView", "ProblemErrors"}
+
+
+def untyped_fields(models) -> list[str]:
+    """Fields of generated models typed ``Any`` (but a component's untyped extras), and models
+    with no field but untyped extras (a bare ``{"type": "object"}``)."""
+    found = []
+    for name, model in inspect.getmembers(models, inspect.isclass):
+        if not attrs.has(model):
+            continue
+        fields = attrs.fields(model)
+        if [f.name for f in fields] == ["additional_properties"] and fields[0].type == UNTYPED_EXTRAS:
+            if name not in FREE_FORM:
+                found.append(f"{name}: an object with no described field")
+            continue
+        for field in fields:
+            if field.name == "additional_properties" and field.type == UNTYPED_EXTRAS:
+                continue
+            if "Any" in str(field.type):
+                found.append(f"{name}.{field.name}: {field.type}")
+    return found
+
+
+def test_generation_has_no_warning_and_every_component_has_a_typed_class(generated):
     models = importlib.import_module(f"{PACKAGE}.models")
     for game_id in registry.GAMES:
         for part in ("Game", "Moves", "ActionResult", "Events", "Record", "GameCreated", "View", "Result"):
             assert hasattr(models, pascal(game_id) + part), pascal(game_id) + part
+    classless, untyped = classless_components(models, SPEC), untyped_fields(models)
+    print(f"components without a class: {len(classless)}; untyped fields or objects: {len(untyped)}")
+    assert not classless, f"the generator made no class for {classless}"
+    assert not untyped, f"untyped: {untyped}"
+
+
+def blobs(value: Any, path: str = "") -> list[str]:
+    """Where a parsed reply holds JSON no model read: plain dicts, and values in a model's
+    untyped extras (fields the contract does not describe)."""
+    if attrs.has(type(value)):
+        found = []
+        for field in attrs.fields(type(value)):
+            item = getattr(value, field.name)
+            if field.name != "additional_properties":
+                found += blobs(item, f"{path}.{field.name}")
+            elif field.type == UNTYPED_EXTRAS and item:
+                found.append(f"{path}: fields no component describes: {sorted(item)}")
+            else:
+                for key, extra in item.items():
+                    found += blobs(extra, f"{path}[{key!r}]")
+        return found
+    if isinstance(value, list):
+        return [blob for index, item in enumerate(value) for blob in blobs(item, f"{path}[{index}]")]
+    if isinstance(value, dict):
+        return [f"{path}: a plain dict {json.dumps(value)[:120]}"]
+    return []
 
 
 class TypedPlayer:
@@ -72,27 +151,43 @@ class TypedPlayer:
         self.models = importlib.import_module(f"{PACKAGE}.models")
         self.client = client_package.Client(base_url=base_url, raise_on_unexpected_status=True, timeout=30)
         self.counts: Counter[str] = Counter()
+        self.replies = Replies()
+        # (event type, field, JSON type of its value) of every event met in a move's reply.
+        self.shapes: set[tuple[str, str, str]] = set()
 
-    def call(self, operation, expected: str, **kwargs):
-        """One typed call: its parsed reply, checked against the JSON received."""
+    def fail(self, kind: str, message: str) -> None:
+        self.counts[kind] += 1
+        raise AssertionError(message)
+
+    def call(self, operation, title: str, part: str, **kwargs):
+        """One typed call: its parsed reply, checked against the contract and the JSON received."""
+        name = operation.__name__.rsplit(".", 1)[-1]
         try:
             response = operation.sync_detailed(client=self.client, **kwargs)
         except (TypeError, ValueError, KeyError, AttributeError) as error:
-            self.counts["parse_failures"] += 1
-            raise AssertionError(f"{operation.__name__} did not parse: {error!r}") from error
+            self.fail("parse_failures", f"{name} did not parse: {error!r}")
+        received = json.loads(response.content)
         parsed = response.parsed
         if response.status_code == 409 and type(parsed).__name__ == "Problem":
             # A bot moved between our listing and our move: the typed problem says so.
-            assert parsed.code == "stale_version" and parsed.to_dict() == json.loads(response.content)
+            if self.replies.errors("Problem", received):
+                self.fail("spec_violations", f"{name}: {self.replies.violations[-1]}")
+            assert parsed.code == "stale_version" and parsed.to_dict() == received
             self.counts["stale_versions"] += 1
             return None
+        broken = self.replies.errors(part, received)
+        for event in received.get("events", []) if part == "ActionResult" else []:
+            self.shapes.update((event["type"], key, type(value).__name__) for key, value in event.items())
+        if broken:
+            self.fail("spec_violations", f"{name} ({title}): a reply breaks openapi.yaml: {broken[:5]}")
         if parsed is None:
-            self.counts["raw_fallbacks"] += 1
-            raise AssertionError(f"{operation.__name__}: {response.status_code} {response.content[:300]!r}")
+            self.fail("raw_fallbacks", f"{name}: {response.status_code} {response.content[:300]!r}")
+        expected = pascal(title) + part
         if type(parsed).__name__ != expected:
-            self.counts["wrong_branch"] += 1
-            raise AssertionError(f"{operation.__name__} parsed as {type(parsed).__name__}, not {expected}")
-        received = json.loads(response.content)
+            self.fail("wrong_branch", f"{name} parsed as {type(parsed).__name__}, not {expected}")
+        found = blobs(parsed, expected)
+        if found:
+            self.fail("blobs", f"{name}: parsed into blobs: {found[:5]}")
         assert parsed.to_dict() == received, f"{expected}.to_dict() differs from the JSON received"
         self.counts["typed_replies"] += 1
         return parsed
@@ -101,31 +196,27 @@ class TypedPlayer:
         for listed in moves:
             expected = pascal(title) + pascal(listed.move.type_) + "Move"
             if type(listed.move).__name__ != expected:
-                self.counts["wrong_branch"] += 1
-                raise AssertionError(f"{listed.move!r} parsed as {type(listed.move).__name__}")
+                self.fail("wrong_branch", f"{listed.move!r} parsed as {type(listed.move).__name__}")
             self.counts["typed_moves"] += 1
 
     def check_events(self, title: str, events) -> None:
         for event in events:
             expected = pascal(title) + pascal(event.type_) + "Event"
             if type(event).__name__ != expected:
-                self.counts["wrong_branch"] += 1
-                raise AssertionError(f"{event!r} parsed as {type(event).__name__}, not {expected}")
+                self.fail("wrong_branch", f"{event!r} parsed as {type(event).__name__}, not {expected}")
             self.counts["typed_events"] += 1
+            self.counts[f"event {event.type_}"] += 1
 
     def play(self, title: str, seats: list[dict], options: dict, seed: int, rng: random.Random) -> None:
         m = self.models
-        T = pascal(title)
-        body = getattr(m, T + "CreateGameRequest").from_dict(
+        body = getattr(m, pascal(title) + "CreateGameRequest").from_dict(
             {"title": title, "seats": seats, "options": options, "seed": seed}
         )
-        created = self.call(self.api.create_game, T + "GameCreated", body=body)
+        created = self.call(self.api.create_game, title, "GameCreated", body=body)
         tokens = {human.seat: f"Bearer {human.token}" for human in created.human_seats}
         assert sorted(tokens) == [i for i, seat in enumerate(seats) if seat["kind"] == "human"]
         to_act, status = created.to_act, created.status
-        # Only a stop for a hung game: New York played at random by humans (who may take back
-        # their own buildings, which the random bot avoids) runs to thousands of moves, ~170 s
-        # on a quiet machine, and went past 240 s under the suite's own load.
+        # Only a stop for a hung game.
         deadline = time.monotonic() + 600
         while status != "finished":
             assert time.monotonic() < deadline, f"{title} did not finish in time"
@@ -133,37 +224,38 @@ class TypedPlayer:
             if not humans:
                 time.sleep(0.02)  # a bot is thinking, in the worker
                 shown = self.call(
-                    self.api.get_game, T + "Game", game_id=created.id, authorization=tokens[min(tokens)]
+                    self.api.get_game, title, "Game", game_id=created.id, authorization=tokens[min(tokens)]
                 )
-                assert type(shown.view).__name__ == T + "View"
                 to_act, status = shown.to_act, shown.status
                 continue
             seat = rng.choice(humans)
             listing = self.call(
-                self.api.get_moves, T + "Moves", game_id=created.id, authorization=tokens[seat]
+                self.api.get_moves, title, "Moves", game_id=created.id, authorization=tokens[seat]
             )
             self.check_moves(title, listing.moves)
-            choice = rng.choice(listing.moves).move
+            # A player rarely gives up an own New York building (NY-TAKE-OWN allows it); one who
+            # does so as often as anything else makes a game of thousands of moves.
+            keeps = [listed for listed in listing.moves if not listed.label.startswith("Lose your")]
+            choice = rng.choice(keeps if keeps and rng.random() < 0.9 else listing.moves).move
             request = m.ActionRequest(move=choice, version=listing.version)
             reply = self.call(
                 self.api.post_action,
-                T + "ActionResult",
+                title,
+                "ActionResult",
                 game_id=created.id,
                 body=request,
                 authorization=tokens[seat],
             )
             if reply is None:
                 continue  # stale: list again
-            assert type(reply.view).__name__ == T + "View"
             self.check_events(title, reply.events)
             to_act, status = reply.to_act, reply.status
-        shown = self.call(
-            self.api.get_game, T + "Game", game_id=created.id, authorization=tokens[min(tokens)]
-        )
-        assert type(shown.result).__name__ == T + "Result"
-        record = self.call(self.api.get_record, T + "Record", game_id=created.id)
+        for who in ({"authorization": tokens[min(tokens)]}, {}):  # a seat, and a spectator
+            shown = self.call(self.api.get_game, title, "Game", game_id=created.id, **who)
+            assert type(shown.result).__name__ == pascal(title) + "Result"
+        record = self.call(self.api.get_record, title, "Record", game_id=created.id)
         self.check_moves(title, record.moves)
-        log = self.call(self.api.get_events, T + "Events", game_id=created.id)
+        log = self.call(self.api.get_events, title, "Events", game_id=created.id)
         assert len(log.events) == len(record.moves)
         for entry in log.events:
             self.check_events(title, entry.events)
@@ -171,20 +263,35 @@ class TypedPlayer:
 
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot", "bot": "random"}
+# The seed of each title's first game (the next games take the next seeds), and shapes the
+# all-human games so seeded must meet: ones random play meets rarely, which broke the contract
+# once (issue 49: a saboteur taken from a player, about one three-seat game in fifty).
+FIRST_SEED = {"wettstreit": 341}
+MEETS = {"wettstreit": {("saboteur_taken", "source", "int")}}
 
 
-def test_every_title_plays_through_the_typed_client(generated, live):
+def lineup(seats: int, index: int) -> list[dict]:
+    """Every other game has a bot at seat 0 (a solo game is the one human's)."""
+    return [HUMAN] * seats if seats == 1 or index % 2 == 0 else [BOT] + [HUMAN] * (seats - 1)
+
+
+@pytest.mark.parametrize("title", sorted(registry.GAMES))
+def test_every_option_of_every_title_plays_through_the_typed_client(generated, live, title):
     player = TypedPlayer(generated, live)
+    plays = covering_plays(title)
+    started = time.monotonic()
     with player.client:
-        for index, title in enumerate(sorted(registry.GAMES)):
-            game = registry.GAMES[title]
-            rng = random.Random(title)
-            count = max(2, game.min_seats)
-            for lineup in ([HUMAN] * count, [BOT] + [HUMAN] * (count - 1)):
-                options = game.option_combinations(len(lineup))[0]
-                player.play(title, lineup, options, seed=200 + index, rng=rng)
-    print(f"typed client: {dict(player.counts)}")
-    assert player.counts["raw_fallbacks"] == 0
-    assert player.counts["parse_failures"] == 0
-    assert player.counts["wrong_branch"] == 0
+        for index, (seats, options) in enumerate(plays):
+            rng, seed = random.Random(f"{title}-{index}"), FIRST_SEED.get(title, 200) + index
+            player.play(title, lineup(seats, index), options, seed=seed, rng=rng)
+    counts = {k: v for k, v in player.counts.items() if not k.startswith("event ")}
+    print(
+        f"typed client, {title}: {len(plays)} games in {time.monotonic() - started:.0f} s, "
+        f"{player.replies.checked} replies checked against openapi.yaml: {counts}"
+    )
+    for kind in ("parse_failures", "raw_fallbacks", "wrong_branch", "spec_violations", "blobs"):
+        assert player.counts[kind] == 0, kind
     assert player.counts["typed_replies"] > 100 and player.counts["typed_moves"] > 100
+    assert any(lineup(seats, index)[0] == BOT for index, (seats, _) in enumerate(plays)), "a game with a bot"
+    missed = MEETS.get(title, set()) - player.shapes
+    assert not missed, f"the seeded games no longer meet {missed}: choose another FIRST_SEED"

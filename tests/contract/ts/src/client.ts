@@ -18,6 +18,14 @@ export function die(view: Schemas["WettstreitView"]): number | "black" | null {
   return view.die;
 }
 
+// Wettstreit: a saboteur is taken from a seat (a number) or from the centre.
+export function saboteurSource(event: Schemas["WettstreitSaboteurTakenEvent"]): string {
+  return event.source === "centre" ? "the centre" : `seat ${event.source + 1}`;
+}
+
+// @ts-expect-error a seat is a number, not a string of digits
+export const wrongSource: Schemas["WettstreitSaboteurTakenEvent"] = { type: "saboteur_taken", seat: 0, source: "2" };
+
 // Any reply: the title tells the shapes apart.
 export function firstMoveType(listing: Schemas["Moves"]): string | null {
   switch (listing.title) {

@@ -28,6 +28,16 @@ def parse_rate(text: str | None, name: str = "rate") -> tuple[int, int] | None:
     return int(match[1]), int(match[2]) * _UNIT[match[3]]
 
 
+def parse_origins(text: str | None) -> tuple[str, ...] | None:
+    """``SKYLINE_CORS_ORIGINS``: ``*`` (default), a comma-separated list of origins, or ``off``."""
+    if text is None or text.strip() == "":
+        return ("*",)
+    if text.strip().lower() in ("off", "none", "false", "0"):
+        return None
+    origins = tuple(part.strip().rstrip("/") for part in text.split(",") if part.strip())
+    return ("*",) if "*" in origins else origins
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None
@@ -48,6 +58,7 @@ class Settings:
     bot_games_per_address: int = 20  # running games of bots only per client address (0: no cap)
     streams_per_address: int = 50  # open event streams per client address (0: no cap)
     streams_per_token: int = 10  # open event streams per seat token (0: no cap)
+    cors_origins: tuple[str, ...] | None = ("*",)  # origins answered CORS (None: no CORS headers)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -74,4 +85,5 @@ class Settings:
             bot_games_per_address=_int("SKYLINE_BOT_GAMES_PER_ADDRESS", 20),
             streams_per_address=_int("SKYLINE_STREAMS_PER_ADDRESS", 50),
             streams_per_token=_int("SKYLINE_STREAMS_PER_TOKEN", 10),
+            cors_origins=parse_origins(os.environ.get("SKYLINE_CORS_ORIGINS")),
         )

@@ -11,7 +11,8 @@
   bodies parsed strictly; bodylimit.py: chunked bodies bounded; ratelimit.py: which limits
   apply to a request, and the 429;
 - fastlane.py: GET moves and POST actions answered ahead of Flask, byte for byte as the views;
-- sse.py: the live event stream; draining.py: a stop has begun (the streams end at once).
+- sse.py: the live event stream; draining.py: a stop has begun (the streams end at once);
+- cors.py: CORS headers on every answer (the outermost WSGI layer) and preflights.
 
 May import play/, store/, watch/, config and the engines. Only run/ imports it.
 """

@@ -15,7 +15,7 @@ from ..store.botqueue import BotQueue
 from ..store.games import GameStore
 from ..store.streamcaps import StreamCaps
 from ..store.workers import WorkerPresence
-from . import bodylimit, errors, fastlane, hooks, ratelimit
+from . import bodylimit, cors, errors, fastlane, hooks, ratelimit
 from .schemas import ProblemSchema
 
 API_TITLE = "Skyline"
@@ -187,12 +187,13 @@ def create_app(
     app.extensions["skyline.api"] = api
 
     # WSGI layers, innermost first: the fast lane sees the client's address as ProxyFix reads
-    # it, and a chunked body as the body limit has bounded it.
+    # it, and a chunked body as the body limit has bounded it; CORS wraps them all.
     fastlane.install(app)
     if settings.trusted_proxy_hops > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxy_hops)  # type: ignore[method-assign]
     bodylimit.install(app, settings.max_body_bytes)
+    cors.install(app, settings.cors_origins)  # outermost: every answer, the body limit's included
     return app
 

@@ -3,6 +3,7 @@
 - games.py: ``Games``, every use case over a ``GameStore``; the worker plays bot seats through
   ``act`` exactly as a client does;
 - auth.py: seat tokens, made, hashed and matched to a seat;
+- webhooks.py: which URLs may receive notices, their secrets, what a committed version announces;
 - errors.py: the refusals, one class per reason (not found, stale version, bad token, ...),
   each with a stable code. The engines' ``RulesError`` (an illegal move, not your turn, game
   over) passes through as it is.

@@ -51,9 +51,19 @@ class GeventWorker(ggevent.GeventWorker):
 
     def _drain(self) -> None:
         draining.begin()
+        loop = gevent.get_hub().loop
         for connection, timeout in list(self._idle.items()):
-            # The wait's own timeout, raised now: the connection ends as if it had expired.
-            connection.kill(timeout, block=False)
+            loop.run_callback(self._end_if_idle, connection, timeout)
+
+    def _end_if_idle(self, connection: gevent.Greenlet, timeout: gevent.Timeout) -> None:
+        """The wait's own timeout, raised now: the connection ends as if it had expired.
+
+        Run by the hub, so the connection cannot move between the check and the throw: one
+        whose request arrived meanwhile has left its wait (its timeout no longer pending)
+        and is not touched; a timeout raised outside its wait would fail that request.
+        """
+        if self._idle.get(connection) is timeout and timeout.pending:
+            connection.throw(timeout)
 
 
 class ThreadWorker(gthread.ThreadWorker):

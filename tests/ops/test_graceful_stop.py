@@ -17,6 +17,7 @@ import pytest
 import requests
 
 from .conftest import alive, wait_gone
+from .test_supervision import unexpected_lines
 
 pytestmark = pytest.mark.xdist_group("supervisor")
 
@@ -98,13 +99,21 @@ class Mover:
         game_id = self.game["id"]
         while not self._stop.is_set():
             try:
-                shown = session.get(f"{self.url}/games/{game_id}", timeout=5).json()
+                got = session.get(f"{self.url}/games/{game_id}", timeout=5)
+                if got.status_code != 200:
+                    self.errors.append(f"game: {got.status_code} {got.text[:300]}")
+                    return
+                shown = got.json()
                 if shown["status"] != "active":
                     self.errors.append(f"the game ended at version {shown['version']}")
                     return
                 token = self.tokens[shown["to_act"][0]]
                 auth = {"Authorization": f"Bearer {token}"}
-                listing = session.get(f"{self.url}/games/{game_id}/moves", headers=auth, timeout=5).json()
+                listed = session.get(f"{self.url}/games/{game_id}/moves", headers=auth, timeout=5)
+                if listed.status_code != 200:
+                    self.errors.append(f"moves: {listed.status_code} {listed.text[:300]}")
+                    return
+                listing = listed.json()
                 reply = session.post(
                     f"{self.url}/games/{game_id}/actions",
                     json={"move": listing["moves"][0]["move"], "version": listing["version"]},
@@ -116,7 +125,7 @@ class Mover:
             except (requests.RequestException, ValueError, KeyError, IndexError) as error:
                 self.errors.append(repr(error))
                 return
-            if reply.status_code == 200:
+            if reply.status_code == 200 and "version" in reply.json():
                 self.acknowledged.append(reply.json()["version"])
             else:
                 self.errors.append(f"{reply.status_code} {reply.text[:200]}")
@@ -158,6 +167,7 @@ def test_ctrl_c_with_fifty_streams_and_moves_in_flight_is_graceful_and_streams_r
     assert stopped_in < 5.0, f"every process gone in {stopped_in:.1f} s"
     log = serve.log()
     assert "killing" not in log and "Worker graceful timeout" not in log, log[-2000:]
+    assert not unexpected_lines(log), unexpected_lines(log)[:3]  # no error, no 500 on the way out
     assert not mover.errors, mover.errors[:3]
     last_seen = []
     for beginning, (data, closed) in zip(beginnings, endings, strict=True):

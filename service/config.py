@@ -48,6 +48,7 @@ class Settings:
     bot_games_per_address: int = 20  # running games of bots only per client address (0: no cap)
     streams_per_address: int = 50  # open event streams per client address (0: no cap)
     streams_per_token: int = 10  # open event streams per seat token (0: no cap)
+    lobby_ttl_seconds: int = 24 * 3600  # a game waiting for players expires this long after creation
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -74,4 +75,5 @@ class Settings:
             bot_games_per_address=_int("SKYLINE_BOT_GAMES_PER_ADDRESS", 20),
             streams_per_address=_int("SKYLINE_STREAMS_PER_ADDRESS", 50),
             streams_per_token=_int("SKYLINE_STREAMS_PER_TOKEN", 10),
+            lobby_ttl_seconds=_int("SKYLINE_LOBBY_TTL_SECONDS", 24 * 3600),
         )

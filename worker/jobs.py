@@ -179,6 +179,8 @@ def _play_one(
         return {"outcome": "missing"}
     if stored.version != version:
         return {"outcome": "stale", "current": stored.version}
+    if stored.status != "active":  # waiting for players, or aborted: no seat is to act
+        return {"outcome": "nothing_to_do"}
     game = registry.get(stored.meta["title"])
     state = game.restore(stored.state)
     seats = bot_seats_to_act(stored.meta, state)

@@ -184,6 +184,53 @@ def _events(components: Components, game_id: str) -> None:
     game = registry.GAMES[game_id]
     own = json.loads((Path(game.folder) / "events.schema.json").read_text(encoding="utf-8"))
     _tagged_by_type(components, game_id, "Event", own)
+    # The service's own events (seats and time), the same in every title's log.
+    union = components.schemas[component_name(game_id, "Event")]
+    for kind, name in SERVICE_EVENTS.items():
+        union["oneOf"].append(ref(name))
+        union["discriminator"]["mapping"][kind] = REF + name
+
+
+# The service's events, in the log and the stream of every title beside the title's own: seat
+# changes have a log entry of their own (no `move`). Webhooks name them `seat.joined`, ... .
+SERVICE_EVENTS = {
+    "seat_joined": "SeatJoinedEvent",
+    "seat_left": "SeatLeftEvent",
+    "game_started": "GameStartedEvent",
+    "game_aborted": "GameAbortedEvent",
+}
+
+
+def _service_events(components: Components) -> None:
+    seat = {"type": "integer", "minimum": 0}
+    shapes: dict[str, tuple[str, dict[str, Any], list[str]]] = {
+        "seat_joined": (
+            "A player took an open seat.",
+            {"seat": seat, "name": {"type": "string", "description": "The player's name, if any."}},
+            ["seat"],
+        ),
+        "seat_left": (
+            "A player gave a seat back before the start: it is open again.",
+            {"seat": seat},
+            ["seat"],
+        ),
+        "game_started": ("The last open seat was taken: the game is under way.", {}, []),
+        "game_aborted": (
+            "A seated player aborted the game: it ends with no result.",
+            {"seat": seat},
+            ["seat"],
+        ),
+    }
+    for kind, (description, properties, required) in shapes.items():
+        components.add(
+            SERVICE_EVENTS[kind],
+            {
+                "type": "object",
+                "description": description,
+                "required": ["type", *required],
+                "properties": {"type": {"type": "string", "enum": [kind]}, **properties},
+            },
+        )
 
 
 def _result(components: Components, game_id: str) -> None:
@@ -210,7 +257,12 @@ def _result(components: Components, game_id: str) -> None:
     components.add(name, components.split(name, combined))
 
 
-STATUS = {"type": "string", "enum": ["active", "finished"]}
+STATUS = {
+    "type": "string",
+    "enum": ["waiting", "active", "finished", "aborted"],
+    "description": "`waiting` for players to join open seats, `active`, `finished`, or `aborted` "
+    "(no result).",
+}
 SEATS_LIST = {"type": "array", "items": {"type": "integer", "minimum": 0}}
 
 
@@ -360,7 +412,7 @@ def _tagged(part: str) -> dict[str, Any]:
 def _shared(components: Components) -> None:
     seat = {
         "seat": {"type": "integer", "minimum": 0},
-        "kind": {"type": "string", "enum": ["human", "bot"]},
+        "kind": {"type": "string", "enum": ["human", "bot", "open"], "description": "`open`: not taken yet."},
         "name": {"type": "string"},
         "bot": {"type": "string", "description": "Bot seats: the strategy."},
         "level": {"type": "string", "description": "Bot seats: the level."},
@@ -401,6 +453,7 @@ def _shared(components: Components) -> None:
 def game_components() -> dict[str, dict[str, Any]]:
     components = Components()
     _shared(components)
+    _service_events(components)
     for game_id in sorted(registry.GAMES):
         game = registry.GAMES[game_id]
         _moves(components, game_id)
@@ -480,6 +533,12 @@ def create_game_schema() -> dict[str, Any]:
                     "minimum": 0,
                     "maximum": 2**63 - 1,
                     "description": "Seed of all chance; random when omitted. Secret until the end.",
+                },
+                "listed": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "Show the game in GET /lobby while it waits for players (else it is "
+                    "joined by its id, a link).",
                 },
             },
         }

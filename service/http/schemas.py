@@ -36,10 +36,13 @@ class WholeNumber(fields.Integer):
 class SeatRequestSchema(Schema):
     kind = fields.String(
         required=True,
-        validate=validate.OneOf(["human", "bot"]),
-        metadata={"description": "Who plays this seat."},
+        validate=validate.OneOf(["human", "bot", "open"]),
+        metadata={"description": "Who plays this seat; `open`: whoever joins it (POST /games/{id}/join)."},
     )
-    name = fields.String(validate=validate.Length(min=1, max=40), metadata={"description": "Display name."})
+    name = fields.String(
+        validate=validate.Length(min=1, max=40),
+        metadata={"description": "Display name (an open seat's: whom it is meant for)."},
+    )
     bot = fields.String(
         validate=validate.OneOf(sorted(STRATEGIES)),
         metadata={"description": "Bot strategy (bot seats only); its default level unless `level` is given."},
@@ -67,6 +70,10 @@ class CreateGameSchema(Schema):
     seed = WholeNumber(
         validate=validate.Range(min=0, max=MAX_SEED),
         metadata={"description": "Seed of all chance; random when omitted. Secret until the game ends."},
+    )
+    listed = fields.Boolean(
+        load_default=False,
+        metadata={"description": "Show the game in GET /lobby while it waits for players to join."},
     )
 
 

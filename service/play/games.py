@@ -25,9 +25,11 @@ from engines.core import RulesError, State, redact_all
 
 from ..store.botgames import BotGameQuota
 from ..store.games import DuplicateRequest, GameMissing, GameMovedOn, GameStore, StoredGame, new_game_id
+from ..store.lobby import LobbyIndex
 from ..watch import metrics
 from . import auth
 from .errors import (
+    GameNotActive,
     GameNotFound,
     GameNotOver,
     IdempotencyKeyReused,
@@ -50,7 +52,7 @@ def _status(state: State) -> str:
 
 
 def _public_seats(meta: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in seat.items() if k != "token_hash"} for seat in meta["seats"]]
+    return [{k: v for k, v in seat.items() if k != "token_hash" and k != "invited"} for seat in meta["seats"]]
 
 
 def request_fingerprint(move: Any, version: int | None) -> str:
@@ -60,7 +62,13 @@ def request_fingerprint(move: Any, version: int | None) -> str:
 
 
 def has_humans(meta: dict[str, Any]) -> bool:
-    return any(seat["kind"] == "human" for seat in meta["seats"])
+    # An open seat is a human's to come.
+    return any(seat["kind"] != "bot" for seat in meta["seats"])
+
+
+def to_act(status: str, state: State) -> list[int]:
+    """The seats to act: none while the game waits for players, or once it was aborted."""
+    return state.to_act() if status == "active" else []
 
 
 def bot_seats_to_act(meta: dict[str, Any], state: State) -> list[int]:
@@ -141,8 +149,10 @@ class Games:
         stall_seconds: float = 30.0,
         recent_games: int = 256,
         bot_games: BotGameQuota | None = None,
+        lobby: LobbyIndex | None = None,
     ) -> None:
         self.store = store
+        self.lobby = lobby  # the index of listed games waiting for players
         self.enqueue_bot_turn = enqueue_bot_turn
         self.bot_games = bot_games  # SKYLINE_BOT_GAMES_PER_ADDRESS
         self.stall_seconds = stall_seconds  # SKYLINE_BOT_STALL_SECONDS
@@ -179,7 +189,9 @@ class Games:
             entry: dict[str, Any] = {"seat": index, "kind": seat["kind"]}
             if seat.get("name"):
                 entry["name"] = seat["name"]
-            if seat["kind"] == "bot":
+            if seat["kind"] == "open":
+                pass  # no token until someone joins (service.play.seats)
+            elif seat["kind"] == "bot":
                 plan = level_for(seat.get("bot"), seat.get("level"))
                 if seat.get("bot") not in (None, plan.bot):
                     raise LevelNotForBot(
@@ -200,11 +212,18 @@ class Games:
             "seed": seed,
             "created": time.time(),
         }
-        status = _status(state)
-        if bot_seats_to_act(meta, state):
+        waiting = any(seat["kind"] == "open" for seat in seats)
+        if request.get("listed"):
+            meta["listed"] = True
+        status = "waiting" if waiting else _status(state)
+        if not waiting and bot_seats_to_act(meta, state):
             self.store.mark_bot_due(game_id)
         self.store.create(game_id, meta, state.to_dict(), status)
-        self._wake_bots(game_id, 0, meta, state)
+        if waiting:
+            if meta.get("listed") and self.lobby is not None:
+                self.lobby.add(game_id, meta["created"])
+        else:
+            self._wake_bots(game_id, 0, meta, state)
         if quota is not None:
             quota.record(address, game_id)
         public = _public_seats(meta)
@@ -216,7 +235,7 @@ class Games:
             "title": game.id,
             "version": 0,
             "status": status,
-            "to_act": state.to_act(),
+            "to_act": to_act(status, state),
             "options": options,
             "seats": public,
             # The human seats and their tokens, first human first: what a client (or an OpenAPI
@@ -250,7 +269,7 @@ class Games:
             "rules_version": stored.meta["rules_version"],
             "version": stored.version,
             "status": stored.status,
-            "to_act": state.to_act(),
+            "to_act": to_act(stored.status, state),
             "you": seat,
             "options": stored.meta["options"],
             "seats": _public_seats(stored.meta),
@@ -269,13 +288,14 @@ class Games:
         listing = self.listings.get(game_id, seat, stored.version)
         if listing is None:
             state = self._restore(stored, orjson.loads(stored.raw_state))
-            listed = [] if seat is None else state.legal_moves(seat)
+            active = stored.status != "waiting" and stored.status != "aborted"
+            listed = [] if seat is None or not active else state.legal_moves(seat)
             listing = orjson.dumps(
                 {
                     "title": stored.meta["title"],
                     "version": stored.version,
                     "seat": seat,
-                    "to_act": state.to_act(),
+                    "to_act": state.to_act() if active else [],
                     "moves": [{"move": move, "label": state.label(move)} for move in listed],
                 }
             )
@@ -302,7 +322,7 @@ class Games:
             "seat": entry["seat"],
             "events": redact_all(entry["events"], seat, reveal_all=over),
         }
-        if over or entry["seat"] == seat:
+        if "move" in entry and (over or entry["seat"] == seat):  # seat changes have no move
             shown["move"] = entry["move"]
         return shown
 
@@ -317,7 +337,8 @@ class Games:
             "seats": _public_seats(stored.meta),
             "options": stored.meta["options"],
             "seed": stored.meta["seed"],
-            "moves": [{"seat": e["seat"], "move": e["move"]} for e in self.store.log(game_id)],
+            # The moves only: the log's seat changes (joins, resignations) are not the rules'.
+            "moves": [{"seat": e["seat"], "move": e["move"]} for e in self.store.log(game_id) if "move" in e],
             "result": state.result().to_dict(),
         }
 
@@ -356,6 +377,12 @@ class Games:
                     if earlier["fingerprint"] != fingerprint:
                         raise IdempotencyKeyReused("This Idempotency-Key was used for a different request.")
                     return {**earlier["reply"], "replayed": True}
+            if stored.status == "waiting" or stored.status == "aborted":
+                raise GameNotActive(
+                    "The game is waiting for players to join."
+                    if stored.status == "waiting"
+                    else "The game was aborted."
+                )
             if version is not None and version != stored.version:
                 raise StaleVersion(
                     f"The game is at version {stored.version}, not {version}; fetch it and choose again.",

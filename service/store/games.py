@@ -130,11 +130,13 @@ class GameStore:
         ttl_seconds: int,
         finished_ttl_seconds: int,
         idempotency_ttl_seconds: int = 24 * 3600,
+        lobby_ttl_seconds: int = 24 * 3600,
     ) -> None:
         self.redis = client
         self.ttl = ttl_seconds
         self.finished_ttl = finished_ttl_seconds
         self.idempotency_ttl = idempotency_ttl_seconds
+        self.lobby_ttl = lobby_ttl_seconds  # a game waiting for players (SKYLINE_LOBBY_TTL_SECONDS)
         self._commit = client.register_script(_COMMIT)
         self._forget_if_unchanged = client.register_script(_FORGET_IF_UNCHANGED)
         self._load_after_limit = client.register_script(_LOAD)
@@ -147,7 +149,9 @@ class GameStore:
         self.limit_for_commit: Callable[[str], LimitParts | None] | None = None
 
     def _ttl_for(self, status: str) -> int:
-        return self.finished_ttl if status == "finished" else self.ttl
+        if status == "waiting":
+            return self.lobby_ttl
+        return self.finished_ttl if status in ("finished", "aborted") else self.ttl
 
     def create(self, game_id: str, meta: dict[str, Any], state: dict[str, Any], status: str) -> None:
         key = game_key(game_id)

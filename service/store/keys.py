@@ -25,6 +25,9 @@ seat token, only a digest of it.
     (``store.botgames``); lives as long as a game.
 ``sk:streams:address:<address>``, ``sk:streams:token:<digest>`` (sorted sets): open event
     streams, scored by when each closes at the latest (``store.streamcaps``).
+``sk:lobby`` (sorted set): listed games waiting for players, scored by when they were created
+    (``store.lobby``); added at creation, removed by the seat script when the game starts or is
+    aborted, trimmed past ``SKYLINE_LOBBY_TTL_SECONDS`` and pruned of gone games when read.
 ``sk:bot-workers`` (sorted set): the bot workers alive, ``<hostname>:<pid>`` scored by their
     last heartbeat in Redis's clock (``store.workers``); /readyz and `skyline serve` read it.
 
@@ -94,3 +97,7 @@ def streams_key(scope: str, identity: str) -> str:
 
 # The bot workers alive, by last heartbeat (store.workers).
 BOT_WORKERS = "sk:bot-workers"
+
+
+# Listed games waiting for players, by creation time (store.lobby, store.seats).
+LOBBY = "sk:lobby"

@@ -1,0 +1,270 @@
+"""Seats before the game is under way: open seats, joining, leaving, aborting, and the lobby.
+
+A seat created ``{"kind": "open"}`` has no token until someone joins it; while any seat is open
+the game is ``waiting`` (no seat to act, no moves) and it starts the moment the last one is
+taken. Every change of seats is a new version with a log entry of service events and no move
+(``seat_joined``, ``seat_left``, ``game_started``, ``game_aborted``), committed by one
+compare-and-set script (``service.store.seats``): of two racing joins of one seat exactly one
+lands, the other is judged again on the game as it then is.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import copy
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from ..store.games import GameMissing, GameMovedOn, StoredGame
+from ..store.lobby import LobbyIndex
+from ..store.seats import SeatStore
+from . import auth
+from .errors import (
+    AbortRefused,
+    BadLobbyCursor,
+    GameNotFound,
+    GameNotWaiting,
+    NoSuchSeat,
+    SeatTaken,
+    SpectatorRefused,
+    TooMuchContention,
+)
+from .games import Games, bot_seats_to_act
+
+# A join meets other joins landing first at most once per seat; a few rounds more for leaves.
+_ATTEMPTS = 64
+LOBBY_PAGE = 20
+LOBBY_PAGE_MAX = 100
+
+
+def rfc3339(when: float) -> str:
+    return datetime.fromtimestamp(when, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _public(seat: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in seat.items() if k not in ("token_hash", "invited")}
+
+
+class Seats:
+    """Join, leave, abort, and the lobby, over the games' store and the lobby's index."""
+
+    def __init__(self, games: Games, seat_store: SeatStore, lobby: LobbyIndex) -> None:
+        self.games = games
+        self.seat_store = seat_store
+        self.lobby = lobby
+
+    # ---- the commit of a seat change -------------------------------------------------------
+    def _read(self, game_id: str) -> StoredGame:
+        try:
+            return self.games.store.load(game_id)
+        except GameMissing:
+            raise GameNotFound(game_id) from None
+
+    def _commit(
+        self,
+        stored: StoredGame,
+        meta: dict[str, Any],
+        status: str,
+        seat: int,
+        events: list[dict[str, Any]],
+        *,
+        lobby: str = "",
+    ) -> int:
+        entry = {"version": stored.version + 1, "seat": seat, "events": events, "at": time.time()}
+        store = self.games.store
+        if status == "waiting":  # a waiting game expires a lobby's lifetime after its creation
+            expiry: dict[str, Any] = {"expire_at": meta["created"] + store.lobby_ttl}
+        else:
+            expiry = {"ttl": store._ttl_for(status)}
+        try:
+            return self.seat_store.commit(
+                stored.id,
+                stored.version,
+                meta,
+                status,
+                entry,
+                lobby=lobby if meta.get("listed") else "",
+                lobby_score=meta["created"],
+                **expiry,
+            )
+        except GameMissing:
+            raise GameNotFound(stored.id) from None
+
+    # ---- join and leave ----------------------------------------------------------------------
+    def join(self, game_id: str, seat: int | None = None, name: str | None = None) -> dict[str, Any]:
+        """Take an open seat (the first one when ``seat`` is None); the token is shown once."""
+        for _ in range(_ATTEMPTS):
+            stored = self._read(game_id)
+            if stored.status != "waiting":
+                raise GameNotWaiting(
+                    "The game has started: its seats are all taken."
+                    if stored.status == "active"
+                    else f"The game is {stored.status}: no seat can be joined."
+                )
+            seats = stored.meta["seats"]
+            if seat is None:
+                chosen = next(s["seat"] for s in seats if s["kind"] == "open")
+            elif not 0 <= seat < len(seats):
+                raise NoSuchSeat(f"The game has seats 0 to {len(seats) - 1}; there is no seat {seat}.")
+            elif seats[seat]["kind"] != "open":
+                raise SeatTaken(f"Seat {seat} is no longer open; join another one, or leave out `seat`.")
+            else:
+                chosen = seat
+            meta = copy.deepcopy(stored.meta)
+            invited = seats[chosen].get("name")
+            token = auth.new_token()
+            taken: dict[str, Any] = {"seat": chosen, "kind": "human"}
+            if name or invited:
+                taken["name"] = name or invited
+            if invited:
+                taken["invited"] = invited
+            taken["token_hash"] = auth.token_hash(token)
+            meta["seats"][chosen] = taken
+            started = not any(s["kind"] == "open" for s in meta["seats"])
+            joined: dict[str, Any] = {"type": "seat_joined", "seat": chosen}
+            if "name" in taken:
+                joined["name"] = taken["name"]
+            events: list[dict[str, Any]] = [joined]
+            status = "waiting"
+            state = None
+            if started:
+                events.append({"type": "game_started"})
+                state = self.games._restore(stored, stored.state)
+                status = "finished" if state.is_over() else "active"
+                if bot_seats_to_act(meta, state):
+                    self.games.store.mark_bot_due(game_id)  # before the commit, as a move does
+            try:
+                version = self._commit(
+                    stored, meta, status, chosen, events, lobby="remove" if started else ""
+                )
+            except GameMovedOn:
+                continue
+            if started and state is not None:
+                self.games._wake_bots(game_id, version, meta, state)
+            return {"id": game_id, "seat": chosen, "token": token, "status": status, "version": version}
+        raise TooMuchContention("The game's seats changed too often to join it; try again.")
+
+    def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """Give a seat back before the start: it is open again, and its token stops working."""
+        for _ in range(_ATTEMPTS):
+            stored = self._read(game_id)
+            seat = auth.seat_of(stored.meta["seats"], token)
+            if seat is None:
+                raise SpectatorRefused("Leaving needs the seat's token: 'Authorization: Bearer <token>'.")
+            if stored.status != "waiting":
+                raise GameNotWaiting("The game has started: resign instead of leaving.")
+            meta = copy.deepcopy(stored.meta)
+            invited = meta["seats"][seat].get("invited")
+            meta["seats"][seat] = {"seat": seat, "kind": "open", **({"name": invited} if invited else {})}
+            try:
+                version = self._commit(stored, meta, "waiting", seat, [{"type": "seat_left", "seat": seat}])
+            except GameMovedOn:
+                continue
+            return {"id": game_id, "seat": seat, "status": "waiting", "version": version}
+        raise TooMuchContention("The game's seats changed too often to leave it; try again.")
+
+    # ---- abort --------------------------------------------------------------------------------
+    def abort(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """End the game with no result: while it waits, or while a human seat has not moved yet."""
+        for _ in range(_ATTEMPTS):
+            stored = self._read(game_id)
+            seat = auth.seat_of(stored.meta["seats"], token)
+            if seat is None:
+                raise SpectatorRefused("Aborting needs a seat's token: 'Authorization: Bearer <token>'.")
+            if stored.status == "active":
+                moved = {e["seat"] for e in self.games.store.log(game_id) if "move" in e}
+                humans = {s["seat"] for s in stored.meta["seats"] if s["kind"] == "human"}
+                if humans <= moved:
+                    raise AbortRefused(
+                        "Every player has moved: the game can no longer be aborted; resign instead."
+                    )
+            elif stored.status != "waiting":
+                raise AbortRefused(f"The game is {stored.status}: it can no longer be aborted.")
+            try:
+                version = self._commit(
+                    stored,
+                    stored.meta,
+                    "aborted",
+                    seat,
+                    [{"type": "game_aborted", "seat": seat}],
+                    lobby="remove",
+                )
+            except GameMovedOn:
+                continue
+            return {"id": game_id, "status": "aborted", "version": version}
+        raise TooMuchContention("The game changed too often to abort it; try again.")
+
+    # ---- the lobby ----------------------------------------------------------------------------
+    def lobby_page(
+        self,
+        title: str | None = None,
+        seats: int | None = None,
+        cursor: str | None = None,
+        limit: int = LOBBY_PAGE,
+    ) -> dict[str, Any]:
+        """Listed games waiting for players, newest first; ``next`` is the cursor of the next page."""
+        limit = max(1, min(limit, LOBBY_PAGE_MAX))
+        before, after_id = _read_cursor(cursor) if cursor else (None, None)
+        found: list[dict[str, Any]] = []
+        last: tuple[float, str] | None = None
+        more = True
+        while len(found) < limit and more:
+            batch = 2 * limit + 8
+            rows = self.lobby.page(before, batch)
+            more = len(rows) == batch
+            # Ties on the creation time (Redis orders them by member, descending): skip those
+            # already listed.
+            if after_id is not None:
+                rows = [(g, s) for g, s in rows if not (s == before and g >= after_id)]
+            if not rows:
+                break
+            for (game_id, score), read in zip(rows, self.lobby.games([g for g, _ in rows]), strict=True):
+                last = (score, game_id)
+                if read is None or read[0] != "waiting":
+                    self.lobby.forget(game_id)  # expired, started or aborted
+                    continue
+                meta = read[1]
+                if (title is not None and meta["title"] != title) or (
+                    seats is not None and len(meta["seats"]) != seats
+                ):
+                    continue
+                found.append(_lobby_entry(game_id, meta))
+                if len(found) == limit:
+                    break
+            before, after_id = last if last is not None else (before, after_id)
+        next_cursor = None
+        if len(found) == limit and last is not None:
+            next_cursor = _write_cursor(*last)
+        return {"games": found, "next": next_cursor}
+
+
+def _lobby_entry(game_id: str, meta: dict[str, Any]) -> dict[str, Any]:
+    seats = [_public(s) for s in meta["seats"]]
+    return {
+        "id": game_id,
+        "title": meta["title"],
+        "options": meta["options"],
+        "seats": seats,
+        "open_seats": [s["seat"] for s in seats if s["kind"] == "open"],
+        "created": rfc3339(meta["created"]),
+    }
+
+
+def _write_cursor(score: float, game_id: str) -> str:
+    return base64.urlsafe_b64encode(orjson.dumps([score, game_id])).decode().rstrip("=")
+
+
+def _read_cursor(cursor: str) -> tuple[float, str]:
+    try:
+        score, game_id = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        if not isinstance(game_id, str) or not isinstance(score, int | float) or isinstance(score, bool):
+            raise ValueError(cursor)
+        return float(score), game_id
+    except (ValueError, TypeError, binascii.Error, orjson.JSONDecodeError):
+        raise BadLobbyCursor(
+            "That cursor was not written by this lobby; start from the first page."
+        ) from None

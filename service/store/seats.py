@@ -1,0 +1,95 @@
+"""Seat changes in Redis: one Lua script, a compare-and-set on the version like a move's commit.
+
+Joining, leaving, aborting (and, to come, resigning) change a game's seats (``meta``) and its
+status, not its state: each is a new version with a log entry of its own (service events, no
+``move``), published on the game's channel like a move, and keeps the lobby's index in step in
+the same script. Two joins of the last open seat both read version *v*; one commit makes *v* + 1,
+the other finds the game moved on and judges again on what it reads: exactly one winner.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import orjson
+import redis
+
+from .games import GameMissing, GameMovedOn
+from .keys import LOBBY, events_channel, game_key, log_key
+
+_SEAT_COMMIT = """
+-- KEYS: game hash, log, lobby
+-- ARGV: expected version, meta, status, log entry, 'at' or 'in', expiry (unix time or seconds),
+--       channel, now, lobby ('add', 'remove' or ''), game id, lobby score, state ('' = unchanged)
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current then return -1 end
+if current ~= ARGV[1] then return -2 end
+local version = tonumber(ARGV[1]) + 1
+redis.call('HSET', KEYS[1], 'meta', ARGV[2], 'version', version, 'status', ARGV[3], 'updated', ARGV[8])
+if ARGV[12] ~= '' then redis.call('HSET', KEYS[1], 'state', ARGV[12]) end
+redis.call('RPUSH', KEYS[2], ARGV[4])
+local expire = ARGV[5] == 'at' and 'EXPIREAT' or 'EXPIRE'
+redis.call(expire, KEYS[1], ARGV[6])
+redis.call(expire, KEYS[2], ARGV[6])
+if ARGV[9] == 'add' then
+  redis.call('ZADD', KEYS[3], ARGV[11], ARGV[10])
+elseif ARGV[9] == 'remove' then
+  redis.call('ZREM', KEYS[3], ARGV[10])
+end
+redis.call('PUBLISH', ARGV[7], version)
+return version
+"""
+
+
+class SeatStore:
+    """The compare-and-set of a seat change (``commit``)."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+        self._commit = client.register_script(_SEAT_COMMIT)
+
+    def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        meta: dict[str, Any],
+        status: str,
+        entry: dict[str, Any],
+        *,
+        expire_at: float | None = None,
+        ttl: int | None = None,
+        lobby: str = "",
+        lobby_score: float = 0.0,
+        state: dict[str, Any] | None = None,
+    ) -> int:
+        """Write the seats and status if the game is still at ``expected_version``; the new version.
+
+        The game expires at ``expire_at`` (a waiting game, counted from its creation) or ``ttl``
+        seconds from now; ``lobby`` adds it to the lobby's index or removes it."""
+        if expire_at is not None:
+            mode, expiry = "at", max(int(expire_at), int(time.time()) + 1)
+        else:
+            mode, expiry = "in", int(ttl or 1)
+        result = self._commit(
+            keys=[game_key(game_id), log_key(game_id), LOBBY],
+            args=[
+                expected_version,
+                orjson.dumps(meta),
+                status,
+                orjson.dumps(entry),
+                mode,
+                expiry,
+                events_channel(game_id),
+                repr(time.time()),
+                lobby,
+                game_id,
+                repr(lobby_score),
+                b"" if state is None else orjson.dumps(state),
+            ],
+        )
+        if result == -1:
+            raise GameMissing(game_id)
+        if result == -2:
+            raise GameMovedOn()
+        return int(result)

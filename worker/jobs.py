@@ -189,6 +189,8 @@ def _play_one(
     seat = seats[0]
     seat_meta = stored.meta["seats"][seat]
     bot, level = seat_meta.get("bot"), seat_meta.get("level")
+    if stored.meta.get("played_out"):  # every human resigned: the bots play it out at their fastest
+        level = "random"
     rng = random.Random(f"{game_id}:{version}:{seat}")
     fallback = False
     faults.before_bot_move()  # a no-op unless a crash test asks for a slow bot

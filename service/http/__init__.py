@@ -11,7 +11,8 @@
   bodies parsed strictly; bodylimit.py: chunked bodies bounded; ratelimit.py: which limits
   apply to a request, and the 429;
 - fastlane.py: GET moves and POST actions answered ahead of Flask, byte for byte as the views;
-- sse.py: the live event stream.
+- sse.py: the live event stream;
+- seats_api.py: join, leave, resign, abort and ``GET /lobby`` (over ``play.seats``).
 
 May import play/, store/, watch/, config and the engines. Only run/ imports it.
 """

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from engines import registry
+from engines.bots import LEVELS
 
 REF = "#/components/schemas/"
 
@@ -198,6 +199,7 @@ SERVICE_EVENTS = {
     "seat_left": "SeatLeftEvent",
     "game_started": "GameStartedEvent",
     "game_aborted": "GameAbortedEvent",
+    "seat_resigned": "SeatResignedEvent",
 }
 
 
@@ -215,6 +217,11 @@ def _service_events(components: Components) -> None:
             ["seat"],
         ),
         "game_started": ("The last open seat was taken: the game is under way.", {}, []),
+        "seat_resigned": (
+            "A player resigned: with two seats the game is over, else a stand-in bot plays the seat.",
+            {"seat": seat, "stand_in": {"type": "string", "description": "The stand-in bot's level."}},
+            ["seat"],
+        ),
         "game_aborted": (
             "A seated player aborted the game: it ends with no result.",
             {"seat": seat},
@@ -243,13 +250,36 @@ def _result(components: Components, game_id: str) -> None:
         "$defs": {**own.get("$defs", {}), "breakdown": own["breakdown"]},
         "type": "object",
         "description": "Scores, ranks (1 = best, ties share) and the breakdown of each seat's score.",
-        "required": ["scores", "ranks", "winners", "breakdown", "reason", *own.get("required", [])],
+        # The title's own facts of the end are there when the rules reached it: a game of two
+        # seats ended by a resignation has none (nor scores or a breakdown).
+        "required": ["scores", "ranks", "winners", "breakdown", "reason"],
         "properties": {
-            "scores": {"type": "array", "items": {"type": "number"}},
-            "ranks": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+            "scores": {
+                "type": "array",
+                "items": {"type": "number"},
+                "description": "Per seat; empty when a resignation ended the game before the rules did.",
+            },
+            "ranks": {
+                "type": "array",
+                "items": {"type": "integer", "minimum": 1},
+                "description": "Per seat; resigned seats last, in the order they resigned.",
+            },
             "winners": {"type": "array", "items": {"type": "integer", "minimum": 0}},
-            "breakdown": {"type": "array", "items": {"$ref": "#/$defs/breakdown"}},
-            "reason": {"type": "string", "description": "Why the game ended."},
+            "breakdown": {
+                "type": "array",
+                "items": {"$ref": "#/$defs/breakdown"},
+                "description": "Per seat; empty when a resignation ended the game before the rules did.",
+            },
+            "reason": {
+                "type": "string",
+                "description": "Why the game ended: the rules' reason, or `resignation` (two seats, "
+                "one resigned).",
+            },
+            "resigned": {
+                "type": "array",
+                "items": {"type": "boolean"},
+                "description": "Per seat: whether its player resigned (only when one did).",
+            },
             **own.get("properties", {}),
         },
         "additionalProperties": False,
@@ -416,6 +446,10 @@ def _shared(components: Components) -> None:
         "name": {"type": "string"},
         "bot": {"type": "string", "description": "Bot seats: the strategy."},
         "level": {"type": "string", "description": "Bot seats: the level."},
+        "resigned": {
+            "type": "boolean",
+            "description": "Its player resigned: a stand-in bot plays it (kind `bot`), or the game ended.",
+        },
     }
     components.add(
         "Seat",
@@ -533,6 +567,11 @@ def create_game_schema() -> dict[str, Any]:
                     "minimum": 0,
                     "maximum": 2**63 - 1,
                     "description": "Seed of all chance; random when omitted. Secret until the end.",
+                },
+                "stand_in": {
+                    "type": "string",
+                    "enum": list(LEVELS),
+                    "description": "Level of the bot that plays a resigned seat to the end (default greedy).",
                 },
                 "listed": {
                     "type": "boolean",

@@ -38,6 +38,7 @@ from ..play.errors import (
     MissingToken,
     NoSuchSeat,
     PlayError,
+    SeatResigned,
     SeatTaken,
     SpectatorRefused,
     StaleVersion,
@@ -98,6 +99,7 @@ PLAY_STATUS: dict[type[PlayError], int] = {
     AbortRefused: 409,
     SpectatorRefused: 401,
     BadLobbyCursor: 422,
+    SeatResigned: 409,
     PlayError: 422,
 }
 

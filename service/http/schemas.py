@@ -71,6 +71,10 @@ class CreateGameSchema(Schema):
         validate=validate.Range(min=0, max=MAX_SEED),
         metadata={"description": "Seed of all chance; random when omitted. Secret until the game ends."},
     )
+    stand_in = fields.String(
+        validate=validate.OneOf(list(LEVELS)),
+        metadata={"description": "Level of the bot that plays a resigned seat to the end (default greedy)."},
+    )
     listed = fields.Boolean(
         load_default=False,
         metadata={"description": "Show the game in GET /lobby while it waits for players to join."},

@@ -61,6 +61,20 @@ class LeftSchema(Schema):
     version = fields.Integer(required=True)
 
 
+class ResignedSchema(Schema):
+    id = fields.String(required=True)
+    seat = fields.Integer(required=True, metadata={"description": "The seat that resigned."})
+    status = fields.String(
+        required=True,
+        validate=STATUS,
+        metadata={
+            "description": "`finished` when the game ended at once (two seats: the other won), else `active` "
+            "(a stand-in bot plays the seat to the end)."
+        },
+    )
+    version = fields.Integer(required=True)
+
+
 class AbortedSchema(Schema):
     id = fields.String(required=True)
     status = fields.String(required=True, validate=STATUS)
@@ -149,6 +163,19 @@ class Leave(MethodView):
     def post(self, game_id):
         """Give your seat back before the game starts (after the start: 409, resign instead)."""
         return json_response(seats().leave(game_id, caller_token()))
+
+
+@blp.route("/games/<game_id>/resign")
+class Resign(MethodView):
+    @blp.response(200, ResignedSchema, description="You resigned.")
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="NotFound")
+    @blp.alt_response(409, response="Conflict")
+    @blp.doc(operationId="resignGame", parameters=[GAME_ID, ACT_AUTH_HEADER], security=REQUIRED_TOKEN)
+    def post(self, game_id):
+        """Give the game up: two seats, the other wins at once; more, a stand-in bot plays your seat,
+        ranked last."""
+        return json_response(seats().resign(game_id, caller_token()))
 
 
 @blp.route("/games/<game_id>/abort")

@@ -2,6 +2,8 @@
 
 - games.py: ``Games``, every use case over a ``GameStore``; the worker plays bot seats through
   ``act`` exactly as a client does;
+- seats.py: ``Seats``, open seats: join, leave, resign (stand-in bots), abort, and the lobby;
+- results.py: a game's result with its resignations (the resigned ranked last);
 - auth.py: seat tokens, made, hashed and matched to a seat;
 - errors.py: the refusals, one class per reason (not found, stale version, bad token, ...),
   each with a stable code. The engines' ``RulesError`` (an illegal move, not your turn, game

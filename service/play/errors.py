@@ -140,3 +140,9 @@ class BadLobbyCursor(PlayError):
     """A lobby cursor that this service did not write."""
 
     code = "bad_cursor"
+
+
+class SeatResigned(PlayError):
+    """A move, or a seat change, from a seat whose player resigned (a bot plays it now)."""
+
+    code = "seat_resigned"

@@ -21,7 +21,7 @@ import orjson
 
 from engines import registry
 from engines.bots import LEVELS, STRATEGIES, level_for
-from engines.core import RulesError, State, redact_all
+from engines.core import GameOver, RulesError, State, redact_all
 
 from ..store.botgames import BotGameQuota
 from ..store.games import DuplicateRequest, GameMissing, GameMovedOn, GameStore, StoredGame, new_game_id
@@ -35,16 +35,20 @@ from .errors import (
     IdempotencyKeyReused,
     LevelNotForBot,
     MissingToken,
+    SeatResigned,
     StaleVersion,
     TooManyBotGames,
     TooMuchContention,
 )
+from .results import game_result
 
 # Moves submitted without a version are judged against the current state; when another
 # move lands in between, the move is judged again on the new state, a few times at most.
 _UNVERSIONED_ATTEMPTS = 8
 
 BotEnqueuer = Callable[..., object]  # (game_id, version, *, humans) -> enqueued
+# The level of the bot that stands in for a seat whose player resigned, unless the game names one.
+STAND_IN_LEVEL = "greedy"
 
 
 def _status(state: State) -> str:
@@ -52,7 +56,10 @@ def _status(state: State) -> str:
 
 
 def _public_seats(meta: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in seat.items() if k != "token_hash" and k != "invited"} for seat in meta["seats"]]
+    return [
+        {k: (True if k == "resigned" else v) for k, v in seat.items() if k != "token_hash" and k != "invited"}
+        for seat in meta["seats"]
+    ]
 
 
 def request_fingerprint(move: Any, version: int | None) -> str:
@@ -202,6 +209,7 @@ class Games:
                 tokens[index] = auth.new_token()
                 entry["token_hash"] = auth.token_hash(tokens[index])
             seats.append(entry)
+        stand_in = level_for(None, request.get("stand_in") or STAND_IN_LEVEL)
         state = game.setup(len(seats), options, seed)
         game_id = new_game_id()
         meta = {
@@ -211,6 +219,8 @@ class Games:
             "options": options,
             "seed": seed,
             "created": time.time(),
+            # The bot that plays a seat whose player resigned (service.play.seats).
+            "stand_in": {"bot": stand_in.bot, "level": stand_in.name},
         }
         waiting = any(seat["kind"] == "open" for seat in seats)
         if request.get("listed"):
@@ -262,7 +272,7 @@ class Games:
         stored, state = self._load(game_id)
         seat = auth.seat_of(stored.meta["seats"], token)
         self._heal_stalled_bots(stored, state)
-        result = state.result()
+        result = game_result(stored.meta, state)
         return {
             "id": game_id,
             "title": stored.meta["title"],
@@ -274,7 +284,7 @@ class Games:
             "options": stored.meta["options"],
             "seats": _public_seats(stored.meta),
             "view": state.view(seat),
-            "result": None if result is None else result.to_dict(),
+            "result": result,
         }
 
     def moves(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -339,7 +349,7 @@ class Games:
             "seed": stored.meta["seed"],
             # The moves only: the log's seat changes (joins, resignations) are not the rules'.
             "moves": [{"seat": e["seat"], "move": e["move"]} for e in self.store.log(game_id) if "move" in e],
-            "result": state.result().to_dict(),
+            "result": game_result(stored.meta, state),
         }
 
     # ---- acting ------------------------------------------------------------------------
@@ -366,6 +376,8 @@ class Games:
                 seat = auth.seat_of(stored.meta["seats"], token)
                 if seat is None:
                     raise MissingToken("Moves need a seat token: 'Authorization: Bearer <token>'.")
+                if stored.meta["seats"][seat]["kind"] != "human":
+                    raise SeatResigned("You resigned: a bot plays your seat now.")
             else:
                 seat = bot_seat
             idem = fingerprint = None
@@ -377,7 +389,9 @@ class Games:
                     if earlier["fingerprint"] != fingerprint:
                         raise IdempotencyKeyReused("This Idempotency-Key was used for a different request.")
                     return {**earlier["reply"], "replayed": True}
-            if stored.status == "waiting" or stored.status == "aborted":
+            if stored.status != "active":
+                if stored.status == "finished":  # by the rules, or at once by a resignation
+                    raise GameOver("game_over", "The game is over; no more moves are accepted.")
                 raise GameNotActive(
                     "The game is waiting for players to join."
                     if stored.status == "waiting"
@@ -414,6 +428,8 @@ class Games:
                 "at": time.time(),
             }
             result = state.result()
+            if result is not None:
+                result = game_result(stored.meta, state)
             reply = {
                 "title": stored.meta["title"],
                 "version": stored.version + 1,
@@ -423,7 +439,7 @@ class Games:
                 "to_act": state.to_act(),
                 "events": redact_all(events, seat, reveal_all=status == "finished"),
                 "view": state.view(seat),
-                "result": None if result is None else result.to_dict(),
+                "result": result,
             }
             if bot_seats_to_act(stored.meta, state):
                 # Before the commit: a commit that makes a bot due is never without its mark.

@@ -26,14 +26,17 @@ from . import auth
 from .errors import (
     AbortRefused,
     BadLobbyCursor,
+    GameNotActive,
     GameNotFound,
     GameNotWaiting,
     NoSuchSeat,
+    SeatResigned,
     SeatTaken,
     SpectatorRefused,
     TooMuchContention,
 )
-from .games import Games, bot_seats_to_act
+from .games import STAND_IN_LEVEL, Games, bot_seats_to_act
+from .results import resignation_result, resigned_order
 
 # A join meets other joins landing first at most once per seat; a few rounds more for leaves.
 _ATTEMPTS = 64
@@ -46,7 +49,9 @@ def rfc3339(when: float) -> str:
 
 
 def _public(seat: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in seat.items() if k not in ("token_hash", "invited")}
+    return {k: v for k, v in seat.items() if k not in ("token_hash", "invited")} | (
+        {"resigned": True} if seat.get("resigned") else {}
+    )
 
 
 class Seats:
@@ -167,6 +172,61 @@ class Seats:
             return {"id": game_id, "seat": seat, "status": "waiting", "version": version}
         raise TooMuchContention("The game's seats changed too often to leave it; try again.")
 
+    # ---- resign ------------------------------------------------------------------------------
+    def resign(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """Give the game up. Two seats: it ends at once, the other seat wins. More: a stand-in bot
+        (the game's ``stand_in`` level) plays the seat to the end, ranked last among those who
+        stayed; once no human seat is left unresigned, the bots play it out at their fastest."""
+        for _ in range(_ATTEMPTS):
+            stored = self._read(game_id)
+            seat = auth.seat_of(stored.meta["seats"], token)
+            if seat is None:
+                raise SpectatorRefused("Resigning needs the seat's token: 'Authorization: Bearer <token>'.")
+            if stored.meta["seats"][seat]["kind"] != "human":
+                raise SeatResigned("You have already resigned: a bot plays your seat now.")
+            if stored.status != "active":
+                raise GameNotActive(
+                    "The game has not started: leave it instead."
+                    if stored.status == "waiting"
+                    else f"The game is {stored.status}: there is nothing to resign."
+                )
+            meta = copy.deepcopy(stored.meta)
+            order = 1 + len(resigned_order(meta))
+            resigned: dict[str, Any] = {"type": "seat_resigned", "seat": seat}
+            state = None
+            if len(meta["seats"]) == 2:
+                meta["seats"][seat]["resigned"] = order
+                meta["ended"] = resignation_result(meta, 1 - seat)
+                status = "finished"
+            else:
+                stand_in = meta.get("stand_in") or {"bot": "greedy", "level": STAND_IN_LEVEL}
+                old = meta["seats"][seat]
+                # The token stays: its player still sees the game as that seat, and may not move.
+                meta["seats"][seat] = {
+                    "seat": seat,
+                    "kind": "bot",
+                    **({"name": old["name"]} if "name" in old else {}),
+                    "bot": stand_in["bot"],
+                    "level": stand_in["level"],
+                    "resigned": order,
+                    "token_hash": old["token_hash"],
+                }
+                resigned["stand_in"] = stand_in["level"]
+                if not any(s["kind"] == "human" for s in meta["seats"]):
+                    meta["played_out"] = True  # no one is left to wait for: bots at their fastest
+                status = "active"
+                state = self.games._restore(stored, stored.state)
+                if bot_seats_to_act(meta, state):
+                    self.games.store.mark_bot_due(game_id)  # before the commit, as a move does
+            try:
+                version = self._commit(stored, meta, status, seat, [resigned])
+            except GameMovedOn:
+                continue
+            if state is not None:
+                self.games._wake_bots(game_id, version, meta, state)
+            return {"id": game_id, "seat": seat, "status": status, "version": version}
+        raise TooMuchContention("The game changed too often to resign; try again.")
+
     # ---- abort --------------------------------------------------------------------------------
     def abort(self, game_id: str, token: str | None) -> dict[str, Any]:
         """End the game with no result: while it waits, or while a human seat has not moved yet."""
@@ -175,6 +235,8 @@ class Seats:
             seat = auth.seat_of(stored.meta["seats"], token)
             if seat is None:
                 raise SpectatorRefused("Aborting needs a seat's token: 'Authorization: Bearer <token>'.")
+            if stored.meta["seats"][seat]["kind"] != "human":
+                raise SeatResigned("You resigned: the game is no longer yours to abort.")
             if stored.status == "active":
                 moved = {e["seat"] for e in self.games.store.log(game_id) if "move" in e}
                 humans = {s["seat"] for s in stored.meta["seats"] if s["kind"] == "human"}

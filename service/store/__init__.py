@@ -6,7 +6,9 @@
 - ratelimit.py, slidingwindow.py: the rate-limit counters and their Lua check;
 - fanout.py: one subscription per process, fanned out to its event streams;
 - streamcaps.py: the caps on open event streams;
-- botqueue.py: bot turns as RQ jobs; botgames.py: the quota of games of bots only.
+- botqueue.py: bot turns as RQ jobs; botgames.py: the quota of games of bots only;
+- seats.py: the compare-and-set of a seat change (join, leave, resign, abort) and the lobby's
+  index in one script; lobby.py: the lobby's index (``sk:lobby``), read and pruned.
 
 May import watch/ and config (and redis, rq); never Flask, http/ or play/.
 """

@@ -244,3 +244,72 @@ def test_a_game_of_open_seats_only_counts_as_a_game_with_humans(client, seats):
         client.application.extensions["skyline.games"].store.redis.hget(game_key(created["id"]), "meta")
     )
     assert [s["kind"] for s in stored["seats"]] == ["open", "open"]
+
+
+# ---- resign -------------------------------------------------------------------------------------
+def test_resign_refusals_and_a_resigned_seat_may_watch_but_not_move(client, redis_client):
+    waiting = create_open(client)
+    token = waiting["human_seats"][0]["token"]
+    assert_problem(
+        client.post(f"/games/{waiting['id']}/resign", headers=bearer(token)), 409, "game_not_active"
+    )
+    assert_problem(client.post(f"/games/{waiting['id']}/resign"), 401, "seat_token_required")
+    game = create_open(
+        client,
+        seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}],
+        stand_in="random",
+    )
+    toks = {s["seat"]: s["token"] for s in game["human_seats"]}
+    reply = client.post(f"/games/{game['id']}/resign", headers=bearer(toks[1]))
+    assert reply.status_code == 200 and reply.get_json() == {
+        "id": game["id"],
+        "seat": 1,
+        "status": "active",
+        "version": 1,
+    }
+    shown = client.get(f"/games/{game['id']}", headers=bearer(toks[1])).get_json()
+    assert shown["you"] == 1 and shown["seats"][1] == {
+        "seat": 1,
+        "kind": "bot",
+        "bot": "random",
+        "level": "random",
+        "resigned": True,
+    }
+    events = client.get(f"/games/{game['id']}/events").get_json()["events"]
+    assert events[-1]["events"] == [{"type": "seat_resigned", "seat": 1, "stand_in": "random"}]
+    move = {"type": "pass"}
+    assert_problem(
+        client.post(f"/games/{game['id']}/actions", json={"move": move}, headers=bearer(toks[1])),
+        409,
+        "seat_resigned",
+    )
+    assert_problem(client.post(f"/games/{game['id']}/resign", headers=bearer(toks[1])), 409, "seat_resigned")
+    assert_problem(client.post(f"/games/{game['id']}/abort", headers=bearer(toks[1])), 409, "seat_resigned")
+    assert redis_client.hget(game_key(game["id"]), "version") == b"1"
+
+
+def test_two_seats_the_other_wins_at_once(client):
+    game = create_open(client, seats=[{"kind": "human"}, {"kind": "human"}])
+    toks = {s["seat"]: s["token"] for s in game["human_seats"]}
+    first = game["to_act"][0]
+    move, version = first_move(client, game["id"], toks[first])
+    client.post(
+        f"/games/{game['id']}/actions", json={"move": move, "version": version}, headers=bearer(toks[first])
+    )
+    quitter = 1 - first
+    reply = client.post(f"/games/{game['id']}/resign", headers=bearer(toks[quitter])).get_json()
+    assert reply["status"] == "finished" and reply["version"] == 2
+    shown = client.get(f"/games/{game['id']}").get_json()
+    assert shown["status"] == "finished" and shown["to_act"] == []
+    assert shown["result"] == {
+        "scores": [],
+        "ranks": [1 if seat == first else 2 for seat in range(2)],
+        "winners": [first],
+        "breakdown": [],
+        "reason": "resignation",
+        "resigned": [seat == quitter for seat in range(2)],
+    }
+    late = client.post(f"/games/{game['id']}/actions", json={"move": move}, headers=bearer(toks[first]))
+    assert_problem(late, 409, "game_over")
+    record = client.get(f"/games/{game['id']}/record").get_json()
+    assert record["moves"] == [{"seat": first, "move": move}] and record["result"] == shown["result"]

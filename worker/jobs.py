@@ -60,6 +60,7 @@ class Turns:
             connection,
             ttl_seconds=settings.game_ttl_seconds,
             finished_ttl_seconds=settings.finished_game_ttl_seconds,
+            lobby_ttl_seconds=settings.lobby_ttl_seconds,
         )
         self.queue = BotQueue(connection, job_timeout=settings.bot_job_timeout)
         # A job reads the game itself, and its Games lives for one job: nothing to keep.

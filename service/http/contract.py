@@ -200,6 +200,7 @@ SERVICE_EVENTS = {
     "game_started": "GameStartedEvent",
     "game_aborted": "GameAbortedEvent",
     "seat_resigned": "SeatResignedEvent",
+    "turn_timed_out": "TurnTimedOutEvent",
 }
 
 
@@ -217,6 +218,12 @@ def _service_events(components: Components) -> None:
             ["seat"],
         ),
         "game_started": ("The last open seat was taken: the game is under way.", {}, []),
+        "turn_timed_out": (
+            "The seat's time ran out: the stand-in bot's move follows in the same entry, or its "
+            "resignation.",
+            {"seat": seat, "deadline": {"type": "string", "format": "date-time"}},
+            ["seat"],
+        ),
         "seat_resigned": (
             "A player resigned: with two seats the game is over, else a stand-in bot plays the seat.",
             {"seat": seat, "stand_in": {"type": "string", "description": "The stand-in bot's level."}},
@@ -342,6 +349,7 @@ def _replies(components: Components, game_id: str) -> None:
                 "seats": {"type": "array", "items": ref("Seat")},
                 "view": {**ref(c("View")), "description": "What you may see."},
                 "result": result,
+                "deadlines": ref("Deadlines"),
             },
         ),
         "ListedMove": (
@@ -356,6 +364,7 @@ def _replies(components: Components, game_id: str) -> None:
                 "seat": {"type": ["integer", "null"], "minimum": 0, "description": "Your seat."},
                 "to_act": SEATS_LIST,
                 "moves": {"type": "array", "items": ref(c("ListedMove"))},
+                "deadlines": ref("Deadlines"),
             },
         ),
         "ActionResult": (
@@ -388,6 +397,10 @@ def _replies(components: Components, game_id: str) -> None:
                     "description": "Shown to the seat that moved, and to all once the game is over.",
                 },
                 "events": {"type": "array", "items": ref(c("Event"))},
+                "deadlines": {
+                    **ref("Deadlines"),
+                    "description": "Games with a clock: as this entry left them.",
+                },
             },
         ),
         "Events": (
@@ -487,6 +500,7 @@ def _shared(components: Components) -> None:
 def game_components() -> dict[str, dict[str, Any]]:
     components = Components()
     _shared(components)
+    components.add("Deadlines", DEADLINES)
     _service_events(components)
     for game_id in sorted(registry.GAMES):
         game = registry.GAMES[game_id]
@@ -568,6 +582,7 @@ def create_game_schema() -> dict[str, Any]:
                     "maximum": 2**63 - 1,
                     "description": "Seed of all chance; random when omitted. Secret until the end.",
                 },
+                "clock": ref("GameClock"),
                 "stand_in": {
                     "type": "string",
                     "enum": list(LEVELS),
@@ -584,7 +599,36 @@ def create_game_schema() -> dict[str, Any]:
     return variants
 
 
+CLOCK = {
+    "type": "object",
+    "description": "Turn deadlines: every human seat to act has `turn_seconds` to act; when they run out, "
+    "with no client request, the server plays the turn with the stand-in bot or resigns the seat.",
+    "required": ["turn_seconds"],
+    "additionalProperties": False,
+    "properties": {
+        "turn_seconds": {"type": "integer", "minimum": 10, "maximum": 14 * 24 * 3600},
+        "on_timeout": {
+            "type": "string",
+            "enum": ["stand_in", "resign"],
+            "default": "stand_in",
+            "description": "`stand_in`: the stand-in bot plays that one turn (the seat stays human; "
+            "after `timeouts_to_resign` timeouts in a row it resigns). `resign`: the seat resigns.",
+        },
+        "timeouts_to_resign": {"type": "integer", "minimum": 1, "maximum": 100, "default": 3},
+    },
+    "example": {"turn_seconds": 86400, "on_timeout": "stand_in", "timeouts_to_resign": 3},
+}
+DEADLINES = {
+    "type": "object",
+    "description": "Games with a clock: each human seat to act (by number) and when its time runs out "
+    "(RFC 3339, UTC).",
+    "additionalProperties": {"type": "string", "format": "date-time"},
+    "example": {"1": "2026-12-01T14:25:39.000Z"},
+}
+
+
 def document_requests(spec: Any) -> None:
+    spec.components.schema("GameClock", CLOCK)
     variants = create_game_schema()
     for name, schema in variants.items():
         spec.components.schema(name, schema)
@@ -625,5 +669,5 @@ def document_requests(spec: Any) -> None:
     body = spec._paths["/games/{game_id}/actions"]["post"]["requestBody"]["content"]["application/json"]
     body["schema"] = ref("ActionRequest")
     # The marshmallow schemas that validate these bodies, replaced above by exact ones.
-    for name in ("CreateGame", "Action"):
+    for name in ("CreateGame", "Action", "Clock"):
         spec.components.schemas.pop(name, None)

@@ -53,6 +53,27 @@ class SeatRequestSchema(Schema):
     )
 
 
+class ClockSchema(Schema):
+    turn_seconds = WholeNumber(
+        required=True,
+        validate=validate.Range(min=10, max=14 * 24 * 3600),
+        metadata={"description": "Seconds each human seat has to act (10 s to 14 days)."},
+    )
+    on_timeout = fields.String(
+        load_default="stand_in",
+        validate=validate.OneOf(["stand_in", "resign"]),
+        metadata={
+            "description": "When time runs out: `stand_in`, the stand-in bot plays that one turn (the "
+            "seat resigns after `timeouts_to_resign` in a row); `resign`, the seat resigns."
+        },
+    )
+    timeouts_to_resign = WholeNumber(
+        load_default=3,
+        validate=validate.Range(min=1, max=100),
+        metadata={"description": "Timeouts in a row after which the seat resigns (`stand_in` only)."},
+    )
+
+
 class CreateGameSchema(Schema):
     title = fields.String(
         required=True,
@@ -74,6 +95,10 @@ class CreateGameSchema(Schema):
     stand_in = fields.String(
         validate=validate.OneOf(list(LEVELS)),
         metadata={"description": "Level of the bot that plays a resigned seat to the end (default greedy)."},
+    )
+    clock = fields.Nested(
+        ClockSchema,
+        metadata={"description": "Turn deadlines: each human seat to act has `turn_seconds` to act."},
     )
     listed = fields.Boolean(
         load_default=False,

@@ -4,6 +4,8 @@
   ``act`` exactly as a client does;
 - seats.py: ``Seats``, open seats: join, leave, resign (stand-in bots), abort, and the lobby;
 - results.py: a game's result with its resignations (the resigned ranked last);
+- deadlines.py: a game's clock and its seats' deadlines, computed; clocks.py: ``Clocks``, what
+  the workers' sweeper does when a deadline passes (a stand-in move, or a resignation);
 - auth.py: seat tokens, made, hashed and matched to a seat;
 - errors.py: the refusals, one class per reason (not found, stale version, bad token, ...),
   each with a stable code. The engines' ``RulesError`` (an illegal move, not your turn, game

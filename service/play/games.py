@@ -28,6 +28,8 @@ from ..store.games import DuplicateRequest, GameMissing, GameMovedOn, GameStore,
 from ..store.lobby import LobbyIndex
 from ..watch import metrics
 from . import auth
+from .deadlines import clock_of, next_deadlines
+from .deadlines import shown as shown_deadlines
 from .errors import (
     GameNotActive,
     GameNotFound,
@@ -222,13 +224,17 @@ class Games:
             # The bot that plays a seat whose player resigned (service.play.seats).
             "stand_in": {"bot": stand_in.bot, "level": stand_in.name},
         }
+        clock = clock_of(request.get("clock"))
+        if clock is not None:
+            meta["clock"] = clock
         waiting = any(seat["kind"] == "open" for seat in seats)
         if request.get("listed"):
             meta["listed"] = True
         status = "waiting" if waiting else _status(state)
         if not waiting and bot_seats_to_act(meta, state):
             self.store.mark_bot_due(game_id)
-        self.store.create(game_id, meta, state.to_dict(), status)
+        deadlines = next_deadlines(meta, status, state.to_act(), None, None, meta["created"])
+        self.store.create(game_id, meta, state.to_dict(), status, deadlines)
         if waiting:
             if meta.get("listed") and self.lobby is not None:
                 self.lobby.add(game_id, meta["created"])
@@ -285,6 +291,7 @@ class Games:
             "seats": _public_seats(stored.meta),
             "view": state.view(seat),
             "result": result,
+            **({"deadlines": shown_deadlines(stored.deadlines)} if "clock" in stored.meta else {}),
         }
 
     def moves(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -307,6 +314,7 @@ class Games:
                     "seat": seat,
                     "to_act": state.to_act() if active else [],
                     "moves": [{"move": move, "label": state.label(move)} for move in listed],
+                    **({"deadlines": shown_deadlines(stored.deadlines)} if "clock" in stored.meta else {}),
                 }
             )
             self.listings.put(game_id, seat, stored.version, listing)
@@ -334,6 +342,8 @@ class Games:
         }
         if "move" in entry and (over or entry["seat"] == seat):  # seat changes have no move
             shown["move"] = entry["move"]
+        if "deadlines" in entry:  # games with a clock: each human seat to act, when its time runs out
+            shown["deadlines"] = entry["deadlines"]
         return shown
 
     def record(self, game_id: str) -> dict[str, Any]:
@@ -364,6 +374,7 @@ class Games:
         dry_run: bool = False,
         bot_seat: int | None = None,
         wake_bots: bool = True,
+        leading_events: list[dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
         """Apply one move of the caller's seat and return the events and the new view."""
         for _ in range(_UNVERSIONED_ATTEMPTS):
@@ -407,6 +418,8 @@ class Games:
                 # accept a rules-equivalent move, e.g. Property's 10 beside its 9).
                 applied = state.resolve(seat, move)
                 events = state.apply_listed(seat, applied)
+                if leading_events:  # the service's own, first (a timeout's, service.play.clocks)
+                    events = [*leading_events, *events]
             except RulesError:
                 if recent is not None:
                     continue  # judged on a kept state: read the game and judge again, as without one
@@ -420,13 +433,18 @@ class Games:
                     "move": applied,
                 }
             status = _status(state)
+            now = time.time()
             entry = {
                 "version": stored.version + 1,
                 "seat": seat,
                 "move": applied,
                 "events": events,
-                "at": time.time(),
+                "at": now,
             }
+            deadlines = None
+            if "clock" in stored.meta:
+                deadlines = next_deadlines(stored.meta, status, state.to_act(), stored.deadlines, seat, now)
+                entry["deadlines"] = shown_deadlines(deadlines)
             result = state.result()
             if result is not None:
                 result = game_result(stored.meta, state)
@@ -454,6 +472,7 @@ class Games:
                     idempotency=None
                     if idem is None
                     else (idem, {"fingerprint": fingerprint, "reply": reply}),
+                    deadlines=deadlines,
                 )
             except GameMovedOn as moved:
                 if recent is not None:
@@ -472,7 +491,7 @@ class Games:
             if wake_bots:
                 self._wake_bots(game_id, new_version, stored.meta, state)
             if self.recent.capacity > 0:
-                reply = self._keep(game_id, new_version, status, stored.meta, state, reply)
+                reply = self._keep(game_id, new_version, status, stored.meta, state, reply, deadlines)
             return reply
         raise TooMuchContention("The game changed too often to apply this move; try again.")
 
@@ -484,6 +503,7 @@ class Games:
         meta: dict[str, Any],
         state: State,
         reply: dict[str, Any],
+        deadlines: dict[str, float] | None = None,
     ) -> dict[str, Any]:
         """Keep the committed state for the game's next move; return the reply, detached from it.
 
@@ -504,7 +524,8 @@ class Games:
             }
         except orjson.JSONEncodeError:  # not plain JSON values: keep nothing rather than share
             return reply
-        self.recent.keep(StoredGame(game_id, version, status, meta, {}, time.time()), state)
+        kept = StoredGame(game_id, version, status, meta, {}, time.time(), deadlines=deadlines or {})
+        self.recent.keep(kept, state)
         return detached
 
     # ---- bots ----------------------------------------------------------------------------

@@ -23,6 +23,8 @@ from ..store.games import GameMissing, GameMovedOn, StoredGame
 from ..store.lobby import LobbyIndex
 from ..store.seats import SeatStore
 from . import auth
+from .deadlines import next_deadlines
+from .deadlines import shown as shown_deadlines
 from .errors import (
     AbortRefused,
     BadLobbyCursor,
@@ -78,8 +80,17 @@ class Seats:
         events: list[dict[str, Any]],
         *,
         lobby: str = "",
+        state: Any = None,
     ) -> int:
-        entry = {"version": stored.version + 1, "seat": seat, "events": events, "at": time.time()}
+        now = time.time()
+        entry: dict[str, Any] = {"version": stored.version + 1, "seat": seat, "events": events, "at": now}
+        deadlines = None
+        if "clock" in meta and (state is not None or status != "active"):
+            # Seats to act changed hands (a start, a resignation) or the game ended: new deadlines.
+            to_act = state.to_act() if state is not None else []
+            deadlines = next_deadlines(meta, status, to_act, stored.deadlines, None, now)
+            if deadlines:
+                entry["deadlines"] = shown_deadlines(deadlines)
         store = self.games.store
         if status == "waiting":  # a waiting game expires a lobby's lifetime after its creation
             expiry: dict[str, Any] = {"expire_at": meta["created"] + store.lobby_ttl}
@@ -94,6 +105,7 @@ class Seats:
                 entry,
                 lobby=lobby if meta.get("listed") else "",
                 lobby_score=meta["created"],
+                deadlines=deadlines,
                 **expiry,
             )
         except GameMissing:
@@ -144,7 +156,7 @@ class Seats:
                     self.games.store.mark_bot_due(game_id)  # before the commit, as a move does
             try:
                 version = self._commit(
-                    stored, meta, status, chosen, events, lobby="remove" if started else ""
+                    stored, meta, status, chosen, events, lobby="remove" if started else "", state=state
                 )
             except GameMovedOn:
                 continue
@@ -182,50 +194,59 @@ class Seats:
             seat = auth.seat_of(stored.meta["seats"], token)
             if seat is None:
                 raise SpectatorRefused("Resigning needs the seat's token: 'Authorization: Bearer <token>'.")
-            if stored.meta["seats"][seat]["kind"] != "human":
-                raise SeatResigned("You have already resigned: a bot plays your seat now.")
-            if stored.status != "active":
-                raise GameNotActive(
-                    "The game has not started: leave it instead."
-                    if stored.status == "waiting"
-                    else f"The game is {stored.status}: there is nothing to resign."
-                )
-            meta = copy.deepcopy(stored.meta)
-            order = 1 + len(resigned_order(meta))
-            resigned: dict[str, Any] = {"type": "seat_resigned", "seat": seat}
-            state = None
-            if len(meta["seats"]) == 2:
-                meta["seats"][seat]["resigned"] = order
-                meta["ended"] = resignation_result(meta, 1 - seat)
-                status = "finished"
-            else:
-                stand_in = meta.get("stand_in") or {"bot": "greedy", "level": STAND_IN_LEVEL}
-                old = meta["seats"][seat]
-                # The token stays: its player still sees the game as that seat, and may not move.
-                meta["seats"][seat] = {
-                    "seat": seat,
-                    "kind": "bot",
-                    **({"name": old["name"]} if "name" in old else {}),
-                    "bot": stand_in["bot"],
-                    "level": stand_in["level"],
-                    "resigned": order,
-                    "token_hash": old["token_hash"],
-                }
-                resigned["stand_in"] = stand_in["level"]
-                if not any(s["kind"] == "human" for s in meta["seats"]):
-                    meta["played_out"] = True  # no one is left to wait for: bots at their fastest
-                status = "active"
-                state = self.games._restore(stored, stored.state)
-                if bot_seats_to_act(meta, state):
-                    self.games.store.mark_bot_due(game_id)  # before the commit, as a move does
             try:
-                version = self._commit(stored, meta, status, seat, [resigned])
+                return self.resign_seat(stored, seat)
             except GameMovedOn:
                 continue
-            if state is not None:
-                self.games._wake_bots(game_id, version, meta, state)
-            return {"id": game_id, "seat": seat, "status": status, "version": version}
         raise TooMuchContention("The game changed too often to resign; try again.")
+
+    def resign_seat(
+        self, stored: StoredGame, seat: int, leading_events: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """Resign ``seat`` of the game as read (a compare-and-set on its version: GameMovedOn
+        if it moved on). ``leading_events`` come first in the entry (a timeout's)."""
+        game_id = stored.id
+        if stored.meta["seats"][seat]["kind"] != "human":
+            raise SeatResigned("You have already resigned: a bot plays your seat now.")
+        if stored.status != "active":
+            raise GameNotActive(
+                "The game has not started: leave it instead."
+                if stored.status == "waiting"
+                else f"The game is {stored.status}: there is nothing to resign."
+            )
+        meta = copy.deepcopy(stored.meta)
+        order = 1 + len(resigned_order(meta))
+        resigned: dict[str, Any] = {"type": "seat_resigned", "seat": seat}
+        state = None
+        if len(meta["seats"]) == 2:
+            meta["seats"][seat]["resigned"] = order
+            meta["ended"] = resignation_result(meta, 1 - seat)
+            status = "finished"
+        else:
+            stand_in = meta.get("stand_in") or {"bot": "greedy", "level": STAND_IN_LEVEL}
+            old = meta["seats"][seat]
+            # The token stays: its player still sees the game as that seat, and may not move.
+            meta["seats"][seat] = {
+                "seat": seat,
+                "kind": "bot",
+                **({"name": old["name"]} if "name" in old else {}),
+                "bot": stand_in["bot"],
+                "level": stand_in["level"],
+                "resigned": order,
+                "token_hash": old["token_hash"],
+            }
+            resigned["stand_in"] = stand_in["level"]
+            if not any(s["kind"] == "human" for s in meta["seats"]):
+                meta["played_out"] = True  # no one is left to wait for: bots at their fastest
+            status = "active"
+            state = self.games._restore(stored, stored.state)
+            if bot_seats_to_act(meta, state):
+                self.games.store.mark_bot_due(game_id)  # before the commit, as a move does
+        events = [*(leading_events or []), resigned]
+        version = self._commit(stored, meta, status, seat, events, state=state)
+        if state is not None:
+            self.games._wake_bots(game_id, version, meta, state)
+        return {"id": game_id, "seat": seat, "status": status, "version": version}
 
     # ---- abort --------------------------------------------------------------------------------
     def abort(self, game_id: str, token: str | None) -> dict[str, Any]:

@@ -16,12 +16,13 @@ import orjson
 import redis
 
 from .games import GameMissing, GameMovedOn
-from .keys import LOBBY, events_channel, game_key, log_key
+from .keys import DEADLINES, LOBBY, events_channel, game_key, log_key
 
 _SEAT_COMMIT = """
--- KEYS: game hash, log, lobby
+-- KEYS: game hash, log, lobby, deadlines' index
 -- ARGV: expected version, meta, status, log entry, 'at' or 'in', expiry (unix time or seconds),
---       channel, now, lobby ('add', 'remove' or ''), game id, lobby score, state ('' = unchanged)
+--       channel, now, lobby ('add', 'remove' or ''), game id, lobby score, state ('' = unchanged),
+--       deadlines ('' = unchanged), the earliest deadline ('' = none)
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return -1 end
 if current ~= ARGV[1] then return -2 end
@@ -36,6 +37,14 @@ if ARGV[9] == 'add' then
   redis.call('ZADD', KEYS[3], ARGV[11], ARGV[10])
 elseif ARGV[9] == 'remove' then
   redis.call('ZREM', KEYS[3], ARGV[10])
+end
+if ARGV[13] ~= '' then
+  redis.call('HSET', KEYS[1], 'deadlines', ARGV[13])
+  if ARGV[14] == '' then
+    redis.call('ZREM', KEYS[4], ARGV[10])
+  else
+    redis.call('ZADD', KEYS[4], ARGV[14], ARGV[10])
+  end
 end
 redis.call('PUBLISH', ARGV[7], version)
 return version
@@ -62,6 +71,7 @@ class SeatStore:
         lobby: str = "",
         lobby_score: float = 0.0,
         state: dict[str, Any] | None = None,
+        deadlines: dict[str, float] | None = None,
     ) -> int:
         """Write the seats and status if the game is still at ``expected_version``; the new version.
 
@@ -72,7 +82,7 @@ class SeatStore:
         else:
             mode, expiry = "in", int(ttl or 1)
         result = self._commit(
-            keys=[game_key(game_id), log_key(game_id), LOBBY],
+            keys=[game_key(game_id), log_key(game_id), LOBBY, DEADLINES],
             args=[
                 expected_version,
                 orjson.dumps(meta),
@@ -86,6 +96,8 @@ class SeatStore:
                 game_id,
                 repr(lobby_score),
                 b"" if state is None else orjson.dumps(state),
+                b"" if deadlines is None else orjson.dumps(deadlines),
+                "" if not deadlines else repr(min(deadlines.values())),
             ],
         )
         if result == -1:

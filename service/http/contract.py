@@ -623,7 +623,7 @@ DEADLINES = {
     "description": "Games with a clock: each human seat to act (by number) and when its time runs out "
     "(RFC 3339, UTC).",
     "additionalProperties": {"type": "string", "format": "date-time"},
-    "example": {"1": "2026-12-01T14:25:39.000Z"},
+    "example": {"1": "2026-12-02T14:25:39+00:00"},
 }
 
 

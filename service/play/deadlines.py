@@ -4,6 +4,7 @@ every move of a game with a clock writes them (``service.play.games``, ``service
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 from typing import Any
 
@@ -49,7 +50,9 @@ def next_deadlines(
 
 
 def rfc3339(when: float) -> str:
-    return datetime.fromtimestamp(when, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """RFC 3339, UTC, to the second (rounded up: a deadline shown is never earlier than the real
+    one), written as Python and typed clients write it back (``+00:00``)."""
+    return datetime.fromtimestamp(math.ceil(when), UTC).isoformat()
 
 
 def shown(deadlines: dict[str, float]) -> dict[str, str]:

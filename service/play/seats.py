@@ -14,7 +14,6 @@ import base64
 import binascii
 import copy
 import time
-from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -23,7 +22,7 @@ from ..store.games import GameMissing, GameMovedOn, StoredGame
 from ..store.lobby import LobbyIndex
 from ..store.seats import SeatStore
 from . import auth
-from .deadlines import next_deadlines
+from .deadlines import next_deadlines, rfc3339
 from .deadlines import shown as shown_deadlines
 from .errors import (
     AbortRefused,
@@ -44,10 +43,6 @@ from .results import resignation_result, resigned_order
 _ATTEMPTS = 64
 LOBBY_PAGE = 20
 LOBBY_PAGE_MAX = 100
-
-
-def rfc3339(when: float) -> str:
-    return datetime.fromtimestamp(when, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
 def _public(seat: dict[str, Any]) -> dict[str, Any]:

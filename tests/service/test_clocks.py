@@ -40,7 +40,7 @@ def test_a_clock_gives_each_human_seat_to_act_a_deadline_written_with_the_move(c
     assert redis_client.zscore(DEADLINES, game["id"]) == due[str(seat)]
     toks = {s["seat"]: s["token"] for s in game["human_seats"]}
     shown = client.get(f"/games/{game['id']}").get_json()
-    assert list(shown["deadlines"]) == [str(seat)] and shown["deadlines"][str(seat)].endswith("Z")
+    assert list(shown["deadlines"]) == [str(seat)] and shown["deadlines"][str(seat)].endswith("+00:00")
     listing = client.get(f"/games/{game['id']}/moves", headers=bearer(toks[seat])).get_json()
     assert listing["deadlines"] == shown["deadlines"]
     move, version = first_move(client, game["id"], toks[seat])

@@ -209,7 +209,11 @@ def test_lobby_filters_pages_newest_first_and_forgets_started_games(client, redi
     assert [g["id"] for g in by_seats] == [fish["id"]]
     entry = by_seats[0]
     assert entry["title"] == "fresh-fish" and entry["open_seats"] == [1, 2]
-    assert entry["created"].endswith("Z") and [s["kind"] for s in entry["seats"]] == ["human", "open", "open"]
+    assert entry["created"].endswith("+00:00") and [s["kind"] for s in entry["seats"]] == [
+        "human",
+        "open",
+        "open",
+    ]
     join(client, ids[0])  # started: it leaves the lobby
     assert ids[0] not in [g["id"] for g in client.get("/lobby?limit=100").get_json()["games"]]
     assert redis_client.zscore(LOBBY, ids[0]) is None

@@ -33,6 +33,15 @@ class WholeNumber(fields.Integer):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+class StrictBoolean(fields.Boolean):
+    """A JSON boolean, as JSON Schema means it: ``0``, ``1`` and ``"true"`` are refused."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if type(value) is not bool:
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 class SeatRequestSchema(Schema):
     kind = fields.String(
         required=True,
@@ -100,7 +109,7 @@ class CreateGameSchema(Schema):
         ClockSchema,
         metadata={"description": "Turn deadlines: each human seat to act has `turn_seconds` to act."},
     )
-    listed = fields.Boolean(
+    listed = StrictBoolean(
         load_default=False,
         metadata={"description": "Show the game in GET /lobby while it waits for players to join."},
     )

@@ -137,6 +137,22 @@ class LobbySchema(Schema):
 
 _JOIN_EXAMPLE = {"seat": 1, "name": "Bo"}
 
+# Links: a new game to its seats' routes (its first human seat's token), a join to the seat's.
+_GAME = {"game_id": "$response.body#/id"}
+_CREATOR = {**_GAME, "header.Authorization": "Bearer {$response.body#/human_seats/0/token}"}
+_JOINER = {**_GAME, "header.Authorization": "Bearer {$response.body#/token}"}
+CREATED_LINKS = {
+    "JoinGame": {"operationId": "joinGame", "parameters": _GAME},
+    "ResignGame": {"operationId": "resignGame", "parameters": _CREATOR},
+    "AbortGame": {"operationId": "abortGame", "parameters": _CREATOR},
+    "LeaveGame": {"operationId": "leaveGame", "parameters": _CREATOR},
+}
+JOINED_LINKS = {
+    "GetGameAsJoined": {"operationId": "getGame", "parameters": _JOINER},
+    "LeaveJoinedGame": {"operationId": "leaveGame", "parameters": _JOINER},
+    "ResignJoinedGame": {"operationId": "resignGame", "parameters": _JOINER},
+}
+
 
 @blp.route("/games/<game_id>/join")
 class Join(MethodView):

@@ -323,3 +323,9 @@ def test_two_seats_the_other_wins_at_once(client):
     assert_problem(late, 409, "game_over")
     record = client.get(f"/games/{game['id']}/record").get_json()
     assert record["moves"] == [{"seat": first, "move": move}] and record["result"] == shown["result"]
+
+
+def test_listed_is_a_json_boolean(client):
+    body = {"title": "property", "seats": [{"kind": "human"}, {"kind": "open"}]}
+    for value in (0, 1, "true"):
+        assert_problem(client.post("/games", json={**body, "listed": value}), 422, "invalid_request")

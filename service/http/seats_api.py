@@ -194,6 +194,38 @@ class Resign(MethodView):
         return json_response(seats().resign(game_id, caller_token()))
 
 
+class RematchSchema(Schema):
+    id = fields.String(
+        required=True, metadata={"description": "The rematch: the same for every player who asks."}
+    )
+    seat = fields.Integer(required=True, metadata={"description": "Your seat: the one you had."})
+    token = fields.String(
+        required=True,
+        metadata={
+            "description": "A new seat token for the rematch, shown once. Asking again (a lost token) "
+            "gives a new one for the same seat, and the one before stops working."
+        },
+    )
+    status = fields.String(
+        required=True,
+        validate=STATUS,
+        metadata={"description": "`active` once every human player has asked."},
+    )
+
+
+@blp.route("/games/<game_id>/rematch")
+class Rematch(MethodView):
+    @blp.response(201, RematchSchema, description="Your seat in the rematch, with its token (shown once).")
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="NotFound")
+    @blp.alt_response(409, response="Conflict")
+    @blp.doc(operationId="rematchGame", parameters=[GAME_ID, ACT_AUTH_HEADER], security=REQUIRED_TOKEN)
+    def post(self, game_id):
+        """Ask for the finished game's one rematch: same title, options, clock and bots, a new seed;
+        it starts once every human player has asked."""
+        return json_response(seats().rematch(game_id, caller_token()), 201)
+
+
 @blp.route("/games/<game_id>/abort")
 class Abort(MethodView):
     @blp.response(200, AbortedSchema, description="The game is aborted: no result.")

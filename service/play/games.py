@@ -59,7 +59,11 @@ def _status(state: State) -> str:
 
 def _public_seats(meta: dict[str, Any]) -> list[dict[str, Any]]:
     return [
-        {k: (True if k == "resigned" else v) for k, v in seat.items() if k != "token_hash" and k != "invited"}
+        {
+            k: (True if k == "resigned" else v)
+            for k, v in seat.items()
+            if k != "token_hash" and k != "invited" and k != "reserved_for"
+        }
         for seat in meta["seats"]
     ]
 

@@ -13,14 +13,17 @@ from __future__ import annotations
 import base64
 import binascii
 import copy
+import secrets
 import time
 from typing import Any
 
 import orjson
 
-from ..store.games import GameMissing, GameMovedOn, StoredGame
+from engines import registry
+
+from ..store.games import GameMissing, GameMovedOn, StoredGame, new_game_id
 from ..store.lobby import LobbyIndex
-from ..store.seats import SeatStore
+from ..store.seats import RematchStore, SeatStore
 from . import auth
 from .deadlines import next_deadlines, rfc3339
 from .deadlines import shown as shown_deadlines
@@ -29,6 +32,7 @@ from .errors import (
     BadLobbyCursor,
     GameNotActive,
     GameNotFound,
+    GameNotOver,
     GameNotWaiting,
     NoSuchSeat,
     SeatResigned,
@@ -46,7 +50,7 @@ LOBBY_PAGE_MAX = 100
 
 
 def _public(seat: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in seat.items() if k not in ("token_hash", "invited")} | (
+    return {k: v for k, v in seat.items() if k not in ("token_hash", "invited", "reserved_for")} | (
         {"resigned": True} if seat.get("resigned") else {}
     )
 
@@ -54,10 +58,13 @@ def _public(seat: dict[str, Any]) -> dict[str, Any]:
 class Seats:
     """Join, leave, abort, and the lobby, over the games' store and the lobby's index."""
 
-    def __init__(self, games: Games, seat_store: SeatStore, lobby: LobbyIndex) -> None:
+    def __init__(
+        self, games: Games, seat_store: SeatStore, lobby: LobbyIndex, rematches: RematchStore | None = None
+    ) -> None:
         self.games = games
         self.seat_store = seat_store
         self.lobby = lobby
+        self.rematches = rematches or RematchStore(seat_store.redis)
 
     # ---- the commit of a seat change -------------------------------------------------------
     def _read(self, game_id: str) -> StoredGame:
@@ -107,10 +114,27 @@ class Seats:
             raise GameNotFound(stored.id) from None
 
     # ---- join and leave ----------------------------------------------------------------------
-    def join(self, game_id: str, seat: int | None = None, name: str | None = None) -> dict[str, Any]:
-        """Take an open seat (the first one when ``seat`` is None); the token is shown once."""
+    def join(
+        self, game_id: str, seat: int | None = None, name: str | None = None, *, holder: str | None = None
+    ) -> dict[str, Any]:
+        """Take an open seat (the first one when ``seat`` is None); the token is shown once.
+
+        ``holder`` (a rematch): the digest of the token of the finished game, for which the seat
+        is reserved; its holder may take the seat again (a new token: a lost one is replaced)."""
         for _ in range(_ATTEMPTS):
             stored = self._read(game_id)
+            again = (
+                holder is not None
+                and seat is not None
+                and 0 <= seat < len(stored.meta["seats"])
+                and stored.meta["seats"][seat]["kind"] == "human"
+                and stored.meta["seats"][seat].get("reserved_for") == holder
+            )
+            if again:
+                try:
+                    return self._issue_again(stored, seat)
+                except GameMovedOn:
+                    continue
             if stored.status != "waiting":
                 raise GameNotWaiting(
                     "The game has started: its seats are all taken."
@@ -119,11 +143,16 @@ class Seats:
                 )
             seats = stored.meta["seats"]
             if seat is None:
-                chosen = next(s["seat"] for s in seats if s["kind"] == "open")
+                free = [s["seat"] for s in seats if s["kind"] == "open" and "reserved_for" not in s]
+                if not free:
+                    raise SeatTaken("Every open seat is reserved for a player of the last game.")
+                chosen = free[0]
             elif not 0 <= seat < len(seats):
                 raise NoSuchSeat(f"The game has seats 0 to {len(seats) - 1}; there is no seat {seat}.")
             elif seats[seat]["kind"] != "open":
                 raise SeatTaken(f"Seat {seat} is no longer open; join another one, or leave out `seat`.")
+            elif seats[seat].get("reserved_for", holder) != holder:
+                raise SeatTaken(f"Seat {seat} is reserved for its player of the last game.")
             else:
                 chosen = seat
             meta = copy.deepcopy(stored.meta)
@@ -134,6 +163,8 @@ class Seats:
                 taken["name"] = name or invited
             if invited:
                 taken["invited"] = invited
+            if "reserved_for" in seats[chosen]:
+                taken["reserved_for"] = seats[chosen]["reserved_for"]
             taken["token_hash"] = auth.token_hash(token)
             meta["seats"][chosen] = taken
             started = not any(s["kind"] == "open" for s in meta["seats"])
@@ -160,6 +191,66 @@ class Seats:
             return {"id": game_id, "seat": chosen, "token": token, "status": status, "version": version}
         raise TooMuchContention("The game's seats changed too often to join it; try again.")
 
+    def _issue_again(self, stored: StoredGame, seat: int) -> dict[str, Any]:
+        """A new token for a rematch's seat whose player asks again (the old one stops working)."""
+        meta = copy.deepcopy(stored.meta)
+        token = auth.new_token()
+        meta["seats"][seat]["token_hash"] = auth.token_hash(token)
+        event = {"type": "seat_joined", "seat": seat, "again": True}
+        version = self._commit(stored, meta, stored.status, seat, [event])
+        return {"id": stored.id, "seat": seat, "token": token, "status": stored.status, "version": version}
+
+    # ---- rematch -------------------------------------------------------------------------------
+    def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The one rematch of a finished game: same title, options, clock and bots, a new seed;
+        each human seat reserved for its player, who takes it by asking (again: a new token)."""
+        stored = self._read(game_id)
+        seat = auth.seat_of(stored.meta["seats"], token)
+        if seat is None:
+            raise SpectatorRefused("A rematch is asked with a seat token of the finished game.")
+        if stored.status != "finished":
+            raise GameNotOver("A rematch is offered once the game is over.")
+        old = stored.meta
+        game = registry.get(old["title"])
+        seats: list[dict[str, Any]] = []
+        for former in old["seats"]:
+            named = {"name": former["name"]} if former.get("name") else {}
+            if former.get("token_hash"):  # a human seat (resigned or not): reserved for its player
+                seats.append(
+                    {"seat": former["seat"], "kind": "open", **named, "reserved_for": former["token_hash"]}
+                )
+            else:
+                seats.append(
+                    {
+                        "seat": former["seat"],
+                        "kind": "bot",
+                        **named,
+                        "bot": former["bot"],
+                        "level": former["level"],
+                    }
+                )
+        seed = secrets.randbits(63)
+        meta: dict[str, Any] = {
+            "title": game.id,
+            "rules_version": game.rules_version,
+            "seats": seats,
+            "options": old["options"],
+            "seed": seed,
+            "created": time.time(),
+            "stand_in": old.get("stand_in") or {"bot": "greedy", "level": STAND_IN_LEVEL},
+            "rematch_of": game_id,
+        }
+        if "clock" in old:
+            meta["clock"] = old["clock"]
+        state = game.setup(len(seats), old["options"], seed)
+        new_id = self.rematches.create_once(
+            game_id, new_game_id(), meta, state.to_dict(), "waiting", self.games.store.lobby_ttl
+        )
+        if new_id is None:
+            raise GameNotFound(game_id)
+        joined = self.join(new_id, seat, holder=auth.token_hash(token))  # type: ignore[arg-type]
+        return {"id": new_id, "seat": seat, "token": joined["token"], "status": joined["status"]}
+
     def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
         """Give a seat back before the start: it is open again, and its token stops working."""
         for _ in range(_ATTEMPTS):
@@ -170,8 +261,11 @@ class Seats:
             if stored.status != "waiting":
                 raise GameNotWaiting("The game has started: resign instead of leaving.")
             meta = copy.deepcopy(stored.meta)
-            invited = meta["seats"][seat].get("invited")
+            given_back = meta["seats"][seat]
+            invited = given_back.get("invited")
             meta["seats"][seat] = {"seat": seat, "kind": "open", **({"name": invited} if invited else {})}
+            if "reserved_for" in given_back:  # a rematch's seat stays its player's
+                meta["seats"][seat]["reserved_for"] = given_back["reserved_for"]
             try:
                 version = self._commit(stored, meta, "waiting", seat, [{"type": "seat_left", "seat": seat}])
             except GameMovedOn:

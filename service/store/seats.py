@@ -105,3 +105,36 @@ class SeatStore:
         if result == -2:
             raise GameMovedOn()
         return int(result)
+
+
+_REMATCH = """
+-- KEYS: the finished game's hash, the rematch's hash
+-- ARGV: the rematch's id, meta, state, status, ttl, now
+local existing = redis.call('HGET', KEYS[1], 'rematch')
+if existing then return existing end
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('HSET', KEYS[1], 'rematch', ARGV[1])
+redis.call('HSET', KEYS[2], 'meta', ARGV[2], 'state', ARGV[3], 'version', 0, 'status', ARGV[4],
+  'updated', ARGV[6])
+redis.call('EXPIRE', KEYS[2], tonumber(ARGV[5]))
+return ARGV[1]
+"""
+
+
+class RematchStore:
+    """The one rematch of a finished game: created by whoever asks first, found by the others."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self._rematch = client.register_script(_REMATCH)
+
+    def create_once(
+        self, game_id: str, new_id: str, meta: dict[str, Any], state: dict[str, Any], status: str, ttl: int
+    ) -> str | None:
+        """The rematch's id: ``new_id`` created now, or the one created before (None: no game)."""
+        found = self._rematch(
+            keys=[game_key(game_id), game_key(new_id)],
+            args=[new_id, orjson.dumps(meta), orjson.dumps(state), status, ttl, repr(time.time())],
+        )
+        if found is None:
+            return None
+        return found.decode() if isinstance(found, bytes) else found

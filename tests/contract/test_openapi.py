@@ -38,6 +38,7 @@ def test_the_contract_is_openapi_3_1_with_every_route():
         "/games/{game_id}/join",
         "/games/{game_id}/leave",
         "/games/{game_id}/resign",
+        "/games/{game_id}/rematch",
         "/games/{game_id}/abort",
         "/lobby",
         "/games/{game_id}/board.svg",

@@ -205,3 +205,31 @@ def test_when_every_human_resigned_the_bots_play_it_out(live, redis_server):
         and result["ranks"] == [3, 2, 1]
         and result["resigned"] == [True, True, False]
     )
+
+
+def test_a_rematch_asked_by_both_players_at_once_is_one_game(live):
+    for _ in range(5):
+        created = requests.post(
+            f"{live}/games",
+            json={
+                "title": "property",
+                "seats": [{"kind": "human"}, {"kind": "human"}],
+                "clock": {"turn_seconds": 600},
+            },
+            timeout=10,
+        ).json()
+        tokens = {s["seat"]: s["token"] for s in created["human_seats"]}
+        requests.post(f"{live}/games/{created['id']}/resign", headers=_auth(tokens[0]), timeout=10)
+        barrier = threading.Barrier(2)
+
+        def ask(seat, game_id=created["id"], barrier=barrier, tokens=tokens):
+            barrier.wait()
+            return requests.post(f"{live}/games/{game_id}/rematch", headers=_auth(tokens[seat]), timeout=30)
+
+        with ThreadPoolExecutor(2) as pool:
+            replies = list(pool.map(ask, (0, 1)))
+        assert [r.status_code for r in replies] == [201, 201], [r.text for r in replies]
+        bodies = [r.json() for r in replies]
+        assert bodies[0]["id"] == bodies[1]["id"] and [b["seat"] for b in bodies] == [0, 1]
+        shown = requests.get(f"{live}/games/{bodies[0]['id']}", timeout=10).json()
+        assert shown["status"] == "active" and shown["deadlines"]  # the clock came along

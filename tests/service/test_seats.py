@@ -329,3 +329,51 @@ def test_listed_is_a_json_boolean(client):
     body = {"title": "property", "seats": [{"kind": "human"}, {"kind": "open"}]}
     for value in (0, 1, "true"):
         assert_problem(client.post("/games", json={**body, "listed": value}), 422, "invalid_request")
+
+
+# ---- rematch ------------------------------------------------------------------------------------
+def _finished_by_resignation(client, seats=None):
+    game = create_open(
+        client, seats=seats or [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+    )
+    toks = {s["seat"]: s["token"] for s in game["human_seats"]}
+    client.post(f"/games/{game['id']}/resign", headers=bearer(toks[1]))
+    return game, toks
+
+
+def test_a_rematch_is_one_game_for_all_its_players_and_starts_when_all_asked(client):
+    game, toks = _finished_by_resignation(
+        client,
+        seats=[
+            {"kind": "human", "name": "Ada"},
+            {"kind": "human", "name": "Bo"},
+            {"kind": "bot", "level": "easy"},
+        ],
+    )
+    client.post(f"/games/{game['id']}/resign", headers=bearer(toks[0]))  # three seats: both resign
+    shown = client.get(f"/games/{game['id']}").get_json()
+    if shown["status"] != "finished":  # the bots play it out: this test only needs a finished game
+        game, toks = _finished_by_resignation(client)
+    first = client.post(f"/games/{game['id']}/rematch", headers=bearer(toks[0]))
+    assert first.status_code == 201, first.get_json()
+    body = first.get_json()
+    assert body["seat"] == 0 and body["status"] == "waiting"
+    rematch = client.get(f"/games/{body['id']}").get_json()
+    assert rematch["status"] == "waiting" and [s["kind"] for s in rematch["seats"]][:2] == ["human", "open"]
+    assert rematch["seats"][1] == {"seat": 1, "kind": "open", "name": "Bo"}
+    # The reserved seat is not anyone's to join.
+    assert_problem(join(client, body["id"], seat=1), 409, "seat_taken")
+    assert_problem(join(client, body["id"]), 409, "seat_taken")
+    second = client.post(f"/games/{game['id']}/rematch", headers=bearer(toks[1])).get_json()
+    assert second["id"] == body["id"] and second["seat"] == 1 and second["status"] == "active"
+    # Asking twice: the same seat, a new token; the one before stops working.
+    again = client.post(f"/games/{game['id']}/rematch", headers=bearer(toks[0])).get_json()
+    assert again["id"] == body["id"] and again["seat"] == 0 and again["token"] != body["token"]
+    assert_problem(client.get(f"/games/{body['id']}", headers=bearer(body["token"])), 401, "invalid_token")
+    assert client.get(f"/games/{body['id']}", headers=bearer(again["token"])).get_json()["you"] == 0
+    assert_problem(client.post(f"/games/{game['id']}/rematch"), 401, "seat_token_required")
+    running = create_open(client, seats=[{"kind": "human"}, {"kind": "human"}])
+    refused = client.post(
+        f"/games/{running['id']}/rematch", headers=bearer(running["human_seats"][0]["token"])
+    )
+    assert_problem(refused, 409, "game_not_over")

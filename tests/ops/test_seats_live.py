@@ -183,7 +183,7 @@ def test_when_every_human_resigned_the_bots_play_it_out(live, redis_server):
         f"{live}/games",
         json={
             "title": "property",
-            "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "hard"}],
+            "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "easy"}],
         },
         timeout=10,
     ).json()

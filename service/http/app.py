@@ -170,7 +170,14 @@ def create_app(
     api = SkylineApi(app)
     from . import pictures
     from .api import ACTION_LINKS, CREATED_LINKS, MOVES_LINKS, SEAT_TOKEN, TAGGED_REPLIES, blp, ops
-    from .contract import add_game_schemas, add_links, document_requests, name_error_responses, use_replies
+    from .contract import (
+        add_game_schemas,
+        add_links,
+        document_requests,
+        name_error_responses,
+        use_items,
+        use_replies,
+    )
     from .docs import docs_blueprint
     from .seats_api import CREATED_LINKS as SEAT_LINKS
     from .seats_api import JOINED_LINKS
@@ -188,6 +195,7 @@ def create_app(
     app.register_blueprint(docs_blueprint())
     add_game_schemas(api.spec)
     use_replies(api.spec, TAGGED_REPLIES)
+    use_items(api.spec, "Lobby", "games", "LobbyGame")
     add_links(api.spec, "/games", "post", "201", {**CREATED_LINKS, **pictures.CREATED_LINKS, **SEAT_LINKS})
     add_links(api.spec, "/games/{game_id}/join", "post", "201", JOINED_LINKS)
     add_links(api.spec, "/games/{game_id}/moves", "get", "200", MOVES_LINKS)

@@ -334,6 +334,21 @@ def _replies(components: Components, game_id: str) -> None:
                 },
             },
         ),
+        "LobbyGame": (
+            ["id", "title", "options", "seats", "open_seats", "created"],
+            {
+                "id": {"type": "string"},
+                "title": title,
+                "options": options,
+                "seats": {"type": "array", "items": ref("Seat")},
+                "open_seats": {**SEATS_LIST, "description": "The seats one may join."},
+                "created": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the game was created (RFC 3339, UTC).",
+                },
+            },
+        ),
         "Game": (
             ["id", "title", "rules_version", "version", "status", "to_act", "you", "options", "seats", "view"]
             + ["result"],
@@ -441,7 +456,7 @@ def _replies(components: Components, game_id: str) -> None:
         )
 
 
-TAGGED_REPLIES = ("GameCreated", "Game", "Moves", "ActionResult", "Events", "Record")
+TAGGED_REPLIES = ("GameCreated", "Game", "Moves", "ActionResult", "Events", "Record", "LobbyGame")
 
 
 def _tagged(part: str) -> dict[str, Any]:
@@ -530,6 +545,11 @@ def game_components() -> dict[str, dict[str, Any]]:
 def add_game_schemas(spec: Any) -> None:
     for name, schema in game_components().items():
         spec.components.schema(name, schema)
+
+
+def use_items(spec: Any, component: str, field: str, items: str) -> None:
+    """Point a list field of a marshmallow component at a contract component (a tagged union)."""
+    spec.components.schemas[component]["properties"][field]["items"] = ref(items)
 
 
 def use_replies(spec: Any, replies: dict[tuple[str, str, str], str]) -> None:

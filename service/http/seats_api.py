@@ -15,7 +15,7 @@ from engines import registry
 
 from ..play.seats import LOBBY_PAGE, LOBBY_PAGE_MAX, Seats
 from . import jsonbody
-from .api import ACT_AUTH_HEADER, GAME_ID, REQUIRED_TOKEN, caller_token, json_response
+from .api import ACT_AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_token, json_response
 from .schemas import MAX_SEATS
 
 blp = Blueprint("seats", __name__, description="Open seats: join, leave, abort, and the lobby.")
@@ -100,34 +100,10 @@ class LobbyQuerySchema(Schema):
     )
 
 
-class LobbySeatSchema(Schema):
-    seat = fields.Integer(required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(["human", "bot", "open"]))
-    name = fields.String(metadata={"description": "A player's name; an open seat's: whom it is meant for."})
-    bot = fields.String()
-    level = fields.String()
-
-
-class LobbyGameSchema(Schema):
-    id = fields.String(required=True)
-    title = fields.String(required=True, validate=validate.OneOf(sorted(registry.GAMES)))
-    options = fields.Dict(
-        required=True, metadata={"description": "The game's options (its title's `Options`)."}
-    )
-    seats = fields.List(fields.Nested(LobbySeatSchema), required=True)
-    open_seats = fields.List(
-        fields.Integer(), required=True, metadata={"description": "The seats one may join."}
-    )
-    created = fields.String(
-        required=True,
-        metadata={"description": "When the game was created (RFC 3339, UTC).", "format": "date-time"},
-    )
-
-
 class LobbySchema(Schema):
-    games = fields.List(
-        fields.Nested(LobbyGameSchema), required=True, metadata={"description": "Newest first."}
-    )
+    # Each item is a ``LobbyGame``: a union of one component per title, told apart by ``title``
+    # (service/http/contract.py), so that a game's options are its title's typed ``Options``.
+    games = fields.List(fields.Dict(), required=True, metadata={"description": "Newest first."})
     next = fields.String(
         required=True,
         allow_none=True,
@@ -175,7 +151,7 @@ class Leave(MethodView):
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(409, response="Conflict")
-    @blp.doc(operationId="leaveGame", parameters=[GAME_ID, ACT_AUTH_HEADER], security=REQUIRED_TOKEN)
+    @blp.doc(operationId="leaveGame", parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN)
     def post(self, game_id):
         """Give your seat back before the game starts (after the start: 409, resign instead)."""
         return json_response(seats().leave(game_id, caller_token()))
@@ -187,7 +163,7 @@ class Resign(MethodView):
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(409, response="Conflict")
-    @blp.doc(operationId="resignGame", parameters=[GAME_ID, ACT_AUTH_HEADER], security=REQUIRED_TOKEN)
+    @blp.doc(operationId="resignGame", parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN)
     def post(self, game_id):
         """Give the game up: two seats, the other wins at once; more, a stand-in bot plays your seat,
         ranked last."""
@@ -219,7 +195,7 @@ class Rematch(MethodView):
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(409, response="Conflict")
-    @blp.doc(operationId="rematchGame", parameters=[GAME_ID, ACT_AUTH_HEADER], security=REQUIRED_TOKEN)
+    @blp.doc(operationId="rematchGame", parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN)
     def post(self, game_id):
         """Ask for the finished game's one rematch: same title, options, clock and bots, a new seed;
         it starts once every human player has asked."""
@@ -232,7 +208,7 @@ class Abort(MethodView):
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(409, response="Conflict")
-    @blp.doc(operationId="abortGame", parameters=[GAME_ID, ACT_AUTH_HEADER], security=REQUIRED_TOKEN)
+    @blp.doc(operationId="abortGame", parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN)
     def post(self, game_id):
         """End the game with no result: while it waits, or before every human seat has moved."""
         return json_response(seats().abort(game_id, caller_token()))

@@ -315,43 +315,48 @@ def test_a_lobby_game_through_the_typed_client(generated, live):
                 "clock": {"turn_seconds": 3600},
             }
         )
-        created = player.call(player.api.create_game, "PropertyGameCreated", body=body)
+        created = player.call(player.api.create_game, "property", "GameCreated", body=body)
         assert created.status == "waiting" and created.to_act == []
         lobby = player.call(
-            seats_api.get_lobby, "Lobby", title=m.GetLobbyTitle("property"), seats=2, limit=100
+            seats_api.get_lobby, "", "Lobby", title=m.GetLobbyTitle("property"), seats=2, limit=100
         )
         assert created.id in [game.id for game in lobby.games]
-        joined = player.call(seats_api.join_game, "Joined", game_id=created.id, body=m.Join.from_dict({}))
+        joined = player.call(seats_api.join_game, "", "Joined", game_id=created.id, body=m.Join.from_dict({}))
         assert joined.seat == 1 and joined.status == "active"
         tokens = {0: f"Bearer {created.human_seats[0].token}", 1: f"Bearer {joined.token}"}
         for _ in range(4):
             shown = player.call(
-                player.api.get_game, "PropertyGame", game_id=created.id, authorization=tokens[0]
+                player.api.get_game, "property", "Game", game_id=created.id, authorization=tokens[0]
             )
             assert set(shown.deadlines.to_dict()) == {str(seat) for seat in shown.to_act}
             seat = shown.to_act[0]
             listing = player.call(
-                player.api.get_moves, "PropertyMoves", game_id=created.id, authorization=tokens[seat]
+                player.api.get_moves, "property", "Moves", game_id=created.id, authorization=tokens[seat]
             )
             request = m.ActionRequest(move=rng.choice(listing.moves).move, version=listing.version)
             player.call(
                 player.api.post_action,
-                "PropertyActionResult",
+                "property",
+                "ActionResult",
                 game_id=created.id,
                 body=request,
                 authorization=tokens[seat],
             )
-        resigned = player.call(seats_api.resign_game, "Resigned", game_id=created.id, authorization=tokens[1])
+        resigned = player.call(
+            seats_api.resign_game, "", "Resigned", game_id=created.id, authorization=tokens[1]
+        )
         assert resigned.status == "finished"
-        shown = player.call(player.api.get_game, "PropertyGame", game_id=created.id, authorization=tokens[0])
+        shown = player.call(
+            player.api.get_game, "property", "Game", game_id=created.id, authorization=tokens[0]
+        )
         assert type(shown.result).__name__ == "PropertyResult"
         assert shown.result.reason == "resignation" and shown.result.winners == [0]
-        log = player.call(player.api.get_events, "PropertyEvents", game_id=created.id)
+        log = player.call(player.api.get_events, "property", "Events", game_id=created.id)
         for entry in log.events:
             player.check_events("property", entry.events)
         kinds = [event.type_ for entry in log.events for event in entry.events]
         assert kinds[:2] == ["seat_joined", "game_started"] and kinds[-1] == "seat_resigned"
-        record = player.call(player.api.get_record, "PropertyRecord", game_id=created.id)
+        record = player.call(player.api.get_record, "property", "Record", game_id=created.id)
         assert len(record.moves) == 4
     assert (
         player.counts["raw_fallbacks"]

@@ -159,7 +159,7 @@ class TypedPlayer:
         self.counts[kind] += 1
         raise AssertionError(message)
 
-    def call(self, operation, title: str, part: str, **kwargs):
+    def call(self, operation, game_title: str, part: str, **kwargs):
         """One typed call: its parsed reply, checked against the contract and the JSON received."""
         name = operation.__name__.rsplit(".", 1)[-1]
         try:
@@ -179,10 +179,10 @@ class TypedPlayer:
         for event in received.get("events", []) if part == "ActionResult" else []:
             self.shapes.update((event["type"], key, type(value).__name__) for key, value in event.items())
         if broken:
-            self.fail("spec_violations", f"{name} ({title}): a reply breaks openapi.yaml: {broken[:5]}")
+            self.fail("spec_violations", f"{name} ({game_title}): a reply breaks openapi.yaml: {broken[:5]}")
         if parsed is None:
             self.fail("raw_fallbacks", f"{name}: {response.status_code} {response.content[:300]!r}")
-        expected = pascal(title) + part
+        expected = pascal(game_title) + part
         if type(parsed).__name__ != expected:
             self.fail("wrong_branch", f"{name} parsed as {type(parsed).__name__}, not {expected}")
         found = blobs(parsed, expected)

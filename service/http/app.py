@@ -169,7 +169,16 @@ def create_app(
 
     api = SkylineApi(app)
     from . import pictures
-    from .api import ACTION_LINKS, CREATED_LINKS, MOVES_LINKS, SEAT_TOKEN, TAGGED_REPLIES, blp, ops
+    from .api import (
+        ACTION_LINKS,
+        CREATED_LINKS,
+        GAME_LINKS,
+        MOVES_LINKS,
+        SEAT_TOKEN,
+        TAGGED_REPLIES,
+        blp,
+        ops,
+    )
     from .contract import (
         add_game_schemas,
         add_links,
@@ -196,7 +205,8 @@ def create_app(
     add_game_schemas(api.spec)
     use_replies(api.spec, TAGGED_REPLIES)
     use_items(api.spec, "Lobby", "games", "LobbyGame")
-    add_links(api.spec, "/games", "post", "201", {**CREATED_LINKS, **pictures.CREATED_LINKS, **SEAT_LINKS})
+    add_links(api.spec, "/games", "post", "201", {**CREATED_LINKS, **SEAT_LINKS})
+    add_links(api.spec, "/games/{game_id}", "get", "200", {**GAME_LINKS, **pictures.GAME_LINKS})
     add_links(api.spec, "/games/{game_id}/join", "post", "201", JOINED_LINKS)
     add_links(api.spec, "/games/{game_id}/moves", "get", "200", MOVES_LINKS)
     add_links(api.spec, "/games/{game_id}/actions", "post", "200", ACTION_LINKS)
@@ -216,4 +226,3 @@ def create_app(
     bodylimit.install(app, settings.max_body_bytes)
     cors.install(app, settings.cors_origins)  # outermost: every answer, the body limit's included
     return app
-

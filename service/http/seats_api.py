@@ -125,6 +125,7 @@ CREATED_LINKS = {
 }
 JOINED_LINKS = {
     "GetGameAsJoined": {"operationId": "getGame", "parameters": _JOINER},
+    "GetMovesAsJoined": {"operationId": "getMoves", "parameters": _JOINER},
     "LeaveJoinedGame": {"operationId": "leaveGame", "parameters": _JOINER},
     "ResignJoinedGame": {"operationId": "resignGame", "parameters": _JOINER},
 }

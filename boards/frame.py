@@ -76,6 +76,16 @@ def players(view: dict[str, Any]) -> dict[int, dict[str, Any]]:
     return out
 
 
+def standing(result: dict[str, Any], seat: int, score: bool = True) -> str:
+    """`` 42`` / `` 42 (resigned)``: a seat's score where the rules counted one (a resignation
+    between two seats ends the game before they do), and its resignation."""
+    scores = result.get("scores") or []
+    resigned = result.get("resigned") or []
+    return (f" {scores[seat]}" if score and seat < len(scores) else "") + (
+        " (resigned)" if seat < len(resigned) and resigned[seat] else ""
+    )
+
+
 def header_rows(shown: dict[str, Any], name: str) -> list[str]:
     you = shown.get("you")
     rows = [
@@ -86,8 +96,9 @@ def header_rows(shown: dict[str, Any], name: str) -> list[str]:
     result = shown.get("result")
     if result:
         order = sorted(range(len(result["ranks"])), key=lambda s: result["ranks"][s])
+        # A game ended by a resignation has ranks but no scores (the rules never counted them).
         ranking = ", ".join(
-            f"#{result['ranks'][s]} {seat_name(shown, s)} {result['scores'][s]}" for s in order
+            f"#{result['ranks'][s]} {seat_name(shown, s)}{standing(result, s)}" for s in order
         )
         rows.append(f"Game over ({result.get('reason', 'end')}): {ranking}")
     else:
@@ -118,7 +129,10 @@ def _seat_blocks(shown: dict[str, Any], module: Any) -> list[Block]:
         if seat in (shown.get("to_act") or []):
             head += " · to act"
         if result:
-            head += f" · score {result['scores'][seat]} (rank {result['ranks'][seat]})"
+            scores = result.get("scores") or []
+            if seat < len(scores):
+                head += f" · score {scores[seat]}"
+            head += f" · rank {result['ranks'][seat]}" + standing(result, seat, score=False)
         player = held.get(seat, {})
         blocks.append((seat, head, seat_rows(shown, player) if player else [], player))
     for key, player in held.items():

@@ -59,6 +59,7 @@ class Settings:
     streams_per_address: int = 50  # open event streams per client address (0: no cap)
     streams_per_token: int = 10  # open event streams per seat token (0: no cap)
     cors_origins: tuple[str, ...] | None = ("*",)  # origins answered CORS (None: no CORS headers)
+    lobby_ttl_seconds: int = 24 * 3600  # a game waiting for players expires this long after creation
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -86,4 +87,5 @@ class Settings:
             streams_per_address=_int("SKYLINE_STREAMS_PER_ADDRESS", 50),
             streams_per_token=_int("SKYLINE_STREAMS_PER_TOKEN", 10),
             cors_origins=parse_origins(os.environ.get("SKYLINE_CORS_ORIGINS")),
+            lobby_ttl_seconds=_int("SKYLINE_LOBBY_TTL_SECONDS", 24 * 3600),
         )

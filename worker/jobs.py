@@ -60,6 +60,7 @@ class Turns:
             connection,
             ttl_seconds=settings.game_ttl_seconds,
             finished_ttl_seconds=settings.finished_game_ttl_seconds,
+            lobby_ttl_seconds=settings.lobby_ttl_seconds,
         )
         self.queue = BotQueue(connection, job_timeout=settings.bot_job_timeout)
         # A job reads the game itself, and its Games lives for one job: nothing to keep.
@@ -179,6 +180,8 @@ def _play_one(
         return {"outcome": "missing"}
     if stored.version != version:
         return {"outcome": "stale", "current": stored.version}
+    if stored.status != "active":  # waiting for players, or aborted: no seat is to act
+        return {"outcome": "nothing_to_do"}
     game = registry.get(stored.meta["title"])
     state = game.restore(stored.state)
     seats = bot_seats_to_act(stored.meta, state)
@@ -187,6 +190,8 @@ def _play_one(
     seat = seats[0]
     seat_meta = stored.meta["seats"][seat]
     bot, level = seat_meta.get("bot"), seat_meta.get("level")
+    if stored.meta.get("played_out"):  # every human resigned: the bots play it out at their fastest
+        level = "random"
     rng = random.Random(f"{game_id}:{version}:{seat}")
     fallback = False
     faults.before_bot_move()  # a no-op unless a crash test asks for a slow bot

@@ -11,6 +11,10 @@ for games marked longer ago than the job timeout plus the abandon grace:
   renewed, so the game is looked at again one stall period later;
 - otherwise (played, finished, expired): the mark is dropped, unless it was renewed meanwhile.
 
+The same turn also acts on the turn deadlines that passed (``sk:deadlines``, games with a
+clock): ``service.play.clocks`` plays the stand-in's move or resigns the seat, a compare-and-set
+on the version the deadline was set at, so each deadline is acted on once.
+
 One worker sweeps at a time (a short lock), so many workers cost Redis no more than one.
 A bot move is still never applied twice: every move is a compare-and-set on the version.
 """
@@ -26,9 +30,13 @@ import redis
 
 from engines import registry
 from service.config import Settings
+from service.play.clocks import Clocks
 from service.play.games import bot_seats_to_act, has_humans
+from service.play.seats import Seats
 from service.store.games import GameMissing
 from service.store.keys import SWEEPER_LOCK
+from service.store.lobby import LobbyIndex
+from service.store.seats import SeatStore
 
 from . import metrics
 from .jobs import Turns
@@ -49,6 +57,8 @@ class Sweeper:
         self.stall_seconds = stall_seconds
         self.interval = interval_seconds
         self.batch = batch
+        lobby = LobbyIndex(connection, turns.games.store.lobby_ttl)
+        self.clocks = Clocks(turns.games, Seats(turns.games, SeatStore(connection), lobby))
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -100,7 +110,26 @@ class Sweeper:
         if not self.connection.set(SWEEPER_LOCK, b"1", nx=True, ex=ttl):
             return False
         self.sweep_once()
+        self.sweep_deadlines()
         return True
+
+    def sweep_deadlines(self, now: float | None = None) -> dict[str, int]:
+        """Act on every passed turn deadline (service.play.clocks): a stand-in move or a
+        resignation, each a compare-and-set on the version the deadline was set at."""
+        counts: dict[str, int] = {}
+        for game_id, score in self.clocks.due(now, self.batch):
+            # Several seats of one game may be due at once (sealed bids): one action each.
+            for _ in range(16):
+                outcome = self.clocks.expire(game_id, score, now)
+                counts[outcome] = counts.get(outcome, 0) + 1
+                if outcome in ("stood_in", "resigned"):
+                    log.info(
+                        "turn deadline passed",
+                        extra={"event": "turn_timed_out", "game_id": game_id, "outcome": outcome},
+                    )
+                    continue
+                break
+        return counts
 
     def _loop(self) -> None:
         while not self._stop.wait(self.interval):

@@ -12,7 +12,8 @@
   apply to a request, and the 429;
 - fastlane.py: GET moves and POST actions answered ahead of Flask, byte for byte as the views;
 - sse.py: the live event stream; draining.py: a stop has begun (the streams end at once);
-- cors.py: CORS headers on every answer (the outermost WSGI layer) and preflights.
+- cors.py: CORS headers on every answer (the outermost WSGI layer) and preflights;
+- seats_api.py: join, leave, resign, abort and ``GET /lobby`` (over ``play.seats``).
 
 May import play/, store/, watch/, config and the engines. Only run/ imports it.
 """

@@ -91,8 +91,14 @@ CREATED_LINKS = {
     "GetGame": {"operationId": "getGame", "parameters": {**_GAME_LINK, "header.Authorization": _TOKEN}},
     "GetMoves": {"operationId": "getMoves", "parameters": {**_GAME_LINK, "header.Authorization": _TOKEN}},
     "PostAction": {"operationId": "postAction", "parameters": {**_GAME_LINK, "header.Authorization": _TOKEN}},
-    "GetEvents": {"operationId": "getEvents", "parameters": _GAME_LINK},
-    "GetRecord": {"operationId": "getRecord", "parameters": _GAME_LINK},
+}
+# A game's page leads to the rest of it: its listing, its log, its record, its pictures (kept
+# off the creation's links, so that a stateful run's scenarios reach the listing, and play).
+_THIS_GAME = {"game_id": "$request.path.game_id"}
+GAME_LINKS = {
+    "GetMoves": {"operationId": "getMoves", "parameters": _SAME_GAME},
+    "GetEvents": {"operationId": "getEvents", "parameters": _THIS_GAME},
+    "GetRecord": {"operationId": "getRecord", "parameters": _THIS_GAME},
 }
 
 

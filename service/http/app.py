@@ -10,9 +10,12 @@ from flask_smorest import Api
 
 from ..config import Settings
 from ..play.games import Games
+from ..play.seats import Seats
 from ..store.botgames import BotGameQuota
 from ..store.botqueue import BotQueue
 from ..store.games import GameStore
+from ..store.lobby import LobbyIndex
+from ..store.seats import SeatStore
 from ..store.streamcaps import StreamCaps
 from ..store.workers import WorkerPresence
 from . import bodylimit, cors, errors, fastlane, hooks, ratelimit
@@ -131,7 +134,9 @@ def create_app(
         redis_client,
         ttl_seconds=settings.game_ttl_seconds,
         finished_ttl_seconds=settings.finished_game_ttl_seconds,
+        lobby_ttl_seconds=settings.lobby_ttl_seconds,
     )
+    lobby = LobbyIndex(redis_client, settings.lobby_ttl_seconds)
     enqueue = (
         BotQueue(redis_client, job_timeout=settings.bot_job_timeout).enqueue_turn if enqueue_bots else None
     )
@@ -144,9 +149,11 @@ def create_app(
         stall_seconds=settings.bot_stall_seconds,
         recent_games=settings.recent_games,
         bot_games=bot_games,
+        lobby=lobby,
     )
     app.extensions["skyline.settings"] = settings
     app.extensions["skyline.games"] = games
+    app.extensions["skyline.seats"] = Seats(games, SeatStore(redis_client), lobby)
     app.extensions["skyline.catalog"] = games.catalog()
     app.extensions["skyline.worker_presence"] = WorkerPresence(redis_client)
     app.extensions["skyline.stream_caps"] = StreamCaps(
@@ -162,9 +169,28 @@ def create_app(
 
     api = SkylineApi(app)
     from . import pictures
-    from .api import ACTION_LINKS, CREATED_LINKS, MOVES_LINKS, SEAT_TOKEN, TAGGED_REPLIES, blp, ops
-    from .contract import add_game_schemas, add_links, document_requests, name_error_responses, use_replies
+    from .api import (
+        ACTION_LINKS,
+        CREATED_LINKS,
+        GAME_LINKS,
+        MOVES_LINKS,
+        SEAT_TOKEN,
+        TAGGED_REPLIES,
+        blp,
+        ops,
+    )
+    from .contract import (
+        add_game_schemas,
+        add_links,
+        document_requests,
+        name_error_responses,
+        use_items,
+        use_replies,
+    )
     from .docs import docs_blueprint
+    from .seats_api import CREATED_LINKS as SEAT_LINKS
+    from .seats_api import JOINED_LINKS
+    from .seats_api import blp as seats_blp
 
     api.spec.components.security_scheme(
         SEAT_TOKEN,
@@ -172,12 +198,16 @@ def create_app(
     )
     api.register_blueprint(ops)
     api.register_blueprint(blp)
+    api.register_blueprint(seats_blp)
     api.register_blueprint(hooks.blp)
     api.register_blueprint(pictures.blp)
     app.register_blueprint(docs_blueprint())
     add_game_schemas(api.spec)
     use_replies(api.spec, TAGGED_REPLIES)
-    add_links(api.spec, "/games", "post", "201", {**CREATED_LINKS, **pictures.CREATED_LINKS})
+    use_items(api.spec, "Lobby", "games", "LobbyGame")
+    add_links(api.spec, "/games", "post", "201", {**CREATED_LINKS, **SEAT_LINKS})
+    add_links(api.spec, "/games/{game_id}", "get", "200", {**GAME_LINKS, **pictures.GAME_LINKS})
+    add_links(api.spec, "/games/{game_id}/join", "post", "201", JOINED_LINKS)
     add_links(api.spec, "/games/{game_id}/moves", "get", "200", MOVES_LINKS)
     add_links(api.spec, "/games/{game_id}/actions", "post", "200", ACTION_LINKS)
     document_requests(api.spec)
@@ -196,4 +226,3 @@ def create_app(
     bodylimit.install(app, settings.max_body_bytes)
     cors.install(app, settings.cors_origins)  # outermost: every answer, the body limit's included
     return app
-

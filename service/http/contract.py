@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from engines import registry
+from engines.bots import LEVELS
 
 REF = "#/components/schemas/"
 
@@ -188,6 +189,66 @@ def _events(components: Components, game_id: str) -> None:
             # The result the game ended with: the title's own result component, not a copy.
             branch["properties"]["result"] = ref(component_name(game_id, "Result"))
     _tagged_by_type(components, game_id, "Event", own)
+    # The service's own events (seats and time), the same in every title's log.
+    union = components.schemas[component_name(game_id, "Event")]
+    for kind, name in SERVICE_EVENTS.items():
+        union["oneOf"].append(ref(name))
+        union["discriminator"]["mapping"][kind] = REF + name
+
+
+# The service's events, in the log and the stream of every title beside the title's own: seat
+# changes have a log entry of their own (no `move`). Webhooks name them `seat.joined`, ... .
+SERVICE_EVENTS = {
+    "seat_joined": "SeatJoinedEvent",
+    "seat_left": "SeatLeftEvent",
+    "game_started": "GameStartedEvent",
+    "game_aborted": "GameAbortedEvent",
+    "seat_resigned": "SeatResignedEvent",
+    "turn_timed_out": "TurnTimedOutEvent",
+}
+
+
+def _service_events(components: Components) -> None:
+    seat = {"type": "integer", "minimum": 0}
+    shapes: dict[str, tuple[str, dict[str, Any], list[str]]] = {
+        "seat_joined": (
+            "A player took an open seat.",
+            {"seat": seat, "name": {"type": "string", "description": "The player's name, if any."}},
+            ["seat"],
+        ),
+        "seat_left": (
+            "A player gave a seat back before the start: it is open again.",
+            {"seat": seat},
+            ["seat"],
+        ),
+        "game_started": ("The last open seat was taken: the game is under way.", {}, []),
+        "turn_timed_out": (
+            "The seat's time ran out: the stand-in bot's move follows in the same entry, or its "
+            "resignation.",
+            {"seat": seat, "deadline": {"type": "string", "format": "date-time"}},
+            ["seat"],
+        ),
+        "seat_resigned": (
+            "A player resigned: with two seats the game is over, else a stand-in bot plays the seat.",
+            {"seat": seat, "stand_in": {"type": "string", "description": "The stand-in bot's level."}},
+            ["seat"],
+        ),
+        "game_aborted": (
+            "A seated player aborted the game: it ends with no result.",
+            {"seat": seat},
+            ["seat"],
+        ),
+    }
+    for kind, (description, properties, required) in shapes.items():
+        components.add(
+            SERVICE_EVENTS[kind],
+            {
+                "type": "object",
+                "description": description,
+                "required": ["type", *required],
+                "properties": {"type": {"type": "string", "enum": [kind]}, **properties},
+            },
+        )
 
 
 def _result(components: Components, game_id: str) -> None:
@@ -200,13 +261,36 @@ def _result(components: Components, game_id: str) -> None:
         "$defs": {**own.get("$defs", {}), "breakdown": own["breakdown"]},
         "type": "object",
         "description": "Scores, ranks (1 = best, ties share) and the breakdown of each seat's score.",
-        "required": ["scores", "ranks", "winners", "breakdown", "reason", *own.get("required", [])],
+        # The title's own facts of the end are there when the rules reached it: a game of two
+        # seats ended by a resignation has none (nor scores or a breakdown).
+        "required": ["scores", "ranks", "winners", "breakdown", "reason"],
         "properties": {
-            "scores": {"type": "array", "items": {"type": "number"}},
-            "ranks": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+            "scores": {
+                "type": "array",
+                "items": {"type": "number"},
+                "description": "Per seat; empty when a resignation ended the game before the rules did.",
+            },
+            "ranks": {
+                "type": "array",
+                "items": {"type": "integer", "minimum": 1},
+                "description": "Per seat; resigned seats last, in the order they resigned.",
+            },
             "winners": {"type": "array", "items": {"type": "integer", "minimum": 0}},
-            "breakdown": {"type": "array", "items": {"$ref": "#/$defs/breakdown"}},
-            "reason": {"type": "string", "description": "Why the game ended."},
+            "breakdown": {
+                "type": "array",
+                "items": {"$ref": "#/$defs/breakdown"},
+                "description": "Per seat; empty when a resignation ended the game before the rules did.",
+            },
+            "reason": {
+                "type": "string",
+                "description": "Why the game ended: the rules' reason, or `resignation` (two seats, "
+                "one resigned).",
+            },
+            "resigned": {
+                "type": "array",
+                "items": {"type": "boolean"},
+                "description": "Per seat: whether its player resigned (only when one did).",
+            },
             **own.get("properties", {}),
         },
         "additionalProperties": False,
@@ -214,7 +298,12 @@ def _result(components: Components, game_id: str) -> None:
     components.add(name, components.split(name, combined))
 
 
-STATUS = {"type": "string", "enum": ["active", "finished"]}
+STATUS = {
+    "type": "string",
+    "enum": ["waiting", "active", "finished", "aborted"],
+    "description": "`waiting` for players to join open seats, `active`, `finished`, or `aborted` "
+    "(no result).",
+}
 SEATS_LIST = {"type": "array", "items": {"type": "integer", "minimum": 0}}
 
 
@@ -245,6 +334,21 @@ def _replies(components: Components, game_id: str) -> None:
                 },
             },
         ),
+        "LobbyGame": (
+            ["id", "title", "options", "seats", "open_seats", "created"],
+            {
+                "id": {"type": "string"},
+                "title": title,
+                "options": options,
+                "seats": {"type": "array", "items": ref("Seat")},
+                "open_seats": {**SEATS_LIST, "description": "The seats one may join."},
+                "created": {
+                    "type": "string",
+                    "format": "date-time",
+                    "description": "When the game was created (RFC 3339, UTC).",
+                },
+            },
+        ),
         "Game": (
             ["id", "title", "rules_version", "version", "status", "to_act", "you", "options", "seats", "view"]
             + ["result"],
@@ -264,6 +368,7 @@ def _replies(components: Components, game_id: str) -> None:
                 "seats": {"type": "array", "items": ref("Seat")},
                 "view": {**ref(c("View")), "description": "What you may see."},
                 "result": result,
+                "deadlines": ref("Deadlines"),
             },
         ),
         "ListedMove": (
@@ -278,6 +383,7 @@ def _replies(components: Components, game_id: str) -> None:
                 "seat": {"type": ["integer", "null"], "minimum": 0, "description": "Your seat."},
                 "to_act": SEATS_LIST,
                 "moves": {"type": "array", "items": ref(c("ListedMove"))},
+                "deadlines": ref("Deadlines"),
             },
         ),
         "ActionResult": (
@@ -310,6 +416,10 @@ def _replies(components: Components, game_id: str) -> None:
                     "description": "Shown to the seat that moved, and to all once the game is over.",
                 },
                 "events": {"type": "array", "items": ref(c("Event"))},
+                "deadlines": {
+                    **ref("Deadlines"),
+                    "description": "Games with a clock: as this entry left them.",
+                },
             },
         ),
         "Events": (
@@ -346,7 +456,7 @@ def _replies(components: Components, game_id: str) -> None:
         )
 
 
-TAGGED_REPLIES = ("GameCreated", "Game", "Moves", "ActionResult", "Events", "Record")
+TAGGED_REPLIES = ("GameCreated", "Game", "Moves", "ActionResult", "Events", "Record", "LobbyGame")
 
 
 def _tagged(part: str) -> dict[str, Any]:
@@ -364,10 +474,14 @@ def _tagged(part: str) -> dict[str, Any]:
 def _shared(components: Components) -> None:
     seat = {
         "seat": {"type": "integer", "minimum": 0},
-        "kind": {"type": "string", "enum": ["human", "bot"]},
+        "kind": {"type": "string", "enum": ["human", "bot", "open"], "description": "`open`: not taken yet."},
         "name": {"type": "string"},
         "bot": {"type": "string", "description": "Bot seats: the strategy."},
         "level": {"type": "string", "description": "Bot seats: the level."},
+        "resigned": {
+            "type": "boolean",
+            "description": "Its player resigned: a stand-in bot plays it (kind `bot`), or the game ended.",
+        },
     }
     components.add(
         "Seat",
@@ -405,6 +519,8 @@ def _shared(components: Components) -> None:
 def game_components() -> dict[str, dict[str, Any]]:
     components = Components()
     _shared(components)
+    components.add("Deadlines", DEADLINES)
+    _service_events(components)
     for game_id in sorted(registry.GAMES):
         game = registry.GAMES[game_id]
         _moves(components, game_id)
@@ -429,6 +545,11 @@ def game_components() -> dict[str, dict[str, Any]]:
 def add_game_schemas(spec: Any) -> None:
     for name, schema in game_components().items():
         spec.components.schema(name, schema)
+
+
+def use_items(spec: Any, component: str, field: str, items: str) -> None:
+    """Point a list field of a marshmallow component at a contract component (a tagged union)."""
+    spec.components.schemas[component]["properties"][field]["items"] = ref(items)
 
 
 def use_replies(spec: Any, replies: dict[tuple[str, str, str], str]) -> None:
@@ -487,12 +608,53 @@ def create_game_schema() -> dict[str, Any]:
                     "maximum": 2**63 - 1,
                     "description": "Seed of all chance; random when omitted. Secret until the end.",
                 },
+                "clock": ref("GameClock"),
+                "stand_in": {
+                    "type": "string",
+                    "enum": list(LEVELS),
+                    "description": "Level of the bot that plays a resigned seat to the end (default greedy).",
+                },
+                "listed": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "Show the game in GET /lobby while it waits for players (else it is "
+                    "joined by its id, a link).",
+                },
             },
         }
     return variants
 
 
+CLOCK = {
+    "type": "object",
+    "description": "Turn deadlines: every human seat to act has `turn_seconds` to act; when they run out, "
+    "with no client request, the server plays the turn with the stand-in bot or resigns the seat.",
+    "required": ["turn_seconds"],
+    "additionalProperties": False,
+    "properties": {
+        "turn_seconds": {"type": "integer", "minimum": 10, "maximum": 14 * 24 * 3600},
+        "on_timeout": {
+            "type": "string",
+            "enum": ["stand_in", "resign"],
+            "default": "stand_in",
+            "description": "`stand_in`: the stand-in bot plays that one turn (the seat stays human; "
+            "after `timeouts_to_resign` timeouts in a row it resigns). `resign`: the seat resigns.",
+        },
+        "timeouts_to_resign": {"type": "integer", "minimum": 1, "maximum": 100, "default": 3},
+    },
+    "example": {"turn_seconds": 86400, "on_timeout": "stand_in", "timeouts_to_resign": 3},
+}
+DEADLINES = {
+    "type": "object",
+    "description": "Games with a clock: each human seat to act (by number) and when its time runs out "
+    "(RFC 3339, UTC).",
+    "additionalProperties": {"type": "string", "format": "date-time"},
+    "example": {"1": "2026-12-02T14:25:39+00:00"},
+}
+
+
 def document_requests(spec: Any) -> None:
+    spec.components.schema("GameClock", CLOCK)
     variants = create_game_schema()
     for name, schema in variants.items():
         spec.components.schema(name, schema)
@@ -533,5 +695,5 @@ def document_requests(spec: Any) -> None:
     body = spec._paths["/games/{game_id}/actions"]["post"]["requestBody"]["content"]["application/json"]
     body["schema"] = ref("ActionRequest")
     # The marshmallow schemas that validate these bodies, replaced above by exact ones.
-    for name in ("CreateGame", "Action"):
+    for name in ("CreateGame", "Action", "Clock"):
         spec.components.schemas.pop(name, None)

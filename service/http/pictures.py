@@ -33,14 +33,17 @@ ASSETS = {
 }
 
 
-# OpenAPI links from a created game to its pictures, so clients and the stateful tests find them.
-_GAME_LINK = {"game_id": "$response.body#/id"}
-CREATED_LINKS = {
+# OpenAPI links from a game's page to its pictures (the same seat's eyes), so clients and the
+# stateful tests find them.
+GAME_LINKS = {
     "GetBoardSvg": {
         "operationId": "getBoardSvg",
-        "parameters": {**_GAME_LINK, "header.Authorization": "Bearer {$response.body#/human_seats/0/token}"},
+        "parameters": {
+            "game_id": "$request.path.game_id",
+            "header.Authorization": "$request.header.Authorization",
+        },
     },
-    "GetBoardText": {"operationId": "getBoardText", "parameters": _GAME_LINK},
+    "GetBoardText": {"operationId": "getBoardText", "parameters": {"game_id": "$request.path.game_id"}},
 }
 
 

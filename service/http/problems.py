@@ -26,13 +26,21 @@ from engines.core import (
 )
 
 from ..play.errors import (
+    AbortRefused,
+    BadLobbyCursor,
+    GameNotActive,
     GameNotFound,
     GameNotOver,
+    GameNotWaiting,
     IdempotencyKeyReused,
     InvalidToken,
     LevelNotForBot,
     MissingToken,
+    NoSuchSeat,
     PlayError,
+    SeatResigned,
+    SeatTaken,
+    SpectatorRefused,
     StaleVersion,
     TooManyBotGames,
     TooMuchContention,
@@ -84,6 +92,14 @@ PLAY_STATUS: dict[type[PlayError], int] = {
     IdempotencyKeyReused: 422,
     LevelNotForBot: 422,
     TooManyBotGames: 429,
+    GameNotActive: 409,
+    SeatTaken: 409,
+    GameNotWaiting: 409,
+    NoSuchSeat: 422,
+    AbortRefused: 409,
+    SpectatorRefused: 401,
+    BadLobbyCursor: 422,
+    SeatResigned: 409,
     PlayError: 422,
 }
 

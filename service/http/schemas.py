@@ -33,13 +33,25 @@ class WholeNumber(fields.Integer):
         return super()._deserialize(value, attr, data, **kwargs)
 
 
+class StrictBoolean(fields.Boolean):
+    """A JSON boolean, as JSON Schema means it: ``0``, ``1`` and ``"true"`` are refused."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if type(value) is not bool:
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 class SeatRequestSchema(Schema):
     kind = fields.String(
         required=True,
-        validate=validate.OneOf(["human", "bot"]),
-        metadata={"description": "Who plays this seat."},
+        validate=validate.OneOf(["human", "bot", "open"]),
+        metadata={"description": "Who plays this seat; `open`: whoever joins it (POST /games/{id}/join)."},
     )
-    name = fields.String(validate=validate.Length(min=1, max=40), metadata={"description": "Display name."})
+    name = fields.String(
+        validate=validate.Length(min=1, max=40),
+        metadata={"description": "Display name (an open seat's: whom it is meant for)."},
+    )
     bot = fields.String(
         validate=validate.OneOf(sorted(STRATEGIES)),
         metadata={"description": "Bot strategy (bot seats only); its default level unless `level` is given."},
@@ -47,6 +59,27 @@ class SeatRequestSchema(Schema):
     level = fields.String(
         validate=validate.OneOf(list(LEVELS)),
         metadata={"description": "Bot level (see /catalog levels); default medium."},
+    )
+
+
+class ClockSchema(Schema):
+    turn_seconds = WholeNumber(
+        required=True,
+        validate=validate.Range(min=10, max=14 * 24 * 3600),
+        metadata={"description": "Seconds each human seat has to act (10 s to 14 days)."},
+    )
+    on_timeout = fields.String(
+        load_default="stand_in",
+        validate=validate.OneOf(["stand_in", "resign"]),
+        metadata={
+            "description": "When time runs out: `stand_in`, the stand-in bot plays that one turn (the "
+            "seat resigns after `timeouts_to_resign` in a row); `resign`, the seat resigns."
+        },
+    )
+    timeouts_to_resign = WholeNumber(
+        load_default=3,
+        validate=validate.Range(min=1, max=100),
+        metadata={"description": "Timeouts in a row after which the seat resigns (`stand_in` only)."},
     )
 
 
@@ -67,6 +100,18 @@ class CreateGameSchema(Schema):
     seed = WholeNumber(
         validate=validate.Range(min=0, max=MAX_SEED),
         metadata={"description": "Seed of all chance; random when omitted. Secret until the game ends."},
+    )
+    stand_in = fields.String(
+        validate=validate.OneOf(list(LEVELS)),
+        metadata={"description": "Level of the bot that plays a resigned seat to the end (default greedy)."},
+    )
+    clock = fields.Nested(
+        ClockSchema,
+        metadata={"description": "Turn deadlines: each human seat to act has `turn_seconds` to act."},
+    )
+    listed = StrictBoolean(
+        load_default=False,
+        metadata={"description": "Show the game in GET /lobby while it waits for players to join."},
     )
 
 

@@ -100,8 +100,8 @@ def stream(games: Games, game_id: str, token: str | None, last_event_id: str | N
                 for entry in entries:
                     yield _message("move", games.redact_entry(entry, seat, status), entry["version"])
                     sent = entry["version"]
-                if status == "finished":
-                    yield _message("finished", {"version": sent})
+                if status == "finished" or status == "aborted":  # nothing more will come
+                    yield _message(status, {"version": sent})
                     return
             remaining = deadline - time.monotonic()
             if remaining <= 0:

@@ -2,6 +2,10 @@
 
 - games.py: ``Games``, every use case over a ``GameStore``; the worker plays bot seats through
   ``act`` exactly as a client does;
+- seats.py: ``Seats``, open seats: join, leave, resign (stand-in bots), abort, and the lobby;
+- results.py: a game's result with its resignations (the resigned ranked last);
+- deadlines.py: a game's clock and its seats' deadlines, computed; clocks.py: ``Clocks``, what
+  the workers' sweeper does when a deadline passes (a stand-in move, or a resignation);
 - auth.py: seat tokens, made, hashed and matched to a seat;
 - webhooks.py: which URLs may receive notices, their secrets, what a committed version announces;
 - errors.py: the refusals, one class per reason (not found, stale version, bad token, ...),

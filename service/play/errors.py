@@ -97,3 +97,52 @@ class TooManyBotGames(PlayError):
             f"At most {cap} games of bots only may run at once per address; wait for one to end."
         )
         self.cap = cap
+
+
+# ---- seats: joining, leaving, aborting (service.play.seats) --------------------------------
+class GameNotActive(PlayError):
+    """A move in a game that is not being played: waiting for players, or aborted."""
+
+    code = "game_not_active"
+
+
+class SeatTaken(PlayError):
+    """A join asking for a seat that is no longer open."""
+
+    code = "seat_taken"
+
+
+class GameNotWaiting(PlayError):
+    """A join (or a leave) once the game has started, or after it ended."""
+
+    code = "game_not_waiting"
+
+
+class NoSuchSeat(PlayError):
+    """A join naming a seat number the game does not have."""
+
+    code = "no_such_seat"
+
+
+class AbortRefused(PlayError):
+    """An abort once every human seat has moved, or after the game ended."""
+
+    code = "abort_refused"
+
+
+class SpectatorRefused(PlayError):
+    """A seat change asked without a seat token (leave, abort)."""
+
+    code = "seat_token_required"
+
+
+class BadLobbyCursor(PlayError):
+    """A lobby cursor that this service did not write."""
+
+    code = "bad_cursor"
+
+
+class SeatResigned(PlayError):
+    """A move, or a seat change, from a seat whose player resigned (a bot plays it now)."""
+
+    code = "seat_resigned"

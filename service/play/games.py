@@ -21,28 +21,36 @@ import orjson
 
 from engines import registry
 from engines.bots import LEVELS, STRATEGIES, level_for
-from engines.core import RulesError, State, redact_all
+from engines.core import GameOver, RulesError, State, redact_all
 
 from ..store.botgames import BotGameQuota
 from ..store.games import DuplicateRequest, GameMissing, GameMovedOn, GameStore, StoredGame, new_game_id
+from ..store.lobby import LobbyIndex
 from ..watch import metrics
 from . import auth
+from .deadlines import clock_of, next_deadlines
+from .deadlines import shown as shown_deadlines
 from .errors import (
+    GameNotActive,
     GameNotFound,
     GameNotOver,
     IdempotencyKeyReused,
     LevelNotForBot,
     MissingToken,
+    SeatResigned,
     StaleVersion,
     TooManyBotGames,
     TooMuchContention,
 )
+from .results import game_result
 
 # Moves submitted without a version are judged against the current state; when another
 # move lands in between, the move is judged again on the new state, a few times at most.
 _UNVERSIONED_ATTEMPTS = 8
 
 BotEnqueuer = Callable[..., object]  # (game_id, version, *, humans) -> enqueued
+# The level of the bot that stands in for a seat whose player resigned, unless the game names one.
+STAND_IN_LEVEL = "greedy"
 
 
 def _status(state: State) -> str:
@@ -50,7 +58,14 @@ def _status(state: State) -> str:
 
 
 def _public_seats(meta: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{k: v for k, v in seat.items() if k != "token_hash"} for seat in meta["seats"]]
+    return [
+        {
+            k: (True if k == "resigned" else v)
+            for k, v in seat.items()
+            if k != "token_hash" and k != "invited" and k != "reserved_for"
+        }
+        for seat in meta["seats"]
+    ]
 
 
 def request_fingerprint(move: Any, version: int | None) -> str:
@@ -60,7 +75,13 @@ def request_fingerprint(move: Any, version: int | None) -> str:
 
 
 def has_humans(meta: dict[str, Any]) -> bool:
-    return any(seat["kind"] == "human" for seat in meta["seats"])
+    # An open seat is a human's to come.
+    return any(seat["kind"] != "bot" for seat in meta["seats"])
+
+
+def to_act(status: str, state: State) -> list[int]:
+    """The seats to act: none while the game waits for players, or once it was aborted."""
+    return state.to_act() if status == "active" else []
 
 
 def bot_seats_to_act(meta: dict[str, Any], state: State) -> list[int]:
@@ -141,8 +162,10 @@ class Games:
         stall_seconds: float = 30.0,
         recent_games: int = 256,
         bot_games: BotGameQuota | None = None,
+        lobby: LobbyIndex | None = None,
     ) -> None:
         self.store = store
+        self.lobby = lobby  # the index of listed games waiting for players
         self.enqueue_bot_turn = enqueue_bot_turn
         self.bot_games = bot_games  # SKYLINE_BOT_GAMES_PER_ADDRESS
         self.stall_seconds = stall_seconds  # SKYLINE_BOT_STALL_SECONDS
@@ -179,7 +202,9 @@ class Games:
             entry: dict[str, Any] = {"seat": index, "kind": seat["kind"]}
             if seat.get("name"):
                 entry["name"] = seat["name"]
-            if seat["kind"] == "bot":
+            if seat["kind"] == "open":
+                pass  # no token until someone joins (service.play.seats)
+            elif seat["kind"] == "bot":
                 plan = level_for(seat.get("bot"), seat.get("level"))
                 if seat.get("bot") not in (None, plan.bot):
                     raise LevelNotForBot(
@@ -190,6 +215,7 @@ class Games:
                 tokens[index] = auth.new_token()
                 entry["token_hash"] = auth.token_hash(tokens[index])
             seats.append(entry)
+        stand_in = level_for(None, request.get("stand_in") or STAND_IN_LEVEL)
         state = game.setup(len(seats), options, seed)
         game_id = new_game_id()
         meta = {
@@ -199,12 +225,25 @@ class Games:
             "options": options,
             "seed": seed,
             "created": time.time(),
+            # The bot that plays a seat whose player resigned (service.play.seats).
+            "stand_in": {"bot": stand_in.bot, "level": stand_in.name},
         }
-        status = _status(state)
-        if bot_seats_to_act(meta, state):
+        clock = clock_of(request.get("clock"))
+        if clock is not None:
+            meta["clock"] = clock
+        waiting = any(seat["kind"] == "open" for seat in seats)
+        if request.get("listed"):
+            meta["listed"] = True
+        status = "waiting" if waiting else _status(state)
+        if not waiting and bot_seats_to_act(meta, state):
             self.store.mark_bot_due(game_id)
-        self.store.create(game_id, meta, state.to_dict(), status)
-        self._wake_bots(game_id, 0, meta, state)
+        deadlines = next_deadlines(meta, status, state.to_act(), None, None, meta["created"])
+        self.store.create(game_id, meta, state.to_dict(), status, deadlines)
+        if waiting:
+            if meta.get("listed") and self.lobby is not None:
+                self.lobby.add(game_id, meta["created"])
+        else:
+            self._wake_bots(game_id, 0, meta, state)
         if quota is not None:
             quota.record(address, game_id)
         public = _public_seats(meta)
@@ -216,7 +255,7 @@ class Games:
             "title": game.id,
             "version": 0,
             "status": status,
-            "to_act": state.to_act(),
+            "to_act": to_act(status, state),
             "options": options,
             "seats": public,
             # The human seats and their tokens, first human first: what a client (or an OpenAPI
@@ -243,19 +282,20 @@ class Games:
         stored, state = self._load(game_id)
         seat = auth.seat_of(stored.meta["seats"], token)
         self._heal_stalled_bots(stored, state)
-        result = state.result()
+        result = game_result(stored.meta, state)
         return {
             "id": game_id,
             "title": stored.meta["title"],
             "rules_version": stored.meta["rules_version"],
             "version": stored.version,
             "status": stored.status,
-            "to_act": state.to_act(),
+            "to_act": to_act(stored.status, state),
             "you": seat,
             "options": stored.meta["options"],
             "seats": _public_seats(stored.meta),
             "view": state.view(seat),
-            "result": None if result is None else result.to_dict(),
+            "result": result,
+            **({"deadlines": shown_deadlines(stored.deadlines)} if "clock" in stored.meta else {}),
         }
 
     def moves(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -269,14 +309,16 @@ class Games:
         listing = self.listings.get(game_id, seat, stored.version)
         if listing is None:
             state = self._restore(stored, orjson.loads(stored.raw_state))
-            listed = [] if seat is None else state.legal_moves(seat)
+            active = stored.status != "waiting" and stored.status != "aborted"
+            listed = [] if seat is None or not active else state.legal_moves(seat)
             listing = orjson.dumps(
                 {
                     "title": stored.meta["title"],
                     "version": stored.version,
                     "seat": seat,
-                    "to_act": state.to_act(),
+                    "to_act": state.to_act() if active else [],
                     "moves": [{"move": move, "label": state.label(move)} for move in listed],
+                    **({"deadlines": shown_deadlines(stored.deadlines)} if "clock" in stored.meta else {}),
                 }
             )
             self.listings.put(game_id, seat, stored.version, listing)
@@ -302,8 +344,10 @@ class Games:
             "seat": entry["seat"],
             "events": redact_all(entry["events"], seat, reveal_all=over),
         }
-        if over or entry["seat"] == seat:
+        if "move" in entry and (over or entry["seat"] == seat):  # seat changes have no move
             shown["move"] = entry["move"]
+        if "deadlines" in entry:  # games with a clock: each human seat to act, when its time runs out
+            shown["deadlines"] = entry["deadlines"]
         return shown
 
     def record(self, game_id: str) -> dict[str, Any]:
@@ -317,8 +361,9 @@ class Games:
             "seats": _public_seats(stored.meta),
             "options": stored.meta["options"],
             "seed": stored.meta["seed"],
-            "moves": [{"seat": e["seat"], "move": e["move"]} for e in self.store.log(game_id)],
-            "result": state.result().to_dict(),
+            # The moves only: the log's seat changes (joins, resignations) are not the rules'.
+            "moves": [{"seat": e["seat"], "move": e["move"]} for e in self.store.log(game_id) if "move" in e],
+            "result": game_result(stored.meta, state),
         }
 
     # ---- acting ------------------------------------------------------------------------
@@ -333,6 +378,7 @@ class Games:
         dry_run: bool = False,
         bot_seat: int | None = None,
         wake_bots: bool = True,
+        leading_events: list[dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
         """Apply one move of the caller's seat and return the events and the new view."""
         for _ in range(_UNVERSIONED_ATTEMPTS):
@@ -345,6 +391,8 @@ class Games:
                 seat = auth.seat_of(stored.meta["seats"], token)
                 if seat is None:
                     raise MissingToken("Moves need a seat token: 'Authorization: Bearer <token>'.")
+                if stored.meta["seats"][seat]["kind"] != "human":
+                    raise SeatResigned("You resigned: a bot plays your seat now.")
             else:
                 seat = bot_seat
             idem = fingerprint = None
@@ -356,6 +404,14 @@ class Games:
                     if earlier["fingerprint"] != fingerprint:
                         raise IdempotencyKeyReused("This Idempotency-Key was used for a different request.")
                     return {**earlier["reply"], "replayed": True}
+            if stored.status != "active":
+                if stored.status == "finished":  # by the rules, or at once by a resignation
+                    raise GameOver("game_over", "The game is over; no more moves are accepted.")
+                raise GameNotActive(
+                    "The game is waiting for players to join."
+                    if stored.status == "waiting"
+                    else "The game was aborted."
+                )
             if version is not None and version != stored.version:
                 raise StaleVersion(
                     f"The game is at version {stored.version}, not {version}; fetch it and choose again.",
@@ -366,6 +422,8 @@ class Games:
                 # accept a rules-equivalent move, e.g. Property's 10 beside its 9).
                 applied = state.resolve(seat, move)
                 events = state.apply_listed(seat, applied)
+                if leading_events:  # the service's own, first (a timeout's, service.play.clocks)
+                    events = [*leading_events, *events]
             except RulesError:
                 if recent is not None:
                     continue  # judged on a kept state: read the game and judge again, as without one
@@ -379,14 +437,21 @@ class Games:
                     "move": applied,
                 }
             status = _status(state)
+            now = time.time()
             entry = {
                 "version": stored.version + 1,
                 "seat": seat,
                 "move": applied,
                 "events": events,
-                "at": time.time(),
+                "at": now,
             }
+            deadlines = None
+            if "clock" in stored.meta:
+                deadlines = next_deadlines(stored.meta, status, state.to_act(), stored.deadlines, seat, now)
+                entry["deadlines"] = shown_deadlines(deadlines)
             result = state.result()
+            if result is not None:
+                result = game_result(stored.meta, state)
             reply = {
                 "title": stored.meta["title"],
                 "version": stored.version + 1,
@@ -396,7 +461,7 @@ class Games:
                 "to_act": state.to_act(),
                 "events": redact_all(events, seat, reveal_all=status == "finished"),
                 "view": state.view(seat),
-                "result": None if result is None else result.to_dict(),
+                "result": result,
             }
             if bot_seats_to_act(stored.meta, state):
                 # Before the commit: a commit that makes a bot due is never without its mark.
@@ -411,6 +476,7 @@ class Games:
                     idempotency=None
                     if idem is None
                     else (idem, {"fingerprint": fingerprint, "reply": reply}),
+                    deadlines=deadlines,
                 )
             except GameMovedOn as moved:
                 if recent is not None:
@@ -429,7 +495,7 @@ class Games:
             if wake_bots:
                 self._wake_bots(game_id, new_version, stored.meta, state)
             if self.recent.capacity > 0:
-                reply = self._keep(game_id, new_version, status, stored.meta, state, reply)
+                reply = self._keep(game_id, new_version, status, stored.meta, state, reply, deadlines)
             return reply
         raise TooMuchContention("The game changed too often to apply this move; try again.")
 
@@ -441,6 +507,7 @@ class Games:
         meta: dict[str, Any],
         state: State,
         reply: dict[str, Any],
+        deadlines: dict[str, float] | None = None,
     ) -> dict[str, Any]:
         """Keep the committed state for the game's next move; return the reply, detached from it.
 
@@ -461,7 +528,8 @@ class Games:
             }
         except orjson.JSONEncodeError:  # not plain JSON values: keep nothing rather than share
             return reply
-        self.recent.keep(StoredGame(game_id, version, status, meta, {}, time.time()), state)
+        kept = StoredGame(game_id, version, status, meta, {}, time.time(), deadlines=deadlines or {})
+        self.recent.keep(kept, state)
         return detached
 
     # ---- bots ----------------------------------------------------------------------------

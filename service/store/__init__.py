@@ -7,7 +7,9 @@
 - fanout.py: one subscription per process, fanned out to its event streams;
 - streamcaps.py: the caps on open event streams;
 - botqueue.py: bot turns as RQ jobs; botgames.py: the quota of games of bots only;
-- workers.py: the bot workers alive, by heartbeat (/readyz, `skyline serve`).
+- workers.py: the bot workers alive, by heartbeat (/readyz, `skyline serve`);
+- seats.py: the compare-and-set of a seat change (join, leave, resign, abort) and the lobby's
+  index in one script; lobby.py: the lobby's index (``sk:lobby``), read and pruned.
 
 May import watch/ and config (and redis, rq); never Flask, http/ or play/.
 """

@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 import redis
 
-from .keys import BOTS_DUE, events_channel, game_key, idempotency_key, log_key
+from .keys import BOTS_DUE, DEADLINES, events_channel, game_key, idempotency_key, log_key
 from .slidingwindow import ADMIT
 
 # Result codes of the commit script (a refusal by the rate limit is its reply table instead).
@@ -28,13 +28,14 @@ _MISSING, _STALE, _DUPLICATE = -1, -2, -3
 _COMMIT = (
     ADMIT
     + """
--- KEYS: game hash, move log, idempotency key (or the game hash again when none), then the
---       counters of the request's rate limit when they ride along (an address's are outside
---       the game's slot: like the limiter, this needs a single Redis)
+-- KEYS: game hash, move log, idempotency key (or the game hash again when none), the index of
+--       deadlines, then the counters of the request's rate limit when they ride along (an
+--       address's are outside the game's slot: like the limiter, this needs a single Redis)
 -- ARGV: expected version, state, status, log entry, ttl, channel, idempotent reply, idem ttl,
---       now, then the rate limit's arguments
-if #KEYS > 3 then
-  local admitted = admit(4, 10, (#KEYS - 3) / 2)
+--       now, deadlines ('' = a game without a clock: nothing), the earliest deadline ('' =
+--       none), game id, then the rate limit's arguments
+if #KEYS > 4 then
+  local admitted = admit(5, 13, (#KEYS - 4) / 2)
   if admitted[1] == 0 then return admitted end
 end
 local current = redis.call('HGET', KEYS[1], 'version')
@@ -52,6 +53,14 @@ redis.call('EXPIRE', KEYS[2], ttl)
 if KEYS[3] ~= KEYS[1] then
   redis.call('SET', KEYS[3], ARGV[7], 'EX', tonumber(ARGV[8]))
 end
+if ARGV[10] ~= '' then
+  redis.call('HSET', KEYS[1], 'deadlines', ARGV[10])
+  if ARGV[11] == '' then
+    redis.call('ZREM', KEYS[4], ARGV[12])
+  else
+    redis.call('ZADD', KEYS[4], ARGV[11], ARGV[12])
+  end
+end
 redis.call('PUBLISH', ARGV[6], version)
 return version
 """
@@ -61,14 +70,14 @@ return version
 # A game's read with the request's rate-limit check before it, in one round trip. The limit's
 # counters may lie outside the game's slot (an address's): like the limiter, this needs a
 # single Redis. A refused request reads nothing.
-_LOAD_FIELDS = ("version", "status", "meta", "state", "updated")
+_LOAD_FIELDS = ("version", "status", "meta", "state", "updated", "deadlines")
 _LOAD = (
     ADMIT
     + """
 -- KEYS: game hash, then the counters of the request's rate limit; ARGV: the limit's arguments
 local admitted = admit(2, 1, (#KEYS - 1) / 2)
 if admitted[1] == 0 then return {admitted} end
-return {admitted, redis.call('HMGET', KEYS[1], 'version', 'status', 'meta', 'state', 'updated')}
+return {admitted, redis.call('HMGET', KEYS[1], 'version', 'status', 'meta', 'state', 'updated', 'deadlines')}
 """
 )
 
@@ -114,6 +123,9 @@ class StoredGame:
     extra: dict[str, Any] = field(default_factory=dict)
     # The state as stored (JSON), when the reader asked for it unparsed (``load(parse_state=False)``).
     raw_state: bytes = b""
+    # Games with a clock: each human seat to act (its number, as a string) and when its time runs
+    # out (Unix time), as the commit that made this version wrote them.
+    deadlines: dict[str, float] = field(default_factory=dict)
 
 
 def new_game_id() -> str:
@@ -130,11 +142,13 @@ class GameStore:
         ttl_seconds: int,
         finished_ttl_seconds: int,
         idempotency_ttl_seconds: int = 24 * 3600,
+        lobby_ttl_seconds: int = 24 * 3600,
     ) -> None:
         self.redis = client
         self.ttl = ttl_seconds
         self.finished_ttl = finished_ttl_seconds
         self.idempotency_ttl = idempotency_ttl_seconds
+        self.lobby_ttl = lobby_ttl_seconds  # a game waiting for players (SKYLINE_LOBBY_TTL_SECONDS)
         self._commit = client.register_script(_COMMIT)
         self._forget_if_unchanged = client.register_script(_FORGET_IF_UNCHANGED)
         self._load_after_limit = client.register_script(_LOAD)
@@ -147,9 +161,18 @@ class GameStore:
         self.limit_for_commit: Callable[[str], LimitParts | None] | None = None
 
     def _ttl_for(self, status: str) -> int:
-        return self.finished_ttl if status == "finished" else self.ttl
+        if status == "waiting":
+            return self.lobby_ttl
+        return self.finished_ttl if status in ("finished", "aborted") else self.ttl
 
-    def create(self, game_id: str, meta: dict[str, Any], state: dict[str, Any], status: str) -> None:
+    def create(
+        self,
+        game_id: str,
+        meta: dict[str, Any],
+        state: dict[str, Any],
+        status: str,
+        deadlines: dict[str, float] | None = None,
+    ) -> None:
         key = game_key(game_id)
         fields = {
             "meta": orjson.dumps(meta),
@@ -161,6 +184,9 @@ class GameStore:
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(key, mapping=fields)
         pipe.expire(key, self._ttl_for(status))
+        if deadlines:
+            pipe.hset(key, "deadlines", orjson.dumps(deadlines))
+            pipe.zadd(DEADLINES, {game_id: min(deadlines.values())})
         pipe.execute()
 
     def load(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
@@ -176,7 +202,7 @@ class GameStore:
             values = read[0]
         if values[0] is None:
             raise GameMissing(game_id)
-        version, status, meta, state, updated = values
+        version, status, meta, state, updated, deadlines = values
         return StoredGame(
             id=game_id,
             version=int(version),
@@ -185,6 +211,7 @@ class GameStore:
             state=orjson.loads(state) if parse_state else {},
             updated=float(updated or 0),
             raw_state=b"" if parse_state else state,
+            deadlines=orjson.loads(deadlines) if deadlines else {},
         )
 
     def version(self, game_id: str) -> int | None:
@@ -199,8 +226,12 @@ class GameStore:
         status: str,
         log_entry: dict[str, Any],
         idempotency: tuple[str, dict[str, Any]] | None = None,
+        deadlines: dict[str, float] | None = None,
     ) -> int:
-        """Store the new state if the game is still at ``expected_version``; return the new version."""
+        """Store the new state if the game is still at ``expected_version``; return the new version.
+
+        ``deadlines`` (games with a clock): each human seat to act and when its time runs out,
+        written with the move and indexed in ``sk:deadlines`` by the earliest (none: dropped)."""
         key = game_key(game_id)
         idem_key = key
         idem_reply = b""
@@ -208,7 +239,7 @@ class GameStore:
             idem_key = idempotency_key(game_id, idempotency[0])
             idem_reply = orjson.dumps(idempotency[1])
         ttl = self._ttl_for(status)
-        keys: list[Any] = [key, log_key(game_id), idem_key]
+        keys: list[Any] = [key, log_key(game_id), idem_key, DEADLINES]
         args: list[Any] = [
             expected_version,
             orjson.dumps(state),
@@ -219,6 +250,9 @@ class GameStore:
             idem_reply,
             self.idempotency_ttl,
             repr(time.time()),
+            b"" if deadlines is None else orjson.dumps(deadlines),
+            "" if not deadlines else repr(min(deadlines.values())),
+            game_id,
         ]
         limit = self.limit_for_commit(game_id) if self.limit_for_commit is not None else None
         if limit is not None:
@@ -262,3 +296,15 @@ class GameStore:
 
     def ping(self) -> bool:
         return bool(self.redis.ping())
+
+    # ---- deadlines (games with a clock) -------------------------------------------------------
+    def deadlines_due(self, before: float, limit: int = 100) -> list[tuple[str, bytes]]:
+        """Games whose earliest deadline is before ``before``, earliest first, with the score read."""
+        rows = self.redis.zrangebyscore(
+            DEADLINES, "-inf", before, start=0, num=limit, withscores=True, score_cast_func=bytes
+        )
+        return [(member.decode() if isinstance(member, bytes) else member, score) for member, score in rows]
+
+    def forget_deadline(self, game_id: str, score: bytes) -> bool:
+        """Drop the game from the deadlines' index unless a commit indexed it anew since."""
+        return bool(self._forget_if_unchanged(keys=[DEADLINES], args=[game_id, score]))

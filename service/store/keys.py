@@ -5,7 +5,8 @@ Lua script may touch them together. Values are JSON (orjson), never pickle. No k
 seat token, only a digest of it.
 
 ``sk:{<game>}:game`` (hash): ``version``, ``status``, ``meta`` (title, rules version, seats
-    with their token hashes, options, seed), ``state``, ``updated``. Written by ``store.games``
+    with their token hashes, options, seed), ``state``, ``updated``, ``deadlines`` (games with a
+    clock). Written by ``store.games``
     (create, then the commit script: a compare-and-set on the version). Expires after
     ``SKYLINE_GAME_TTL_SECONDS`` idle, ``SKYLINE_FINISHED_GAME_TTL_SECONDS`` once finished.
 ``sk:{<game>}:log`` (list): one JSON entry per move; entry *i* made version *i* + 1. The commit
@@ -25,6 +26,13 @@ seat token, only a digest of it.
     (``store.botgames``); lives as long as a game.
 ``sk:streams:address:<address>``, ``sk:streams:token:<digest>`` (sorted sets): open event
     streams, scored by when each closes at the latest (``store.streamcaps``).
+``sk:deadlines`` (sorted set): games with a clock whose human seat is to act, scored by the
+    earliest deadline; written by the commit scripts (``store.games``, ``store.seats``) in the
+    same step as the move, with the deadlines themselves in the game's hash (``deadlines``).
+    The workers' sweeper acts on those due (``play.clocks``).
+``sk:lobby`` (sorted set): listed games waiting for players, scored by when they were created
+    (``store.lobby``); added at creation, removed by the seat script when the game starts or is
+    aborted, trimmed past ``SKYLINE_LOBBY_TTL_SECONDS`` and pruned of gone games when read.
 ``sk:bot-workers`` (sorted set): the bot workers alive, ``<hostname>:<pid>`` scored by their
     last heartbeat in Redis's clock (``store.workers``); /readyz and `skyline serve` read it.
 
@@ -94,3 +102,10 @@ def streams_key(scope: str, identity: str) -> str:
 
 # The bot workers alive, by last heartbeat (store.workers).
 BOT_WORKERS = "sk:bot-workers"
+
+
+# Listed games waiting for players, by creation time (store.lobby, store.seats).
+LOBBY = "sk:lobby"
+
+# Games with a clock, by their earliest deadline (store.games' and store.seats' commit scripts).
+DEADLINES = "sk:deadlines"

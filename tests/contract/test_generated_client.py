@@ -33,7 +33,7 @@ import attrs
 import pytest
 
 from engines import registry
-from service.http.contract import pascal
+from service.http.contract import SERVICE_EVENTS, pascal
 
 from .conformance import SPEC, Replies, covering_plays
 
@@ -159,7 +159,7 @@ class TypedPlayer:
         self.counts[kind] += 1
         raise AssertionError(message)
 
-    def call(self, operation, title: str, part: str, **kwargs):
+    def call(self, operation, game_title: str, part: str, **kwargs):
         """One typed call: its parsed reply, checked against the contract and the JSON received."""
         name = operation.__name__.rsplit(".", 1)[-1]
         try:
@@ -179,10 +179,10 @@ class TypedPlayer:
         for event in received.get("events", []) if part == "ActionResult" else []:
             self.shapes.update((event["type"], key, type(value).__name__) for key, value in event.items())
         if broken:
-            self.fail("spec_violations", f"{name} ({title}): a reply breaks openapi.yaml: {broken[:5]}")
+            self.fail("spec_violations", f"{name} ({game_title}): a reply breaks openapi.yaml: {broken[:5]}")
         if parsed is None:
             self.fail("raw_fallbacks", f"{name}: {response.status_code} {response.content[:300]!r}")
-        expected = pascal(title) + part
+        expected = pascal(game_title) + part
         if type(parsed).__name__ != expected:
             self.fail("wrong_branch", f"{name} parsed as {type(parsed).__name__}, not {expected}")
         found = blobs(parsed, expected)
@@ -201,7 +201,8 @@ class TypedPlayer:
 
     def check_events(self, title: str, events) -> None:
         for event in events:
-            expected = pascal(title) + pascal(event.type_) + "Event"
+            # The service's own events (seats and time) are one component for every title.
+            expected = SERVICE_EVENTS.get(event.type_) or pascal(title) + pascal(event.type_) + "Event"
             if type(event).__name__ != expected:
                 self.fail("wrong_branch", f"{event!r} parsed as {type(event).__name__}, not {expected}")
             self.counts["typed_events"] += 1
@@ -295,3 +296,71 @@ def test_every_option_of_every_title_plays_through_the_typed_client(generated, l
     assert any(lineup(seats, index)[0] == BOT for index, (seats, _) in enumerate(plays)), "a game with a bot"
     missed = MEETS.get(title, set()) - player.shapes
     assert not missed, f"the seeded games no longer meet {missed}: choose another FIRST_SEED"
+
+
+def test_a_lobby_game_through_the_typed_client(generated, live):
+    """Create with an open seat, find it in the lobby, join, play, resign: every reply typed."""
+    player = TypedPlayer(generated, live)
+    m = player.models
+    seats_api = importlib.import_module(f"{PACKAGE}.api.seats")
+    for name in ("join_game", "get_lobby", "resign_game", "leave_game", "abort_game"):
+        importlib.import_module(f"{PACKAGE}.api.seats.{name}")
+    rng = random.Random(47)
+    with player.client:
+        body = m.PropertyCreateGameRequest.from_dict(
+            {
+                "title": "property",
+                "seats": [{"kind": "human", "name": "Ada"}, {"kind": "open", "name": "Bo"}],
+                "listed": True,
+                "clock": {"turn_seconds": 3600},
+            }
+        )
+        created = player.call(player.api.create_game, "property", "GameCreated", body=body)
+        assert created.status == "waiting" and created.to_act == []
+        lobby = player.call(
+            seats_api.get_lobby, "", "Lobby", title=m.GetLobbyTitle("property"), seats=2, limit=100
+        )
+        assert created.id in [game.id for game in lobby.games]
+        joined = player.call(seats_api.join_game, "", "Joined", game_id=created.id, body=m.Join.from_dict({}))
+        assert joined.seat == 1 and joined.status == "active"
+        tokens = {0: f"Bearer {created.human_seats[0].token}", 1: f"Bearer {joined.token}"}
+        for _ in range(4):
+            shown = player.call(
+                player.api.get_game, "property", "Game", game_id=created.id, authorization=tokens[0]
+            )
+            assert set(shown.deadlines.to_dict()) == {str(seat) for seat in shown.to_act}
+            seat = shown.to_act[0]
+            listing = player.call(
+                player.api.get_moves, "property", "Moves", game_id=created.id, authorization=tokens[seat]
+            )
+            request = m.ActionRequest(move=rng.choice(listing.moves).move, version=listing.version)
+            player.call(
+                player.api.post_action,
+                "property",
+                "ActionResult",
+                game_id=created.id,
+                body=request,
+                authorization=tokens[seat],
+            )
+        resigned = player.call(
+            seats_api.resign_game, "", "Resigned", game_id=created.id, authorization=tokens[1]
+        )
+        assert resigned.status == "finished"
+        shown = player.call(
+            player.api.get_game, "property", "Game", game_id=created.id, authorization=tokens[0]
+        )
+        assert type(shown.result).__name__ == "PropertyResult"
+        assert shown.result.reason == "resignation" and shown.result.winners == [0]
+        log = player.call(player.api.get_events, "property", "Events", game_id=created.id)
+        for entry in log.events:
+            player.check_events("property", entry.events)
+        kinds = [event.type_ for entry in log.events for event in entry.events]
+        assert kinds[:2] == ["seat_joined", "game_started"] and kinds[-1] == "seat_resigned"
+        record = player.call(player.api.get_record, "property", "Record", game_id=created.id)
+        assert len(record.moves) == 4
+    assert (
+        player.counts["raw_fallbacks"]
+        == player.counts["parse_failures"]
+        == player.counts["wrong_branch"]
+        == 0
+    )

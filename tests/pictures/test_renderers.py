@@ -169,3 +169,24 @@ def test_the_pictures_in_docs_are_the_renderers_own():
         assert committed == boards.render_svg(docs_example(game_id)), (
             f"docs/boards/{game_id}.svg is out of date: run `python -m boards.samples docs/boards`"
         )
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_game_ended_by_resignation_is_drawn(game_id):
+    """Two seats, one resigned at once: ranks and no score (issue 47's result); both pictures say so."""
+    game = GAMES[game_id]
+    seats = max(2, game.min_seats)
+    state = game.setup(seats, {}, 7)
+    shown = shown_game(game, state, None, 0, seats_meta(seats, humans=seats))
+    shown["status"] = "finished"
+    shown["result"] = {
+        "scores": [],
+        "ranks": [2, *([1] * (seats - 1))],
+        "winners": list(range(1, seats)),
+        "breakdown": [],
+        "reason": "resignation",
+        "resigned": [True, *([False] * (seats - 1))],
+    }
+    text = boards.render_text(shown)
+    assert "Game over (resignation)" in text and "(resigned)" in text
+    ElementTree.fromstring(boards.render_svg(shown))

@@ -281,7 +281,9 @@ function paintResult(shown, record) {
   const order = result.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank);
   for (const { rank, seat } of order) {
     body.append(element("tr", {}, element("td", { text: rank }), element("td", { text: seatName(shown, seat) }),
-      element("td", { text: result.scores[seat] })));
+      // A resignation between two seats ends the game before the rules count any score.
+      element("td", { text: [(result.scores || [])[seat], (result.resigned || [])[seat] ? "resigned" : ""]
+        .filter((part) => part !== undefined && part !== "").join(" ") })));
   }
   if (record) {
     $("record").textContent = JSON.stringify(record, null, 1);

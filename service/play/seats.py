@@ -1,0 +1,442 @@
+"""Seats before the game is under way: open seats, joining, leaving, aborting, and the lobby.
+
+A seat created ``{"kind": "open"}`` has no token until someone joins it; while any seat is open
+the game is ``waiting`` (no seat to act, no moves) and it starts the moment the last one is
+taken. Every change of seats is a new version with a log entry of service events and no move
+(``seat_joined``, ``seat_left``, ``game_started``, ``game_aborted``), committed by one
+compare-and-set script (``service.store.seats``): of two racing joins of one seat exactly one
+lands, the other is judged again on the game as it then is.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import copy
+import secrets
+import time
+from typing import Any
+
+import orjson
+
+from engines import registry
+
+from ..store.games import GameMissing, GameMovedOn, StoredGame, new_game_id
+from ..store.lobby import LobbyIndex
+from ..store.seats import RematchStore, SeatStore
+from . import auth
+from .deadlines import next_deadlines, rfc3339
+from .deadlines import shown as shown_deadlines
+from .errors import (
+    AbortRefused,
+    BadLobbyCursor,
+    GameNotActive,
+    GameNotFound,
+    GameNotOver,
+    GameNotWaiting,
+    NoSuchSeat,
+    SeatResigned,
+    SeatTaken,
+    SpectatorRefused,
+    TooMuchContention,
+)
+from .games import STAND_IN_LEVEL, Games, bot_seats_to_act
+from .results import resignation_result, resigned_order
+
+# A join meets other joins landing first at most once per seat; a few rounds more for leaves.
+_ATTEMPTS = 64
+LOBBY_PAGE = 20
+LOBBY_PAGE_MAX = 100
+
+
+def _public(seat: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in seat.items() if k not in ("token_hash", "invited", "reserved_for")} | (
+        {"resigned": True} if seat.get("resigned") else {}
+    )
+
+
+class Seats:
+    """Join, leave, abort, and the lobby, over the games' store and the lobby's index."""
+
+    def __init__(
+        self, games: Games, seat_store: SeatStore, lobby: LobbyIndex, rematches: RematchStore | None = None
+    ) -> None:
+        self.games = games
+        self.seat_store = seat_store
+        self.lobby = lobby
+        self.rematches = rematches or RematchStore(seat_store.redis)
+
+    # ---- the commit of a seat change -------------------------------------------------------
+    def _read(self, game_id: str) -> StoredGame:
+        try:
+            return self.games.store.load(game_id)
+        except GameMissing:
+            raise GameNotFound(game_id) from None
+
+    def _commit(
+        self,
+        stored: StoredGame,
+        meta: dict[str, Any],
+        status: str,
+        seat: int,
+        events: list[dict[str, Any]],
+        *,
+        lobby: str = "",
+        state: Any = None,
+    ) -> int:
+        now = time.time()
+        entry: dict[str, Any] = {"version": stored.version + 1, "seat": seat, "events": events, "at": now}
+        deadlines = None
+        if "clock" in meta and (state is not None or status != "active"):
+            # Seats to act changed hands (a start, a resignation) or the game ended: new deadlines.
+            to_act = state.to_act() if state is not None else []
+            deadlines = next_deadlines(meta, status, to_act, stored.deadlines, None, now)
+            if deadlines:
+                entry["deadlines"] = shown_deadlines(deadlines)
+        store = self.games.store
+        if status == "waiting":  # a waiting game expires a lobby's lifetime after its creation
+            expiry: dict[str, Any] = {"expire_at": meta["created"] + store.lobby_ttl}
+        else:
+            expiry = {"ttl": store._ttl_for(status)}
+        try:
+            return self.seat_store.commit(
+                stored.id,
+                stored.version,
+                meta,
+                status,
+                entry,
+                lobby=lobby if meta.get("listed") else "",
+                lobby_score=meta["created"],
+                deadlines=deadlines,
+                **expiry,
+            )
+        except GameMissing:
+            raise GameNotFound(stored.id) from None
+
+    # ---- join and leave ----------------------------------------------------------------------
+    def join(
+        self, game_id: str, seat: int | None = None, name: str | None = None, *, holder: str | None = None
+    ) -> dict[str, Any]:
+        """Take an open seat (the first one when ``seat`` is None); the token is shown once.
+
+        ``holder`` (a rematch): the digest of the token of the finished game, for which the seat
+        is reserved; its holder may take the seat again (a new token: a lost one is replaced)."""
+        for _ in range(_ATTEMPTS):
+            stored = self._read(game_id)
+            again = (
+                holder is not None
+                and seat is not None
+                and 0 <= seat < len(stored.meta["seats"])
+                and stored.meta["seats"][seat]["kind"] == "human"
+                and stored.meta["seats"][seat].get("reserved_for") == holder
+            )
+            if again:
+                try:
+                    return self._issue_again(stored, seat)
+                except GameMovedOn:
+                    continue
+            if stored.status != "waiting":
+                raise GameNotWaiting(
+                    "The game has started: its seats are all taken."
+                    if stored.status == "active"
+                    else f"The game is {stored.status}: no seat can be joined."
+                )
+            seats = stored.meta["seats"]
+            if seat is None:
+                free = [s["seat"] for s in seats if s["kind"] == "open" and "reserved_for" not in s]
+                if not free:
+                    raise SeatTaken("Every open seat is reserved for a player of the last game.")
+                chosen = free[0]
+            elif not 0 <= seat < len(seats):
+                raise NoSuchSeat(f"The game has seats 0 to {len(seats) - 1}; there is no seat {seat}.")
+            elif seats[seat]["kind"] != "open":
+                raise SeatTaken(f"Seat {seat} is no longer open; join another one, or leave out `seat`.")
+            elif seats[seat].get("reserved_for", holder) != holder:
+                raise SeatTaken(f"Seat {seat} is reserved for its player of the last game.")
+            else:
+                chosen = seat
+            meta = copy.deepcopy(stored.meta)
+            invited = seats[chosen].get("name")
+            token = auth.new_token()
+            taken: dict[str, Any] = {"seat": chosen, "kind": "human"}
+            if name or invited:
+                taken["name"] = name or invited
+            if invited:
+                taken["invited"] = invited
+            if "reserved_for" in seats[chosen]:
+                taken["reserved_for"] = seats[chosen]["reserved_for"]
+            taken["token_hash"] = auth.token_hash(token)
+            meta["seats"][chosen] = taken
+            started = not any(s["kind"] == "open" for s in meta["seats"])
+            joined: dict[str, Any] = {"type": "seat_joined", "seat": chosen}
+            if "name" in taken:
+                joined["name"] = taken["name"]
+            events: list[dict[str, Any]] = [joined]
+            status = "waiting"
+            state = None
+            if started:
+                events.append({"type": "game_started"})
+                state = self.games._restore(stored, stored.state)
+                status = "finished" if state.is_over() else "active"
+                if bot_seats_to_act(meta, state):
+                    self.games.store.mark_bot_due(game_id)  # before the commit, as a move does
+            try:
+                version = self._commit(
+                    stored, meta, status, chosen, events, lobby="remove" if started else "", state=state
+                )
+            except GameMovedOn:
+                continue
+            if started and state is not None:
+                self.games._wake_bots(game_id, version, meta, state)
+            return {"id": game_id, "seat": chosen, "token": token, "status": status, "version": version}
+        raise TooMuchContention("The game's seats changed too often to join it; try again.")
+
+    def _issue_again(self, stored: StoredGame, seat: int) -> dict[str, Any]:
+        """A new token for a rematch's seat whose player asks again (the old one stops working)."""
+        meta = copy.deepcopy(stored.meta)
+        token = auth.new_token()
+        meta["seats"][seat]["token_hash"] = auth.token_hash(token)
+        event = {"type": "seat_joined", "seat": seat, "again": True}
+        version = self._commit(stored, meta, stored.status, seat, [event])
+        return {"id": stored.id, "seat": seat, "token": token, "status": stored.status, "version": version}
+
+    # ---- rematch -------------------------------------------------------------------------------
+    def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The one rematch of a finished game: same title, options, clock and bots, a new seed;
+        each human seat reserved for its player, who takes it by asking (again: a new token)."""
+        stored = self._read(game_id)
+        seat = auth.seat_of(stored.meta["seats"], token)
+        if seat is None:
+            raise SpectatorRefused("A rematch is asked with a seat token of the finished game.")
+        if stored.status != "finished":
+            raise GameNotOver("A rematch is offered once the game is over.")
+        old = stored.meta
+        game = registry.get(old["title"])
+        seats: list[dict[str, Any]] = []
+        for former in old["seats"]:
+            named = {"name": former["name"]} if former.get("name") else {}
+            if former.get("token_hash"):  # a human seat (resigned or not): reserved for its player
+                seats.append(
+                    {"seat": former["seat"], "kind": "open", **named, "reserved_for": former["token_hash"]}
+                )
+            else:
+                seats.append(
+                    {
+                        "seat": former["seat"],
+                        "kind": "bot",
+                        **named,
+                        "bot": former["bot"],
+                        "level": former["level"],
+                    }
+                )
+        seed = secrets.randbits(63)
+        meta: dict[str, Any] = {
+            "title": game.id,
+            "rules_version": game.rules_version,
+            "seats": seats,
+            "options": old["options"],
+            "seed": seed,
+            "created": time.time(),
+            "stand_in": old.get("stand_in") or {"bot": "greedy", "level": STAND_IN_LEVEL},
+            "rematch_of": game_id,
+        }
+        if "clock" in old:
+            meta["clock"] = old["clock"]
+        state = game.setup(len(seats), old["options"], seed)
+        new_id = self.rematches.create_once(
+            game_id, new_game_id(), meta, state.to_dict(), "waiting", self.games.store.lobby_ttl
+        )
+        if new_id is None:
+            raise GameNotFound(game_id)
+        joined = self.join(new_id, seat, holder=auth.token_hash(token))  # type: ignore[arg-type]
+        return {"id": new_id, "seat": seat, "token": joined["token"], "status": joined["status"]}
+
+    def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """Give a seat back before the start: it is open again, and its token stops working."""
+        for _ in range(_ATTEMPTS):
+            stored = self._read(game_id)
+            seat = auth.seat_of(stored.meta["seats"], token)
+            if seat is None:
+                raise SpectatorRefused("Leaving needs the seat's token: 'Authorization: Bearer <token>'.")
+            if stored.status != "waiting":
+                raise GameNotWaiting("The game has started: resign instead of leaving.")
+            meta = copy.deepcopy(stored.meta)
+            given_back = meta["seats"][seat]
+            invited = given_back.get("invited")
+            meta["seats"][seat] = {"seat": seat, "kind": "open", **({"name": invited} if invited else {})}
+            if "reserved_for" in given_back:  # a rematch's seat stays its player's
+                meta["seats"][seat]["reserved_for"] = given_back["reserved_for"]
+            try:
+                version = self._commit(stored, meta, "waiting", seat, [{"type": "seat_left", "seat": seat}])
+            except GameMovedOn:
+                continue
+            return {"id": game_id, "seat": seat, "status": "waiting", "version": version}
+        raise TooMuchContention("The game's seats changed too often to leave it; try again.")
+
+    # ---- resign ------------------------------------------------------------------------------
+    def resign(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """Give the game up. Two seats: it ends at once, the other seat wins. More: a stand-in bot
+        (the game's ``stand_in`` level) plays the seat to the end, ranked last among those who
+        stayed; once no human seat is left unresigned, the bots play it out at their fastest."""
+        for _ in range(_ATTEMPTS):
+            stored = self._read(game_id)
+            seat = auth.seat_of(stored.meta["seats"], token)
+            if seat is None:
+                raise SpectatorRefused("Resigning needs the seat's token: 'Authorization: Bearer <token>'.")
+            try:
+                return self.resign_seat(stored, seat)
+            except GameMovedOn:
+                continue
+        raise TooMuchContention("The game changed too often to resign; try again.")
+
+    def resign_seat(
+        self, stored: StoredGame, seat: int, leading_events: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """Resign ``seat`` of the game as read (a compare-and-set on its version: GameMovedOn
+        if it moved on). ``leading_events`` come first in the entry (a timeout's)."""
+        game_id = stored.id
+        if stored.meta["seats"][seat]["kind"] != "human":
+            raise SeatResigned("You have already resigned: a bot plays your seat now.")
+        if stored.status != "active":
+            raise GameNotActive(
+                "The game has not started: leave it instead."
+                if stored.status == "waiting"
+                else f"The game is {stored.status}: there is nothing to resign."
+            )
+        meta = copy.deepcopy(stored.meta)
+        order = 1 + len(resigned_order(meta))
+        resigned: dict[str, Any] = {"type": "seat_resigned", "seat": seat}
+        state = None
+        if len(meta["seats"]) == 2:
+            meta["seats"][seat]["resigned"] = order
+            meta["ended"] = resignation_result(meta, 1 - seat)
+            status = "finished"
+        else:
+            stand_in = meta.get("stand_in") or {"bot": "greedy", "level": STAND_IN_LEVEL}
+            old = meta["seats"][seat]
+            # The token stays: its player still sees the game as that seat, and may not move.
+            meta["seats"][seat] = {
+                "seat": seat,
+                "kind": "bot",
+                **({"name": old["name"]} if "name" in old else {}),
+                "bot": stand_in["bot"],
+                "level": stand_in["level"],
+                "resigned": order,
+                "token_hash": old["token_hash"],
+            }
+            resigned["stand_in"] = stand_in["level"]
+            if not any(s["kind"] == "human" for s in meta["seats"]):
+                meta["played_out"] = True  # no one is left to wait for: bots at their fastest
+            status = "active"
+            state = self.games._restore(stored, stored.state)
+            if bot_seats_to_act(meta, state):
+                self.games.store.mark_bot_due(game_id)  # before the commit, as a move does
+        events = [*(leading_events or []), resigned]
+        version = self._commit(stored, meta, status, seat, events, state=state)
+        if state is not None:
+            self.games._wake_bots(game_id, version, meta, state)
+        return {"id": game_id, "seat": seat, "status": status, "version": version}
+
+    # ---- abort --------------------------------------------------------------------------------
+    def abort(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """End the game with no result: while it waits, or while a human seat has not moved yet."""
+        for _ in range(_ATTEMPTS):
+            stored = self._read(game_id)
+            seat = auth.seat_of(stored.meta["seats"], token)
+            if seat is None:
+                raise SpectatorRefused("Aborting needs a seat's token: 'Authorization: Bearer <token>'.")
+            if stored.meta["seats"][seat]["kind"] != "human":
+                raise SeatResigned("You resigned: the game is no longer yours to abort.")
+            if stored.status == "active":
+                moved = {e["seat"] for e in self.games.store.log(game_id) if "move" in e}
+                humans = {s["seat"] for s in stored.meta["seats"] if s["kind"] == "human"}
+                if humans <= moved:
+                    raise AbortRefused(
+                        "Every player has moved: the game can no longer be aborted; resign instead."
+                    )
+            elif stored.status != "waiting":
+                raise AbortRefused(f"The game is {stored.status}: it can no longer be aborted.")
+            try:
+                version = self._commit(
+                    stored,
+                    stored.meta,
+                    "aborted",
+                    seat,
+                    [{"type": "game_aborted", "seat": seat}],
+                    lobby="remove",
+                )
+            except GameMovedOn:
+                continue
+            return {"id": game_id, "status": "aborted", "version": version}
+        raise TooMuchContention("The game changed too often to abort it; try again.")
+
+    # ---- the lobby ----------------------------------------------------------------------------
+    def lobby_page(
+        self,
+        title: str | None = None,
+        seats: int | None = None,
+        cursor: str | None = None,
+        limit: int = LOBBY_PAGE,
+    ) -> dict[str, Any]:
+        """Listed games waiting for players, newest first; ``next`` is the cursor of the next page."""
+        limit = max(1, min(limit, LOBBY_PAGE_MAX))
+        before, after_id = _read_cursor(cursor) if cursor else (None, None)
+        found: list[dict[str, Any]] = []
+        last: tuple[float, str] | None = None
+        more = True
+        while len(found) < limit and more:
+            batch = 2 * limit + 8
+            rows = self.lobby.page(before, batch)
+            more = len(rows) == batch
+            # Ties on the creation time (Redis orders them by member, descending): skip those
+            # already listed.
+            if after_id is not None:
+                rows = [(g, s) for g, s in rows if not (s == before and g >= after_id)]
+            if not rows:
+                break
+            for (game_id, score), read in zip(rows, self.lobby.games([g for g, _ in rows]), strict=True):
+                last = (score, game_id)
+                if read is None or read[0] != "waiting":
+                    self.lobby.forget(game_id)  # expired, started or aborted
+                    continue
+                meta = read[1]
+                if (title is not None and meta["title"] != title) or (
+                    seats is not None and len(meta["seats"]) != seats
+                ):
+                    continue
+                found.append(_lobby_entry(game_id, meta))
+                if len(found) == limit:
+                    break
+            before, after_id = last if last is not None else (before, after_id)
+        next_cursor = None
+        if len(found) == limit and last is not None:
+            next_cursor = _write_cursor(*last)
+        return {"games": found, "next": next_cursor}
+
+
+def _lobby_entry(game_id: str, meta: dict[str, Any]) -> dict[str, Any]:
+    seats = [_public(s) for s in meta["seats"]]
+    return {
+        "id": game_id,
+        "title": meta["title"],
+        "options": meta["options"],
+        "seats": seats,
+        "open_seats": [s["seat"] for s in seats if s["kind"] == "open"],
+        "created": rfc3339(meta["created"]),
+    }
+
+
+def _write_cursor(score: float, game_id: str) -> str:
+    return base64.urlsafe_b64encode(orjson.dumps([score, game_id])).decode().rstrip("=")
+
+
+def _read_cursor(cursor: str) -> tuple[float, str]:
+    try:
+        score, game_id = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        if not isinstance(game_id, str) or not isinstance(score, int | float) or isinstance(score, bool):
+            raise ValueError(cursor)
+        return float(score), game_id
+    except (ValueError, TypeError, binascii.Error, orjson.JSONDecodeError):
+        raise BadLobbyCursor(
+            "That cursor was not written by this lobby; start from the first page."
+        ) from None

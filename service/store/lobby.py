@@ -1,0 +1,49 @@
+"""The lobby's index: listed games waiting for players, newest first (``sk:lobby``).
+
+A game is added when it is created listed and waiting, and removed by the seat script when it
+starts or is aborted. A game that expired while waiting (``SKYLINE_LOBBY_TTL_SECONDS``) leaves
+no one to remove it: reads trim entries older than that, and drop any whose game is gone.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import orjson
+import redis
+
+from .keys import LOBBY, game_key
+
+
+class LobbyIndex:
+    def __init__(self, client: redis.Redis, ttl_seconds: int) -> None:
+        self.redis = client
+        self.ttl = ttl_seconds
+
+    def add(self, game_id: str, created: float) -> None:
+        self.redis.zadd(LOBBY, {game_id: created})
+
+    def page(self, before: float | None, count: int) -> list[tuple[str, float]]:
+        """Up to ``count`` games created at or before ``before`` (all when None), newest first."""
+        self.redis.zremrangebyscore(LOBBY, "-inf", f"({time.time() - self.ttl!r}")
+        rows = self.redis.zrevrangebyscore(
+            LOBBY, "+inf" if before is None else repr(before), "-inf", start=0, num=count, withscores=True
+        )
+        return [(member.decode() if isinstance(member, bytes) else member, score) for member, score in rows]
+
+    def games(self, ids: list[str]) -> list[tuple[str, dict[str, Any]] | None]:
+        """Each game's status and meta (None for a game gone), in one round trip."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in ids:
+            pipe.hmget(game_key(game_id), ["status", "meta"])
+        found: list[tuple[str, dict[str, Any]] | None] = []
+        for status, meta in pipe.execute():
+            if status is None or meta is None:
+                found.append(None)
+            else:
+                found.append((status.decode() if isinstance(status, bytes) else status, orjson.loads(meta)))
+        return found
+
+    def forget(self, game_id: str) -> None:
+        self.redis.zrem(LOBBY, game_id)

@@ -1,0 +1,140 @@
+"""Seat changes in Redis: one Lua script, a compare-and-set on the version like a move's commit.
+
+Joining, leaving, aborting (and, to come, resigning) change a game's seats (``meta``) and its
+status, not its state: each is a new version with a log entry of its own (service events, no
+``move``), published on the game's channel like a move, and keeps the lobby's index in step in
+the same script. Two joins of the last open seat both read version *v*; one commit makes *v* + 1,
+the other finds the game moved on and judges again on what it reads: exactly one winner.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import orjson
+import redis
+
+from .games import GameMissing, GameMovedOn
+from .keys import DEADLINES, LOBBY, events_channel, game_key, log_key
+
+_SEAT_COMMIT = """
+-- KEYS: game hash, log, lobby, deadlines' index
+-- ARGV: expected version, meta, status, log entry, 'at' or 'in', expiry (unix time or seconds),
+--       channel, now, lobby ('add', 'remove' or ''), game id, lobby score, state ('' = unchanged),
+--       deadlines ('' = unchanged), the earliest deadline ('' = none)
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current then return -1 end
+if current ~= ARGV[1] then return -2 end
+local version = tonumber(ARGV[1]) + 1
+redis.call('HSET', KEYS[1], 'meta', ARGV[2], 'version', version, 'status', ARGV[3], 'updated', ARGV[8])
+if ARGV[12] ~= '' then redis.call('HSET', KEYS[1], 'state', ARGV[12]) end
+redis.call('RPUSH', KEYS[2], ARGV[4])
+local expire = ARGV[5] == 'at' and 'EXPIREAT' or 'EXPIRE'
+redis.call(expire, KEYS[1], ARGV[6])
+redis.call(expire, KEYS[2], ARGV[6])
+if ARGV[9] == 'add' then
+  redis.call('ZADD', KEYS[3], ARGV[11], ARGV[10])
+elseif ARGV[9] == 'remove' then
+  redis.call('ZREM', KEYS[3], ARGV[10])
+end
+if ARGV[13] ~= '' then
+  redis.call('HSET', KEYS[1], 'deadlines', ARGV[13])
+  if ARGV[14] == '' then
+    redis.call('ZREM', KEYS[4], ARGV[10])
+  else
+    redis.call('ZADD', KEYS[4], ARGV[14], ARGV[10])
+  end
+end
+redis.call('PUBLISH', ARGV[7], version)
+return version
+"""
+
+
+class SeatStore:
+    """The compare-and-set of a seat change (``commit``)."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+        self._commit = client.register_script(_SEAT_COMMIT)
+
+    def commit(
+        self,
+        game_id: str,
+        expected_version: int,
+        meta: dict[str, Any],
+        status: str,
+        entry: dict[str, Any],
+        *,
+        expire_at: float | None = None,
+        ttl: int | None = None,
+        lobby: str = "",
+        lobby_score: float = 0.0,
+        state: dict[str, Any] | None = None,
+        deadlines: dict[str, float] | None = None,
+    ) -> int:
+        """Write the seats and status if the game is still at ``expected_version``; the new version.
+
+        The game expires at ``expire_at`` (a waiting game, counted from its creation) or ``ttl``
+        seconds from now; ``lobby`` adds it to the lobby's index or removes it."""
+        if expire_at is not None:
+            mode, expiry = "at", max(int(expire_at), int(time.time()) + 1)
+        else:
+            mode, expiry = "in", int(ttl or 1)
+        result = self._commit(
+            keys=[game_key(game_id), log_key(game_id), LOBBY, DEADLINES],
+            args=[
+                expected_version,
+                orjson.dumps(meta),
+                status,
+                orjson.dumps(entry),
+                mode,
+                expiry,
+                events_channel(game_id),
+                repr(time.time()),
+                lobby,
+                game_id,
+                repr(lobby_score),
+                b"" if state is None else orjson.dumps(state),
+                b"" if deadlines is None else orjson.dumps(deadlines),
+                "" if not deadlines else repr(min(deadlines.values())),
+            ],
+        )
+        if result == -1:
+            raise GameMissing(game_id)
+        if result == -2:
+            raise GameMovedOn()
+        return int(result)
+
+
+_REMATCH = """
+-- KEYS: the finished game's hash, the rematch's hash
+-- ARGV: the rematch's id, meta, state, status, ttl, now
+local existing = redis.call('HGET', KEYS[1], 'rematch')
+if existing then return existing end
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('HSET', KEYS[1], 'rematch', ARGV[1])
+redis.call('HSET', KEYS[2], 'meta', ARGV[2], 'state', ARGV[3], 'version', 0, 'status', ARGV[4],
+  'updated', ARGV[6])
+redis.call('EXPIRE', KEYS[2], tonumber(ARGV[5]))
+return ARGV[1]
+"""
+
+
+class RematchStore:
+    """The one rematch of a finished game: created by whoever asks first, found by the others."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self._rematch = client.register_script(_REMATCH)
+
+    def create_once(
+        self, game_id: str, new_id: str, meta: dict[str, Any], state: dict[str, Any], status: str, ttl: int
+    ) -> str | None:
+        """The rematch's id: ``new_id`` created now, or the one created before (None: no game)."""
+        found = self._rematch(
+            keys=[game_key(game_id), game_key(new_id)],
+            args=[new_id, orjson.dumps(meta), orjson.dumps(state), status, ttl, repr(time.time())],
+        )
+        if found is None:
+            return None
+        return found.decode() if isinstance(found, bytes) else found

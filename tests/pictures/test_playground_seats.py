@@ -47,7 +47,8 @@ class Player(Page):
         for seat, name in (names or {}).items():
             page.fill(f"input[name=seat-{seat}-name]", name)
         for name, value in options.items():
-            page.locator(f"[data-option={name}]").select_option(f'"{value}"')
+            field = page.locator(f"[data-option={name}]")
+            field.fill(str(value)) if isinstance(value, int) else field.select_option(f'"{value}"')
         if listed:
             page.check("#listed")
         if clock is not None:
@@ -428,3 +429,61 @@ def test_abort_refused_once_everyone_moved_shows_the_servers_code_and_sentence(l
     finally:
         player.close()
         api_post(live, f"/games/{game}/resign", tokens[0])
+
+
+def test_a_player_leaves_a_waiting_game_and_the_seat_is_open_again(live, browser):
+    host = Player(browser, live)
+    guest = Player(browser, live)
+    try:
+        game = host.create("property", ["human", "open", "open"], {})
+        link = host.attribute("#join-link", "href")
+        host_token = host.open_seat(0).split("&token=", 1)[1]
+        host.page.wait_for_selector("#live-status[data-state=live]")
+        assert host.page.locator("#leave").is_visible()  # the host may leave too: the game waits
+        guest.page.goto(link)
+        guest.page.wait_for_selector("body[data-ready=join]")
+        guest.page.fill("#join-name", "Di")
+        guest.page.click("button.take-seat[data-seat='2']")
+        guest.page.wait_for_selector(f"body[data-ready=game][data-game='{game}'][data-status=waiting]")
+        token = guest.page.url.split("&token=", 1)[1]
+        host.page.wait_for_selector("#waiting-seats li.taken-seat[data-seat='2']")
+        assert host.text("#waiting-seats li[data-seat='2']") == "seat 2: Di"
+
+        guest.page.click("#leave")
+        # The token no longer works: the page watches as a spectator, with no token in its URL.
+        guest.page.wait_for_selector("body[data-ready=game]")
+        guest.page.locator("#game-status", has_text="You are watching as a spectator.").wait_for()
+        assert "token=" not in guest.page.url and guest.page.locator("#leave").is_hidden()
+        headers = {"Authorization": f"Bearer {token}"}
+        assert requests.get(f"{live}/games/{game}", headers=headers, timeout=10).status_code == 401
+        host.page.wait_for_selector("#waiting-seats li.open-seat[data-seat='2']")
+        host.page.locator("#live li", has_text="seat left").wait_for()
+        assert host.attribute("body", "data-status") == "waiting"
+        assert host.errors == [] and guest.errors == [], (host.errors, guest.errors)
+    finally:
+        host.close()
+        guest.close()
+        api_post(live, f"/games/{game}/abort", host_token)  # not left waiting in the store
+
+
+def test_a_resigned_seat_of_three_is_played_to_the_end_by_a_bot(live, browser):
+    player = Player(browser, live)
+    try:
+        # Two bankruptcies to end: the bots' game lasts long enough for the page to show it going on.
+        player.create("property", ["human", "bot:random", "bot:random"], {"bankruptcies_to_end": 2})
+        player.open_seat(0)
+        player.page.wait_for_selector("#resign:not([hidden])")
+        player.confirm_next(accept=True)
+        player.page.click("#resign")
+        # The game goes on without the player: nothing to click, the bots play it out.
+        player.page.locator("#moves-note", has_text="You resigned: a bot plays your seat").wait_for()
+        assert player.page.locator("#resign").is_hidden()
+        assert player.page.locator("#moves button.move").count() == 0
+        player.page.wait_for_selector("body[data-status=finished]", timeout=45_000)
+        player.page.wait_for_selector("#result:not([hidden])")
+        last = player.page.locator("#result-table tbody tr").last.inner_text()
+        assert last.startswith("3") and last.endswith("resigned"), last
+        assert player.page.locator("#rematch").is_visible()
+        assert player.errors == [], player.errors
+    finally:
+        player.close()

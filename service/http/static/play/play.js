@@ -13,12 +13,15 @@ const session = {
   listing: null, // the last GET /games/{id}/moves
   stream: null, // the EventSource
   boardUrl: null, // the blob: URL of the board picture shown
-  ticket: 0, // refreshes started; only the latest one may paint
+  opened: 0, // games opened on this page: a read of a game left meanwhile does not paint
+  reading: null, // the reads under way (a promise), one at a time
+  again: false, // news came while reading: read once more after
   pending: false, // a move or a seat's action is being sent
   seen: -1, // the newest version a refresh has been started for
   logRead: 0, // the log is read up to this version (to know who has moved, for abort)
   moved: new Set(), // the seats that made a move (their own, or a stand-in's on a timeout)
   skew: 0, // the server's clock minus this one's (ms), when they differ by more than a Date's rounding
+  leaving: false, // the seat is being given back: its token is about to stop working
 };
 
 // What the service writes in the log for seats and clocks; any other event is a move's.
@@ -434,14 +437,18 @@ function paintMoves(shown, listing) {
   box.replaceChildren();
   box.dataset.version = String(listing.version);
   const note = $("moves-note");
+  const mine = ownSeat(shown);
+  // A resigned seat is still listed the stand-in's moves; they are not its player's to send.
+  const resigned = Boolean(mine) && mine.resigned && shown.status === "active";
   if (shown.you === null) note.textContent = "Spectators have no moves.";
   else if (shown.status === "finished") note.textContent = "The game is over.";
+  else if (resigned) note.textContent = "You resigned: a bot plays your seat to the end.";
   else if (shown.status === "aborted") note.textContent = "The game was aborted.";
   else if (shown.status === "waiting") note.textContent = "The game has not started yet.";
   else if (!listing.moves.length) note.textContent = "Waiting for the other seats…";
   else note.textContent = `${listing.moves.length} legal move${listing.moves.length === 1 ? "" : "s"}; choose one.`;
   const groups = new Map();
-  listing.moves.forEach((entry, index) => {
+  (resigned ? [] : listing.moves).forEach((entry, index) => {
     const type = entry.move.type;
     if (!groups.has(type)) groups.set(type, element("fieldset", {}, element("legend", { text: type.replaceAll("_", " ") })));
     groups.get(type).append(element("button", {
@@ -517,6 +524,7 @@ function paintSeatActions(shown) {
   const mine = ownSeat(shown);
   const playing = Boolean(mine) && mine.kind === "human" && !mine.resigned;
   $("resign").hidden = !(playing && shown.status === "active");
+  $("leave").hidden = !(playing && shown.status === "waiting");
   $("abort").hidden = !abortAllowed(shown);
   // A resigned player may ask too: the rematch keeps every player's seat.
   $("rematch").hidden = !(mine && shown.status === "finished");
@@ -527,6 +535,8 @@ async function seatAction(button, action, question) {
   if (question && !window.confirm(question)) return;
   session.pending = true;
   button.disabled = true;
+  // The stream's news of the leave may come before its reply: no read with the token meanwhile.
+  session.leaving = action === "leave";
   try {
     const reply = await post(gamePath(session.game, `/${action}`), session.token);
     showRefusal(null);
@@ -535,7 +545,13 @@ async function seatAction(button, action, question) {
       location.hash = seatHash(reply.id, reply.token).slice(1);
       return;
     }
+    if (action === "leave") {
+      // The token no longer works: the game is watched as a spectator, its link forgotten.
+      location.replace(`#game=${encodeURIComponent(reply.id)}`);
+      return;
+    }
   } catch (error) {
+    session.leaving = false;
     showRefusal(error);
   } finally {
     session.pending = false;
@@ -593,7 +609,7 @@ function tickClock() {
     } else {
       item.dataset.expired = "true";
       item.classList.add("expired");
-      item.textContent = `${who}: time is up; the server plays for ${who === "You" ? "you" : "the seat"}…`;
+      item.textContent = `${who}: time is up; the server acts for ${who === "You" ? "you" : "the seat"}…`;
     }
   }
 }
@@ -626,9 +642,32 @@ async function readGame() {
   return response.json();
 }
 
-// Reads the game, the seat's moves and the picture; only the latest refresh paints.
-async function refresh() {
-  const ticket = ++session.ticket;
+// Reads the game, the seat's moves and the picture, and paints them. One read at a time: news
+// arriving meanwhile asks for one more read after it (moves coming faster than a read takes,
+// as bots playing out a game, would otherwise start reads that each cancel the one before,
+// and nothing would be painted until the end). The promise is kept when a read that started
+// after the call has painted.
+function refresh() {
+  session.again = true;
+  // Started in a later microtask: a loop with nothing to await would otherwise end (and clear
+  // `reading`) before its promise is stored, and stay stored, settled, for ever.
+  if (!session.reading) session.reading = Promise.resolve().then(readUntilCurrent);
+  return session.reading;
+}
+
+async function readUntilCurrent() {
+  try {
+    while (session.again) {
+      session.again = false;
+      if (!session.leaving) await readAndPaint();
+    }
+  } finally {
+    session.reading = null;
+  }
+}
+
+async function readAndPaint() {
+  const opened = session.opened;
   try {
     const [shown, listing, boardUrl] = await Promise.all([
       readGame(),
@@ -636,8 +675,8 @@ async function refresh() {
       fetchBoard(),
     ]);
     const record = shown.status === "finished" ? await getJson(gamePath(session.game, "/record")) : null;
-    await readLog(shown);
-    if (ticket !== session.ticket) {
+    if (opened === session.opened) await readLog(shown);
+    if (opened !== session.opened) {
       URL.revokeObjectURL(boardUrl);
       return;
     }
@@ -658,7 +697,7 @@ async function refresh() {
     if (shown.status === "finished") closeStream("the game is over");
     if (shown.status === "aborted") closeStream("the game was aborted");
   } catch (error) {
-    if (ticket === session.ticket) showRefusal(error);
+    if (opened === session.opened) showRefusal(error);
   }
 }
 
@@ -750,7 +789,10 @@ async function openGame(game, token) {
   $("result").hidden = true;
   $("timeout-note").hidden = true;
   showRefusal(null);
-  Object.assign(session, { game, token, shown: null, listing: null, seen: -1, logRead: 0, moved: new Set() });
+  Object.assign(session, {
+    game, token, shown: null, listing: null, seen: -1, logRead: 0, moved: new Set(), leaving: false,
+    opened: session.opened + 1,
+  });
   try {
     await loadCatalog(); // the titles' names
   } catch (error) {
@@ -785,6 +827,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("abort").addEventListener("click", () => seatAction($("abort"), "abort",
     "Abort this game? It ends for everyone, with no result."));
   $("rematch").addEventListener("click", () => seatAction($("rematch"), "rematch"));
+  $("leave").addEventListener("click", () => seatAction($("leave"), "leave"));
   $("lobby-refresh").addEventListener("click", () => loadLobby(false));
   $("lobby-more").addEventListener("click", () => loadLobby(true));
   $("lobby-title").addEventListener("change", () => loadLobby(false));

@@ -295,6 +295,19 @@ def test_the_lobby_loads_more_games_by_its_cursor(live, browser):
         assert len(listed) == len(set(listed)) and listed[:12] == ours[::-1]
         assert "3 open places" in rows.first.inner_text()
 
+        # A game gone meanwhile (aborted by its creator): its Join is refused with the server's
+        # code and sentence, and the list, read again, no longer holds it.
+        newest = made[-1]
+        assert api_post(live, f"/games/{newest['id']}/abort", newest["human_seats"][0]["token"]).ok
+        player.page.click(f"#lobby-games li[data-game='{newest['id']}'] button.join")
+        player.page.wait_for_selector("#lobby-refusal:not([hidden]) code")
+        assert player.text("#lobby-refusal code") == "game_not_waiting"
+        assert "no seat can be joined" in player.text("#lobby-refusal .detail")
+        player.page.wait_for_selector(f"#lobby-games li[data-game='{newest['id']}']", state="detached")
+        assert player.page.locator("#lobby-refusal").is_visible()  # the reload keeps it shown
+        assert "#join" not in player.page.url and "#game" not in player.page.url
+        made.pop()
+
         for created in made:  # games left waiting would stay in the lobby for others
             token = created["human_seats"][0]["token"]
             assert api_post(live, f"/games/{created['id']}/abort", token).status_code == 200
@@ -303,7 +316,9 @@ def test_the_lobby_loads_more_games_by_its_cursor(live, browser):
         while any(player.page.locator(f"#lobby-games li[data-game='{g}']").count() for g in ours):
             assert time.monotonic() < deadline, "aborted games still listed after a refresh"
             time.sleep(0.05)
-        assert player.errors == [], player.errors
+        assert player.page.locator("#lobby-refusal").is_hidden()
+        # The only console error is the refused join's own line.
+        assert len(player.errors) == 1 and "409" in player.errors[0], player.errors
     finally:
         player.close()
 

@@ -328,8 +328,9 @@ function lobbyRow(game) {
     element("button", { type: "button", class: "join", "data-game": game.id, text: "Join" }));
 }
 
-// The first page again (more = false), or the next one after the cursor of the last page read.
-async function loadLobby(more) {
+// The first page again (more = false), or the next one after the cursor of the last page read;
+// a refusal shown stays when `keepRefusal` (the list read again after a join was refused).
+async function loadLobby(more, keepRefusal = false) {
   const ticket = ++lobby.ticket;
   const query = new URLSearchParams({ limit: String(LOBBY_PAGE) });
   if ($("lobby-title").value) query.set("title", $("lobby-title").value);
@@ -348,8 +349,7 @@ async function loadLobby(more) {
     lobby.cursor = page.next;
     $("lobby-more").hidden = !page.next;
     $("lobby-empty").hidden = list.children.length > 0;
-    $("lobby").dataset.pages = String(more ? Number($("lobby").dataset.pages || 0) + 1 : 1);
-    showRefusal(null, $("lobby-refusal"));
+    if (!keepRefusal) showRefusal(null, $("lobby-refusal"));
   } catch (error) {
     if (ticket === lobby.ticket) showRefusal(error, $("lobby-refusal"));
   }
@@ -838,7 +838,7 @@ document.addEventListener("DOMContentLoaded", () => {
     button.disabled = true;
     if (!await join(button.dataset.game, undefined, $("lobby-name").value.trim(), $("lobby-refusal"))) {
       button.disabled = false;
-      loadLobby(false); // the game may have started or gone meanwhile: the list as it is now
+      loadLobby(false, true); // the game may have started or gone meanwhile: the list as it is now
     }
   });
   $("join-seats").addEventListener("click", async (event) => {

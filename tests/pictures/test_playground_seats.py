@@ -481,23 +481,40 @@ def test_a_player_leaves_a_waiting_game_and_the_seat_is_open_again(live, browser
         api_post(live, f"/games/{game}/abort", host_token)  # not left waiting in the store
 
 
-def test_a_resigned_seat_of_three_is_played_to_the_end_by_a_bot(live, browser):
+def test_a_resigned_seat_of_three_is_played_on_by_a_bot(live, browser):
+    """Seat 0 resigns; seat 1 is a human who does not play (the game waits for them, so the page
+    is seen going on without its player), then resigns too, and the bots play the game out."""
     player = Player(browser, live)
     try:
-        # Two bankruptcies to end: the bots' game lasts long enough for the page to show it going on.
-        player.create("property", ["human", "bot:random", "bot:random"], {"bankruptcies_to_end": 2})
+        game = player.create("property", ["human", "human", "bot:random"], {})
+        idle_token = player.attribute("a.seat-link[data-seat='1']", "href").split("&token=", 1)[1]
         player.open_seat(0)
         player.page.wait_for_selector("#resign:not([hidden])")
         player.confirm_next(accept=True)
         player.page.click("#resign")
-        # The game goes on without the player: nothing to click, the bots play it out.
         player.page.locator("#moves-note", has_text="You resigned: a bot plays your seat").wait_for()
-        assert player.page.locator("#resign").is_hidden()
+        assert player.page.locator("#resign").is_hidden() and player.page.locator("#abort").is_hidden()
+        assert "seat 0 (bot greedy)" in player.text("#game-status")  # the stand-in's level
+        # The stand-in plays seat 0's turns; the page never offers them, until seat 1 is to act.
+        deadline = time.monotonic() + 20
+        while requests.get(f"{live}/games/{game}", timeout=10).json()["to_act"] != [1]:
+            assert time.monotonic() < deadline, "the bots did not hand the turn to seat 1"
+            assert player.page.locator("#moves button.move").count() == 0
+            time.sleep(0.1)
         assert player.page.locator("#moves button.move").count() == 0
+        assert api_post(live, f"/games/{game}/resign", idle_token).ok
         player.page.wait_for_selector("body[data-status=finished]", timeout=45_000)
         player.page.wait_for_selector("#result:not([hidden])")
-        last = player.page.locator("#result-table tbody tr").last.inner_text()
-        assert last.startswith("3") and last.endswith("resigned"), last
+        cells = player.page.locator("#result-table tbody tr").evaluate_all(
+            "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
+        )
+        # The seat that stayed first; then the last to resign; the first to resign last.
+        assert [row[:2] for row in cells] == [
+            ["1", "seat 2 (bot random)"],
+            ["2", "seat 1 (bot greedy)"],
+            ["3", "seat 0 (bot greedy)"],
+        ], cells
+        assert cells[1][2].endswith("resigned") and cells[2][2].endswith("resigned"), cells
         assert player.page.locator("#rematch").is_visible()
         assert player.errors == [], player.errors
     finally:

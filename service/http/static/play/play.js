@@ -682,18 +682,23 @@ async function readAndPaint() {
     }
     session.shown = shown;
     session.listing = listing;
-    session.seen = Math.max(session.seen, listing.version);
     paintStatus(shown);
     paintWaiting(shown);
     paintClock(shown);
     paintSeatActions(shown);
     paintMoves(shown, listing);
+    if (listing.version < session.seen) {
+      // A newer version is known (a move sent, news from the stream) and read next: this one is
+      // painted to show the game going on, but its moves are stale, not to be clicked.
+      $("moves").querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    }
     paintResult(shown, record);
     const old = session.boardUrl;
     session.boardUrl = boardUrl;
     $("board").src = boardUrl;
     if (old) URL.revokeObjectURL(old);
     document.body.dataset.painted = String(listing.version);
+    session.seen = Math.max(session.seen, listing.version);
     if (shown.status === "finished") closeStream("the game is over");
     if (shown.status === "aborted") closeStream("the game was aborted");
   } catch (error) {

@@ -1,6 +1,7 @@
 """The playground's seats and time in a real browser (headless Chromium), against a live gunicorn
 and RQ worker: the lobby and join links, waiting games that start when the last seat is taken,
-resign, abort, the turn clock's countdown and the stand-in's move, and the rematch.
+leave, resign, abort (and its refusal), the turn clock's countdown and the stand-in's move, and
+the rematch.
 
 Each ``Player`` is a page of its own browser context (no storage shared), as two people on two
 machines would be; every test ends with no console error.

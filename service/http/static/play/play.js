@@ -1,6 +1,7 @@
 // The Skyline playground: plain JavaScript over the public API, nothing a third-party client
-// could not do. The page is "/play"; "/play#game=<id>&token=<seat token>" opens it as a seat
-// (the fragment never leaves the browser), "/play#game=<id>" as a spectator.
+// could not do. The page is "/play" (a new game and the lobby); "/play#game=<id>&token=<seat
+// token>" opens it as a seat (the fragment never leaves the browser), "/play#game=<id>" as a
+// spectator, and "/play#join=<id>" offers the open seats of a waiting game.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -12,10 +13,21 @@ const session = {
   listing: null, // the last GET /games/{id}/moves
   stream: null, // the EventSource
   boardUrl: null, // the blob: URL of the board picture shown
-  ticket: 0, // refreshes started; only the latest one may paint
-  pending: false, // a move is being sent
+  opened: 0, // games opened on this page: a read of a game left meanwhile does not paint
+  reading: null, // the reads under way (a promise), one at a time
+  again: false, // news came while reading: read once more after
+  pending: false, // a move or a seat's action is being sent
   seen: -1, // the newest version a refresh has been started for
+  logRead: 0, // the log is read up to this version (to know who has moved, for abort)
+  moved: new Set(), // the seats that made a move (their own, or a stand-in's on a timeout)
+  skew: 0, // the server's clock minus this one's (ms), when they differ by more than a Date's rounding
+  leaving: false, // the seat is being given back: its token is about to stop working
 };
+
+// What the service writes in the log for seats and clocks; any other event is a move's.
+const SEAT_EVENTS = new Set(["seat_joined", "seat_left", "game_started", "game_aborted", "seat_resigned",
+  "turn_timed_out"]);
+const LOBBY_PAGE = 10;
 
 // ---- the API ------------------------------------------------------------------------------
 
@@ -50,6 +62,10 @@ async function call(path, { method = "GET", body, rawBody, token, accept = "appl
 }
 
 const getJson = async (path, token) => (await call(path, { token })).json();
+const post = async (path, token, body) => (await call(path, { method: "POST", token, body })).json();
+const gamePath = (game, tail = "") => `/games/${encodeURIComponent(game)}${tail}`;
+const seatHash = (game, token) => `#game=${encodeURIComponent(game)}&token=${encodeURIComponent(token)}`;
+const joinUrl = (game) => `${location.origin}/play#join=${encodeURIComponent(game)}`;
 
 // ---- small DOM helpers --------------------------------------------------------------------
 
@@ -65,8 +81,8 @@ function element(tag, attributes = {}, ...children) {
   return node;
 }
 
-function showRefusal(error) {
-  const box = $("refusal");
+// A refusal's status, code and sentence in the box given (the game's, the lobby's, the join's).
+function showRefusal(error, box = $("refusal")) {
   box.replaceChildren();
   if (!error) {
     box.hidden = true;
@@ -90,12 +106,32 @@ function seatName(shown, seat) {
   return `seat ${seat}`;
 }
 
+// How a seat of a waiting game (in the lobby, the join page, the waiting box) is described.
+function seatSummary(seat) {
+  if (seat.kind === "open") return `seat ${seat.seat}: open${seat.name ? ` (for ${seat.name})` : ""}`;
+  if (seat.kind === "bot") return `seat ${seat.seat}: bot ${seat.level || seat.bot}`;
+  return `seat ${seat.seat}: ${seat.name || "a player"}`;
+}
+
+function showSection(name) {
+  for (const section of ["setup", "lobby", "join", "game"]) $(section).hidden = !name.includes(section);
+}
+
 // ---- the new-game form ----------------------------------------------------------------------
 
 let catalog = null;
 
 function titleEntry() {
   return catalog.titles.find((t) => t.title === $("title").value);
+}
+
+const titleName = (title) => ((catalog && catalog.titles.find((t) => t.title === title)) || { name: title }).name;
+
+// Listing a game in the lobby is for one that waits for players: one with an open seat.
+function fillListed() {
+  const open = [...document.querySelectorAll(".seat-kind")].some((kind) => kind.value === "open");
+  $("listed").disabled = !open;
+  if (!open) $("listed").checked = false;
 }
 
 function fillSeats() {
@@ -106,15 +142,25 @@ function fillSeats() {
   for (let seat = 0; seat < count; seat += 1) {
     const kind = element("select", { name: `seat-${seat}-kind`, "data-seat": seat, class: "seat-kind" });
     kind.append(element("option", { value: "human", text: "human" }));
+    kind.append(element("option", { value: "open", text: "open: whoever joins" }));
     for (const level of entry.levels) {
       kind.append(element("option", { value: `bot:${level.level}`, text: `bot, ${level.level}: ${level.description}` }));
     }
     kind.value = seat === 0 ? "human" : "bot:easy";
     const name = element("input", { name: `seat-${seat}-name`, placeholder: "name (optional)", maxlength: "40", class: "seat-name" });
-    kind.addEventListener("change", () => { name.hidden = kind.value !== "human"; });
-    name.hidden = kind.value !== "human";
+    const named = () => {
+      name.hidden = kind.value.startsWith("bot:");
+      // An open seat's name says whom it is kept for; the joiner's own name replaces it.
+      name.placeholder = kind.value === "open" ? "meant for (optional)" : "name (optional)";
+    };
+    kind.addEventListener("change", () => {
+      named();
+      fillListed();
+    });
+    named();
     box.append(element("div", { class: "seat-row" }, element("span", { text: `Seat ${seat}` }), kind, name));
   }
+  fillListed();
 }
 
 function fillOptions() {
@@ -165,9 +211,9 @@ function fillTitle() {
 function readForm() {
   const seats = [...document.querySelectorAll(".seat-row")].map((row) => {
     const kind = row.querySelector(".seat-kind").value;
-    if (kind === "human") {
+    if (kind === "human" || kind === "open") {
       const name = row.querySelector(".seat-name").value.trim();
-      return name ? { kind: "human", name } : { kind: "human" };
+      return name ? { kind, name } : { kind };
     }
     return { kind: "bot", level: kind.slice(4) };
   });
@@ -179,7 +225,13 @@ function readForm() {
     else if (type === "number" && input.value !== "") options[input.dataset.option] = Number(input.value);
     else if (type === "text" && input.value !== "") options[input.dataset.option] = input.value;
   }
-  const body = JSON.stringify({ title: $("title").value, seats, options });
+  const request = { title: $("title").value, seats, options };
+  if ($("listed").checked && !$("listed").disabled) request.listed = true;
+  if ($("clock-on").checked) {
+    // Sent as typed: too few seconds are the server's to refuse, with its sentence.
+    request.clock = { turn_seconds: Number($("turn-seconds").value), on_timeout: $("on-timeout").value };
+  }
+  const body = JSON.stringify(request);
   const seed = $("seed").value.trim();
   // A seed may exceed 2^53: it is written into the JSON as typed, never through a Number.
   return /^\d{1,19}$/.test(seed) ? `${body.slice(0, -1)},"seed":${seed}}` : body;
@@ -194,16 +246,25 @@ async function createGame(event) {
     const links = $("seat-links");
     links.replaceChildren();
     for (const seat of created.seats) {
+      if (seat.kind === "open") {
+        links.append(element("li", { class: "open-seat", "data-seat": seat.seat,
+          text: `${seatSummary(seat)}: waiting for a player (the join link above)` }));
+      }
       if (seat.kind !== "human") continue;
-      const href = `/play#game=${encodeURIComponent(created.id)}&token=${encodeURIComponent(seat.token)}`;
+      const href = `/play${seatHash(created.id, seat.token)}`;
       links.append(element("li", {}, element("a", { href, class: "seat-link", "data-seat": seat.seat,
         text: `Play ${seat.name ? `seat ${seat.seat} (${seat.name})` : `seat ${seat.seat}`}` })));
     }
     links.append(element("li", {}, element("a", { href: `/play#game=${encodeURIComponent(created.id)}`,
       class: "spectator-link", text: "Watch as a spectator" })));
+    const waiting = created.status === "waiting";
+    $("join-box").hidden = !waiting;
+    $("join-link").href = waiting ? joinUrl(created.id) : "";
+    $("join-link").textContent = waiting ? joinUrl(created.id) : "";
     $("created").hidden = false;
     $("created").dataset.game = created.id;
     showSetupRefusal(null);
+    if (waiting) loadLobby(false); // a listed game shows there at once
   } catch (error) {
     showSetupRefusal(error);
   } finally {
@@ -226,29 +287,149 @@ function showSetupRefusal(error) {
   }
 }
 
-async function openSetup() {
-  $("game").hidden = true;
-  $("setup").hidden = false;
-  if (!catalog) {
-    catalog = await getJson("/catalog");
-    for (const entry of catalog.titles) $("title").append(element("option", { value: entry.title, text: entry.name }));
-    $("title").addEventListener("change", fillTitle);
-    $("seat-count").addEventListener("change", fillSeats);
-    $("new-game").addEventListener("submit", createGame);
-    fillTitle();
+async function loadCatalog() {
+  if (catalog) return;
+  catalog = await getJson("/catalog");
+  for (const entry of catalog.titles) {
+    $("title").append(element("option", { value: entry.title, text: entry.name }));
+    $("lobby-title").append(element("option", { value: entry.title, text: entry.name }));
   }
+  const most = Math.max(...catalog.titles.map((entry) => entry.seats.max));
+  for (let n = 2; n <= most; n += 1) $("lobby-seats").append(element("option", { value: n, text: n }));
+  $("title").addEventListener("change", fillTitle);
+  $("seat-count").addEventListener("change", fillSeats);
+  $("new-game").addEventListener("submit", createGame);
+  $("clock-on").addEventListener("change", () => { $("clock-fields").hidden = !$("clock-on").checked; });
+  fillTitle();
+}
+
+async function openSetup() {
+  showSection(["setup", "lobby"]);
+  await loadCatalog();
+  await loadLobby(false);
   document.body.dataset.ready = "setup";
+}
+
+// ---- the lobby and joining ------------------------------------------------------------------
+
+const lobby = { cursor: null, ticket: 0 };
+
+function lobbyRow(game) {
+  const open = game.open_seats.length;
+  const options = Object.entries(game.options || {}).map(([name, value]) => `${name.replaceAll("_", " ")}: ${value}`);
+  const created = new Date(game.created);
+  return element("li", { class: "lobby-game", "data-game": game.id, "data-title": game.title },
+    element("strong", { text: titleName(game.title) }),
+    ` · ${game.seats.length} seats · created `,
+    element("time", { datetime: game.created, text: created.toLocaleString() }),
+    element("div", { class: "lobby-seats", text: game.seats.map(seatSummary).join(" · ") }),
+    options.length ? element("div", { class: "hint", text: options.join(", ") }) : "",
+    element("div", { class: "lobby-open", text: `${open} open place${open === 1 ? "" : "s"}` }),
+    element("button", { type: "button", class: "join", "data-game": game.id, text: "Join" }));
+}
+
+// The first page again (more = false), or the next one after the cursor of the last page read;
+// a refusal shown stays when `keepRefusal` (the list read again after a join was refused).
+async function loadLobby(more, keepRefusal = false) {
+  const ticket = ++lobby.ticket;
+  const query = new URLSearchParams({ limit: String(LOBBY_PAGE) });
+  if ($("lobby-title").value) query.set("title", $("lobby-title").value);
+  if ($("lobby-seats").value) query.set("seats", $("lobby-seats").value);
+  const filters = query.toString();
+  if (more) query.set("cursor", lobby.cursor);
+  try {
+    const page = await getJson(`/lobby?${query}`);
+    if (ticket !== lobby.ticket) return;
+    const list = $("lobby-games");
+    if (!more) list.replaceChildren();
+    list.dataset.query = filters; // what the list shows: its pages all answer these filters
+    // A game listed on the page before may come again after newer ones pushed it down a page.
+    const listed = new Set([...list.children].map((row) => row.dataset.game));
+    for (const game of page.games) if (!listed.has(game.id)) list.append(lobbyRow(game));
+    lobby.cursor = page.next;
+    $("lobby-more").hidden = !page.next;
+    $("lobby-empty").hidden = list.children.length > 0;
+    if (!keepRefusal) showRefusal(null, $("lobby-refusal"));
+  } catch (error) {
+    if (ticket === lobby.ticket) showRefusal(error, $("lobby-refusal"));
+  }
+}
+
+// Takes a seat (the first open one when none is named), then plays it: the token goes into the
+// fragment, as for a seat this page created; the join link is replaced, so "back" skips it.
+async function join(game, seat, name, refusalBox) {
+  const body = {};
+  if (seat !== undefined) body.seat = seat;
+  if (name) body.name = name;
+  try {
+    const joined = await post(gamePath(game, "/join"), null, body);
+    location.replace(seatHash(joined.id, joined.token));
+  } catch (error) {
+    showRefusal(error, refusalBox);
+    return false;
+  }
+  return true;
+}
+
+async function openJoin(game) {
+  showSection(["join"]);
+  showRefusal(null, $("join-refusal"));
+  $("join-watch").href = `/play#game=${encodeURIComponent(game)}`;
+  const list = $("join-seats");
+  list.replaceChildren();
+  try {
+    await loadCatalog();
+    const shown = await getJson(gamePath(game));
+    $("join-title").textContent = `Join ${titleName(shown.title)} · game ${shown.id}`;
+    if (shown.status !== "waiting") {
+      $("join-status").textContent = shown.status === "active"
+        ? "The game has started: every seat is taken. You can still watch it."
+        : `The game is ${shown.status}: no seat can be joined.`;
+    } else {
+      const open = shown.seats.filter((seat) => seat.kind === "open").length;
+      $("join-status").textContent = `Waiting for players: ${open} open place${open === 1 ? "" : "s"}.`;
+    }
+    for (const seat of shown.seats) {
+      const row = element("li", { "data-seat": seat.seat, text: seatSummary(seat) });
+      if (seat.kind === "open" && shown.status === "waiting") {
+        row.append(" ", element("button", { type: "button", class: "take-seat", "data-seat": seat.seat,
+          text: `Take seat ${seat.seat}` }));
+      }
+      list.append(row);
+    }
+    document.body.dataset.status = shown.status;
+  } catch (error) {
+    $("join-title").textContent = "Join a game";
+    $("join-status").textContent = "";
+    showRefusal(error, $("join-refusal"));
+  }
+  document.body.dataset.ready = "join";
 }
 
 // ---- the game page ------------------------------------------------------------------------
 
 function paintStatus(shown) {
-  $("game-title").textContent = `${shown.title} · game ${shown.id}`;
+  $("game-title").textContent = `${titleName(shown.title)} · game ${shown.id}`;
   const who = shown.you === null ? "You are watching as a spectator." : `You are ${seatName(shown, shown.you)}.`;
+  let state = `Version ${shown.version}, ${shown.status}.`;
+  if (shown.status === "waiting") state = "Waiting for players.";
+  else if (shown.status === "aborted") state = "The game was aborted: it has no result.";
   const acting = shown.to_act.length ? `To act: ${shown.to_act.map((s) => seatName(shown, s)).join(", ")}.` : "";
-  $("game-status").textContent = `${who} Version ${shown.version}, ${shown.status}. ${acting}`;
+  $("game-status").textContent = `${who} ${state} ${acting}`;
   document.body.dataset.version = String(shown.version);
   document.body.dataset.status = shown.status;
+}
+
+function paintWaiting(shown) {
+  const waiting = shown.status === "waiting";
+  $("waiting").hidden = !waiting;
+  if (!waiting) return;
+  $("waiting-seats").replaceChildren(...shown.seats.map((seat) => element("li", {
+    class: seat.kind === "open" ? "open-seat" : "taken-seat", "data-seat": seat.seat,
+    text: seatSummary(seat) + (seat.seat === shown.you ? " (you)" : ""),
+  })));
+  $("waiting-join-link").href = joinUrl(shown.id);
+  $("waiting-join-link").textContent = joinUrl(shown.id);
 }
 
 function paintMoves(shown, listing) {
@@ -256,12 +437,18 @@ function paintMoves(shown, listing) {
   box.replaceChildren();
   box.dataset.version = String(listing.version);
   const note = $("moves-note");
+  const mine = ownSeat(shown);
+  // A resigned seat is still listed the stand-in's moves; they are not its player's to send.
+  const resigned = Boolean(mine) && mine.resigned && shown.status === "active";
   if (shown.you === null) note.textContent = "Spectators have no moves.";
   else if (shown.status === "finished") note.textContent = "The game is over.";
+  else if (resigned) note.textContent = "You resigned: a bot plays your seat to the end.";
+  else if (shown.status === "aborted") note.textContent = "The game was aborted.";
+  else if (shown.status === "waiting") note.textContent = "The game has not started yet.";
   else if (!listing.moves.length) note.textContent = "Waiting for the other seats…";
   else note.textContent = `${listing.moves.length} legal move${listing.moves.length === 1 ? "" : "s"}; choose one.`;
   const groups = new Map();
-  listing.moves.forEach((entry, index) => {
+  (resigned ? [] : listing.moves).forEach((entry, index) => {
     const type = entry.move.type;
     if (!groups.has(type)) groups.set(type, element("fieldset", {}, element("legend", { text: type.replaceAll("_", " ") })));
     groups.get(type).append(element("button", {
@@ -276,6 +463,11 @@ function paintResult(shown, record) {
   const result = shown.result;
   $("result").hidden = !result;
   if (!result) return;
+  $("result-reason").hidden = !result.reason;
+  $("result-reason").dataset.reason = result.reason || "";
+  $("result-reason").textContent = result.reason === "resignation"
+    ? "Ended by resignation: the rules never reached their end, so there are no scores."
+    : result.reason ? `Ended by ${result.reason.replaceAll("_", " ")}.` : "";
   const body = $("result-table").querySelector("tbody");
   body.replaceChildren();
   const order = result.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank);
@@ -291,42 +483,226 @@ function paintResult(shown, record) {
   }
 }
 
+// ---- a seat's actions: resign, abort, rematch ---------------------------------------------------
+
+function ownSeat(shown) {
+  return shown.you === null ? null : shown.seats.find((seat) => seat.seat === shown.you);
+}
+
+// An entry is a move unless all it says is about seats or clocks (a join, a resignation...).
+function isMove(entry) {
+  const events = entry.events || [];
+  return "move" in entry || !events.length || events.some((event) => !SEAT_EVENTS.has(event.type));
+}
+
+function noteEntry(entry) {
+  if (isMove(entry)) session.moved.add(entry.seat);
+}
+
+// As the server judges it: while waiting, or while some human seat has not moved yet.
+function abortAllowed(shown) {
+  const mine = ownSeat(shown);
+  if (!mine || mine.kind !== "human") return false;
+  if (shown.status === "waiting") return true;
+  if (shown.status !== "active") return false;
+  return shown.seats.some((seat) => seat.kind === "human" && !session.moved.has(seat.seat));
+}
+
+// Reads what the log says since last time, while it may still decide whether abort is offered.
+async function readLog(shown) {
+  const mine = ownSeat(shown);
+  if (shown.status !== "active" || !mine || mine.kind !== "human" || !abortAllowed(shown)) return;
+  if (session.logRead >= shown.version) return;
+  const log = await getJson(gamePath(session.game, `/events?since=${session.logRead}`), session.token);
+  for (const entry of log.events) {
+    noteEntry(entry);
+    session.logRead = Math.max(session.logRead, entry.version);
+  }
+}
+
+function paintSeatActions(shown) {
+  const mine = ownSeat(shown);
+  const playing = Boolean(mine) && mine.kind === "human" && !mine.resigned;
+  $("resign").hidden = !(playing && shown.status === "active");
+  $("leave").hidden = !(playing && shown.status === "waiting");
+  $("abort").hidden = !abortAllowed(shown);
+  // A resigned player may ask too: the rematch keeps every player's seat.
+  $("rematch").hidden = !(mine && shown.status === "finished");
+}
+
+async function seatAction(button, action, question) {
+  if (session.pending) return;
+  if (question && !window.confirm(question)) return;
+  session.pending = true;
+  button.disabled = true;
+  // The stream's news of the leave may come before its reply: no read with the token meanwhile.
+  session.leaving = action === "leave";
+  try {
+    const reply = await post(gamePath(session.game, `/${action}`), session.token);
+    showRefusal(null);
+    if (action === "rematch") {
+      // The rematch is played as the same seat, with the new token the reply gives.
+      location.hash = seatHash(reply.id, reply.token).slice(1);
+      return;
+    }
+    if (action === "leave") {
+      // The token no longer works: the game is watched as a spectator, its link forgotten.
+      location.replace(`#game=${encodeURIComponent(reply.id)}`);
+      return;
+    }
+  } catch (error) {
+    session.leaving = false;
+    showRefusal(error);
+  } finally {
+    session.pending = false;
+    button.disabled = false;
+  }
+  await refresh();
+}
+
+// ---- the turn clock ---------------------------------------------------------------------------
+
+const serverNow = () => Date.now() + session.skew;
+
+function minutes(seconds) {
+  const hours = Math.floor(seconds / 3600);
+  const rest = `${String(Math.floor((seconds % 3600) / 60)).padStart(hours ? 2 : 1, "0")}:${String(seconds % 60).padStart(2, "0")}`;
+  return hours ? `${hours}:${rest}` : rest;
+}
+
+// A Date header is whole seconds: a difference within them is rounding, not a wrong clock.
+function noteServerTime(response) {
+  const told = Date.parse(response.headers.get("Date") || "");
+  if (Number.isNaN(told)) return;
+  const skew = told - Date.now();
+  session.skew = Math.abs(skew) > 2000 ? skew : 0;
+}
+
+function paintClock(shown) {
+  const clocked = "deadlines" in shown;
+  $("clock").hidden = !clocked;
+  const list = $("deadlines");
+  list.replaceChildren();
+  if (!clocked) return;
+  const entries = Object.entries(shown.status === "active" ? shown.deadlines : {});
+  if (!entries.length) {
+    list.append(element("li", { class: "hint", text: shown.status === "active"
+      ? "No player's time is running: bots are to act." : "No time is running." }));
+  }
+  for (const [seat, deadline] of entries) {
+    list.append(element("li", { class: "deadline", "data-seat": seat, "data-deadline": deadline }));
+  }
+  tickClock();
+}
+
+function tickClock() {
+  for (const item of $("deadlines").querySelectorAll("li.deadline")) {
+    const seat = Number(item.dataset.seat);
+    const ms = Date.parse(item.dataset.deadline) - serverNow();
+    // Whole seconds left, rounded down: a deadline is given rounded up to its second.
+    const left = Math.max(0, Math.floor(ms / 1000));
+    const who = session.shown && session.shown.you === seat ? "You" : seatName(session.shown, seat);
+    item.dataset.remaining = String(left);
+    if (ms > 0) {
+      item.textContent = `${who}: ${minutes(left)} left`;
+      item.classList.toggle("hurry", left <= 10);
+    } else {
+      item.dataset.expired = "true";
+      item.classList.add("expired");
+      item.textContent = `${who}: time is up; the server acts for ${who === "You" ? "you" : "the seat"}…`;
+    }
+  }
+}
+
+function noteTimeout(entry) {
+  const timedOut = (entry.events || []).find((event) => event.type === "turn_timed_out");
+  if (!timedOut) return;
+  const resigned = entry.events.some((event) => event.type === "seat_resigned");
+  const when = new Date(timedOut.deadline).toLocaleTimeString();
+  const note = $("timeout-note");
+  note.textContent = `${seatName(session.shown, timedOut.seat)} ran out of time at ${when}: ${resigned
+    ? "it resigned." : "a stand-in bot played its turn."}`;
+  note.dataset.seat = String(timedOut.seat);
+  note.dataset.version = String(entry.version);
+  note.hidden = false;
+}
+
+// ---- reading and playing ------------------------------------------------------------------
+
 async function fetchBoard() {
-  const response = await call(`/games/${encodeURIComponent(session.game)}/board.svg`, {
+  const response = await call(gamePath(session.game, "/board.svg"), {
     token: session.token, accept: "image/svg+xml",
   });
   return URL.createObjectURL(await response.blob());
 }
 
-// Reads the game, the seat's moves and the picture; only the latest refresh paints.
-async function refresh() {
-  const ticket = ++session.ticket;
-  const id = encodeURIComponent(session.game);
+async function readGame() {
+  const response = await call(gamePath(session.game), { token: session.token });
+  noteServerTime(response);
+  return response.json();
+}
+
+// Reads the game, the seat's moves and the picture, and paints them. One read at a time: news
+// arriving meanwhile asks for one more read after it (moves coming faster than a read takes,
+// as bots playing out a game, would otherwise start reads that each cancel the one before,
+// and nothing would be painted until the end). The promise is kept when a read that started
+// after the call has painted.
+function refresh() {
+  session.again = true;
+  // Started in a later microtask: a loop with nothing to await would otherwise end (and clear
+  // `reading`) before its promise is stored, and stay stored, settled, for ever.
+  if (!session.reading) session.reading = Promise.resolve().then(readUntilCurrent);
+  return session.reading;
+}
+
+async function readUntilCurrent() {
+  try {
+    while (session.again) {
+      session.again = false;
+      if (!session.leaving) await readAndPaint();
+    }
+  } finally {
+    session.reading = null;
+  }
+}
+
+async function readAndPaint() {
+  const opened = session.opened;
   try {
     const [shown, listing, boardUrl] = await Promise.all([
-      getJson(`/games/${id}`, session.token),
-      getJson(`/games/${id}/moves`, session.token),
+      readGame(),
+      getJson(gamePath(session.game, "/moves"), session.token),
       fetchBoard(),
     ]);
-    const record = shown.status === "finished" ? await getJson(`/games/${id}/record`) : null;
-    if (ticket !== session.ticket) {
+    const record = shown.status === "finished" ? await getJson(gamePath(session.game, "/record")) : null;
+    if (opened === session.opened) await readLog(shown);
+    if (opened !== session.opened) {
       URL.revokeObjectURL(boardUrl);
       return;
     }
     session.shown = shown;
     session.listing = listing;
-    session.seen = Math.max(session.seen, listing.version);
     paintStatus(shown);
+    paintWaiting(shown);
+    paintClock(shown);
+    paintSeatActions(shown);
     paintMoves(shown, listing);
+    if (listing.version < session.seen) {
+      // A newer version is known (a move sent, news from the stream) and read next: this one is
+      // painted to show the game going on, but its moves are stale, not to be clicked.
+      $("moves").querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    }
     paintResult(shown, record);
     const old = session.boardUrl;
     session.boardUrl = boardUrl;
     $("board").src = boardUrl;
     if (old) URL.revokeObjectURL(old);
     document.body.dataset.painted = String(listing.version);
+    session.seen = Math.max(session.seen, listing.version);
     if (shown.status === "finished") closeStream("the game is over");
+    if (shown.status === "aborted") closeStream("the game was aborted");
   } catch (error) {
-    if (ticket === session.ticket) showRefusal(error);
+    if (opened === session.opened) showRefusal(error);
   }
 }
 
@@ -341,8 +717,7 @@ async function play(button) {
   session.pending = true;
   $("moves").querySelectorAll("button").forEach((b) => { b.disabled = true; });
   try {
-    const path = `/games/${encodeURIComponent(session.game)}/actions`;
-    const reply = await (await call(path, { method: "POST", body, token: session.token })).json();
+    const reply = await post(gamePath(session.game, "/actions"), session.token, body);
     // The refresh below reads the game at this version at least: the stream's news of it is old.
     session.seen = Math.max(session.seen, reply.version);
     showRefusal(null);
@@ -371,9 +746,10 @@ function closeStream(why) {
 // A spectator-level stream says "something moved" (EventSource cannot send a token); the seat's
 // own view and moves are then read with its token. EventSource reconnects by itself after a
 // drop and sends Last-Event-ID, so the stream resumes after the last version it delivered.
+// Seats joining, the start, resignations and timeouts come as entries of the same log.
 function openStream() {
   closeStream("reopened");
-  const stream = new EventSource(`/games/${encodeURIComponent(session.game)}/events`);
+  const stream = new EventSource(gamePath(session.game, "/events"));
   session.stream = stream;
   const live = $("live");
   const status = (state, text) => {
@@ -389,8 +765,11 @@ function openStream() {
   stream.addEventListener("snapshot", () => refresh());
   stream.addEventListener("move", (message) => {
     const entry = JSON.parse(message.data);
-    live.prepend(element("li", { class: "live-move", "data-version": entry.version, "data-seat": entry.seat,
-      text: describeEntry(entry) }));
+    const timedOut = (entry.events || []).some((event) => event.type === "turn_timed_out");
+    live.prepend(element("li", { class: timedOut ? "live-move live-timeout" : "live-move",
+      "data-version": entry.version, "data-seat": entry.seat, text: describeEntry(entry) }));
+    noteEntry(entry);
+    noteTimeout(entry);
     if (entry.version > session.seen) {
       session.seen = entry.version;
       // What is listed is stale now: no click until the new listing is in.
@@ -402,20 +781,33 @@ function openStream() {
     closeStream("the game is over");
     refresh();
   });
+  stream.addEventListener("aborted", () => {
+    closeStream("the game was aborted");
+    refresh();
+  });
   stream.addEventListener("gone", () => closeStream("the game expired"));
 }
 
 async function openGame(game, token) {
-  $("setup").hidden = true;
-  $("game").hidden = false;
+  showSection(["game"]);
   $("live").replaceChildren();
   $("result").hidden = true;
+  $("timeout-note").hidden = true;
   showRefusal(null);
-  Object.assign(session, { game, token, shown: null, listing: null, seen: -1 });
+  Object.assign(session, {
+    game, token, shown: null, listing: null, seen: -1, logRead: 0, moved: new Set(), leaving: false,
+    opened: session.opened + 1,
+  });
+  try {
+    await loadCatalog(); // the titles' names
+  } catch (error) {
+    showRefusal(error);
+  }
   await refresh();
   if (session.shown) {
+    document.body.dataset.game = game;
     document.body.dataset.ready = "game";
-    if (session.shown.status !== "finished") openStream();
+    if (session.shown.status !== "finished" && session.shown.status !== "aborted") openStream();
   }
 }
 
@@ -423,7 +815,10 @@ function route() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   const game = fragment.get("game");
   closeStream("left the game");
+  document.body.dataset.ready = "loading";
+  delete document.body.dataset.game;
   if (game) openGame(game, fragment.get("token"));
+  else if (fragment.get("join")) openJoin(fragment.get("join"));
   else openSetup();
 }
 
@@ -432,6 +827,35 @@ document.addEventListener("DOMContentLoaded", () => {
     const button = event.target.closest("button.move");
     if (button && !button.disabled) play(button);
   });
+  $("resign").addEventListener("click", () => seatAction($("resign"), "resign",
+    "Resign this game? With two seats the other player wins at once; with more, a bot plays your seat to the end."));
+  $("abort").addEventListener("click", () => seatAction($("abort"), "abort",
+    "Abort this game? It ends for everyone, with no result."));
+  $("rematch").addEventListener("click", () => seatAction($("rematch"), "rematch"));
+  $("leave").addEventListener("click", () => seatAction($("leave"), "leave"));
+  $("lobby-refresh").addEventListener("click", () => loadLobby(false));
+  $("lobby-more").addEventListener("click", () => loadLobby(true));
+  $("lobby-title").addEventListener("change", () => loadLobby(false));
+  $("lobby-seats").addEventListener("change", () => loadLobby(false));
+  $("lobby-games").addEventListener("click", async (event) => {
+    const button = event.target.closest("button.join");
+    if (!button) return;
+    button.disabled = true;
+    if (!await join(button.dataset.game, undefined, $("lobby-name").value.trim(), $("lobby-refusal"))) {
+      button.disabled = false;
+      loadLobby(false, true); // the game may have started or gone meanwhile: the list as it is now
+    }
+  });
+  $("join-seats").addEventListener("click", async (event) => {
+    const button = event.target.closest("button.take-seat");
+    if (!button) return;
+    button.disabled = true;
+    const game = new URLSearchParams(location.hash.slice(1)).get("join");
+    if (!await join(game, Number(button.dataset.seat), $("join-name").value.trim(), $("join-refusal"))) {
+      button.disabled = false;
+    }
+  });
+  setInterval(tickClock, 1000);
   window.addEventListener("hashchange", route);
   route();
 });

@@ -332,6 +332,12 @@ def _replies(components: Components, game_id: str) -> None:
                     "items": ref("HumanSeat"),
                     "description": "The human seats in seat order, each with its token (also in `seats`).",
                 },
+                "webhook_secret": {
+                    "type": "string",
+                    "pattern": "^whsec_",
+                    "description": "With `webhooks`: the secret that signs their notices, shown once; "
+                    "also the credential of GET /games/{id}/webhooks/deliveries for them.",
+                },
             },
         ),
         "LobbyGame": (
@@ -609,6 +615,13 @@ def create_game_schema() -> dict[str, Any]:
                     "description": "Seed of all chance; random when omitted. Secret until the end.",
                 },
                 "clock": ref("GameClock"),
+                "webhooks": {
+                    "type": "array",
+                    "maxItems": 5,
+                    "items": ref("WebhookRequest"),  # service/http/schemas.py
+                    "description": "Endpoints told of the game's notices (signed, Standard Webhooks); the "
+                    "reply's `webhook_secret` (shown once) signs them. docs/notify-your-app.md.",
+                },
                 "stand_in": {
                     "type": "string",
                     "enum": list(LEVELS),

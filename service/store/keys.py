@@ -33,6 +33,10 @@ seat token, only a digest of it.
 ``sk:lobby`` (sorted set): listed games waiting for players, scored by when they were created
     (``store.lobby``); added at creation, removed by the seat script when the game starts or is
     aborted, trimmed past ``SKYLINE_LOBBY_TTL_SECONDS`` and pruned of gone games when read.
+``sk:{<game>}:webhooks``, ``sk:{<game>}:wh:*``, ``sk:webhooks-due``, ``sk:webhooks-sending``,
+    ``sk:wh-rate:<url digest>:<second>``: webhooks, their outbox and deliveries
+    (``store.webhooks``, whose docstring holds their layout); ``sk:webhook-workers``: the
+    webhook workers alive, as ``sk:bot-workers`` below.
 ``sk:bot-workers`` (sorted set): the bot workers alive, ``<hostname>:<pid>`` scored by their
     last heartbeat in Redis's clock (``store.workers``); /readyz and `skyline serve` read it.
 
@@ -102,6 +106,10 @@ def streams_key(scope: str, identity: str) -> str:
 
 # The bot workers alive, by last heartbeat (store.workers).
 BOT_WORKERS = "sk:bot-workers"
+
+
+# The webhook workers alive, by last heartbeat (store.workers; `skyline serve` reads it).
+WEBHOOK_WORKERS = "sk:webhook-workers"
 
 
 # Listed games waiting for players, by creation time (store.lobby, store.seats).

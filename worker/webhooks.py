@@ -52,7 +52,17 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from service.config import Settings
-from service.play.webhooks import Resolver, Target, WebhookRefused, Webhooks, check_url, resolve, secret_key
+from service.play.webhooks import (
+    NEAR_QUEUE,
+    Resolver,
+    Target,
+    WebhookRefused,
+    Webhooks,
+    check_url,
+    endpoint_of_queue,
+    resolve,
+    secret_key,
+)
 from service.store.webhooks import WebhookStore
 
 from . import metrics
@@ -256,6 +266,18 @@ def _rate_admits(ctx: Context, url: str) -> bool:
     return int(count) <= ctx.rate_per_second
 
 
+def _deadline_stands(ctx: Context, game_id: str, record: dict[str, Any]) -> bool:
+    """The seat's deadline is still the one the notice announces (the seat has not acted)."""
+    import orjson
+
+    from service.store.keys import game_key
+
+    raw = ctx.redis.hget(game_key(game_id), "deadlines")
+    deadlines = orjson.loads(raw) if raw else {}
+    current = deadlines.get(str(record["seat"]))
+    return current is not None and abs(float(current) - record["deadline_at"]) < 1.5
+
+
 def deliver_next(game_id: str, endpoint_id: str) -> dict[str, Any]:
     """Send the pending notices of one endpoint of one game, oldest first (an RQ job)."""
     ctx = context()
@@ -268,8 +290,17 @@ def deliver_next(game_id: str, endpoint_id: str) -> dict[str, Any]:
             return {"outcome": "empty", "sent": sent}
         delivery_id, record = head
         endpoints, _, _ = store.read(game_id)
-        endpoint = endpoints.get(endpoint_id)
+        endpoint = endpoints.get(endpoint_of_queue(endpoint_id))
         now = time.time()
+        if record.get("not_before", 0) > now:  # a deadline's notice, not due yet
+            store.settle(game_id, endpoint_id, delivery_id, record, done=False, next_at=record["not_before"])
+            return {"outcome": "not_yet", "sent": sent}
+        if "deadline_at" in record and not _deadline_stands(ctx, game_id, record):
+            # The seat acted (or the deadline moved): nothing is near any more.
+            record.update(state="skipped", next_attempt=None)
+            store.settle(game_id, endpoint_id, delivery_id, record, done=True, next_at=now + lease_seconds())
+            metrics.webhook_delivered("skipped")
+            continue
         if endpoint is None or endpoint.get("disabled"):
             # Removed, or answered 410: what waits for it will not be sent.
             record.update(state="disabled" if endpoint is not None else "cancelled", next_attempt=None)
@@ -315,11 +346,13 @@ def deliver_next(game_id: str, endpoint_id: str) -> dict[str, Any]:
             },
         )
         if outcome.result == "disabled":
-            store.disable(game_id, endpoint_id)
-            for dropped in store.drop_queue(game_id, endpoint_id):
-                other = store.record(game_id, dropped)
-                if other is not None:
-                    store.put_record(game_id, {**other, "state": "disabled", "next_attempt": None})
+            base = endpoint_of_queue(endpoint_id)
+            store.disable(game_id, base)
+            for queue in (base, base + NEAR_QUEUE):
+                for dropped in store.drop_queue(game_id, queue):
+                    other = store.record(game_id, dropped)
+                    if other is not None:
+                        store.put_record(game_id, {**other, "state": "disabled", "next_attempt": None})
             return {"outcome": "disabled", "sent": sent}
         if not done:
             return {"outcome": "retry", "sent": sent}

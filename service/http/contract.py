@@ -223,8 +223,7 @@ def _service_events(components: Components) -> None:
         ),
         "game_started": ("The last open seat was taken: the game is under way.", {}, []),
         "turn_timed_out": (
-            "The seat's time ran out: the stand-in bot's move follows in the same entry, or its "
-            "resignation.",
+            "The seat's time ran out: the stand-in bot's move follows in the same entry, or its resignation.",
             {"seat": seat, "deadline": {"type": "string", "format": "date-time"}},
             ["seat"],
         ),

@@ -45,10 +45,11 @@ class DeliverySchema(Schema):
     url = fields.String(required=True, allow_none=True)
     state = fields.String(
         required=True,
-        validate=validate.OneOf(["pending", "delivered", "failed", "disabled", "cancelled"]),
+        validate=validate.OneOf(["pending", "delivered", "failed", "disabled", "cancelled", "skipped"]),
         metadata={
             "description": "`pending` (to be tried, or retried), `delivered`, `failed` (out of attempts), "
-            "`disabled` (the endpoint answered 410), `cancelled` (the endpoint was removed)."
+            "`disabled` (the endpoint answered 410), `cancelled` (the endpoint was removed), `skipped` "
+            "(a `deadline.near` whose seat acted first)."
         },
     )
     attempts = fields.Integer(required=True)

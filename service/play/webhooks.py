@@ -258,7 +258,12 @@ class Webhooks:
         return endpoints, secret
 
     def register_created(self, created: dict[str, Any], endpoints: list[dict[str, Any]]) -> None:
-        start = {"to_act": created["to_act"], "status": created["status"]}
+        start: dict[str, Any] = {"to_act": created["to_act"], "status": created["status"]}
+        deadlines = self.games.store.load(created["id"]).deadlines  # a game with a clock: version 0's
+        if deadlines:
+            from .deadlines import shown
+
+            start["deadlines"] = shown(deadlines)
         self.store.register(created["id"], endpoints, start)
 
     def put_seat(self, game_id: str, token: str | None, url: Any, events: Any) -> dict[str, Any]:
@@ -310,13 +315,14 @@ class Webhooks:
             mine = {f"s{self._seat(stored, token)}"}
         shown = []
         for record in self.store.deliveries(game_id):
-            if record["endpoint"] in mine:
+            endpoint_id = endpoint_of_queue(record["endpoint"])
+            if endpoint_id in mine:
                 shown.append(
                     {
                         "id": record["id"],
                         "type": record["type"],
                         "version": record["version"],
-                        "url": endpoints.get(record["endpoint"], {}).get("url"),
+                        "url": endpoints.get(endpoint_id, {}).get("url"),
                         "state": record["state"],
                         "attempts": record["attempts"],
                         "last_status": record.get("last_status"),
@@ -346,7 +352,10 @@ class Webhooks:
         humans = [s["seat"] for s in meta["seats"] if s["kind"] == "human"]
         entries: list[dict[str, Any]] = []
         if notified < 0:
-            entries.append({"version": 0, "events": [], **start})
+            # Version 0, from what the creation said: a game created with every seat taken
+            # starts there (a game with open seats starts with its last join, an entry of its own).
+            began = [{"type": "game_started"}] if start.get("status") == "active" else []
+            entries.append({"version": 0, "events": began, **start})
         entries += self.games.store.log(game_id, max(notified, 0))
         result = None
         if stored.status == "finished":
@@ -368,19 +377,24 @@ class Webhooks:
                 result,
             )
             shown_deadlines = entry.get("deadlines") or {}
-            for seat, message in found:
+            for seat, message in list(found):
                 if message["type"] == "game.turn" and str(seat) in shown_deadlines:
                     message["data"]["deadline"] = shown_deadlines[str(seat)]
+                    found.append((seat, _near_notice(message, meta)))
+            for seat, message in found:
                 for endpoint in live:
                     if not _wants(endpoint, message["type"], seat):
                         continue
                     delivery = delivery_id(game_id, entry["version"], message["type"], seat, endpoint["id"])
+                    near = message["type"] == "deadline.near"
                     record = {
                         "id": delivery,
                         "type": message["type"],
                         "seat": seat,
                         "version": entry["version"],
-                        "endpoint": endpoint["id"],
+                        # A deadline's notice waits for its time in a queue of its own, so that it
+                        # holds back nothing sent meanwhile.
+                        "endpoint": endpoint["id"] + (NEAR_QUEUE if near else ""),
                         "body": _body(message),
                         "attempts": 0,
                         "last_status": None,
@@ -388,9 +402,32 @@ class Webhooks:
                         "next_attempt": at,
                         "state": "pending",
                     }
+                    if near:
+                        record["not_before"] = message["at"]
+                        record["deadline_at"] = message["deadline_at"]
                     deliveries.append((delivery, record))
         self.store.fan_out(game_id, notified, stored.version, deliveries)
         return len(deliveries)
+
+
+NEAR_QUEUE = "~near"
+# A deadline is near a quarter of the turn before it, an hour at most.
+NEAR_SHARE, NEAR_MAX_SECONDS = 0.25, 3600.0
+
+
+def _near_notice(turn: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
+    """The ``deadline.near`` of a ``game.turn`` with a deadline, stamped with when it is due."""
+    from datetime import datetime
+
+    deadline_at = datetime.fromisoformat(turn["data"]["deadline"]).timestamp()
+    ahead = min(meta["clock"]["turn_seconds"] * NEAR_SHARE, NEAR_MAX_SECONDS)
+    near = notice("deadline.near", dict(turn["data"]), at=deadline_at - ahead)
+    return {**near, "at": deadline_at - ahead, "deadline_at": deadline_at}
+
+
+def endpoint_of_queue(queue: str) -> str:
+    """The endpoint a queue delivers to (a deadline's queue is ``<endpoint>~near``)."""
+    return queue.removesuffix(NEAR_QUEUE)
 
 
 def _wants(endpoint: dict[str, Any], kind: str, seat: int | None) -> bool:
@@ -405,7 +442,7 @@ def _wants(endpoint: dict[str, Any], kind: str, seat: int | None) -> bool:
 def _body(message: dict[str, Any]) -> str:
     import orjson
 
-    return orjson.dumps(message).decode()
+    return orjson.dumps({k: message[k] for k in ("type", "timestamp", "data")}).decode()
 
 
 def _stamp(at: float | None) -> str | None:

@@ -139,7 +139,7 @@ def test_a_game_to_the_end_notifies_each_turn_once_in_version_order(hooked):
         )
         assert reply.status_code == 200, reply.text
         listed = reply.json()["deliveries"]
-        assert {d["id"] for d in listed} == set(ids)
+        assert {d["id"] for d in listed} == set(ids), (sorted(d["id"] for d in listed), sorted(ids))
         assert all(d["state"] == "delivered" and d["attempts"] == 1 for d in listed)
         # A seat token lists its own endpoint's deliveries (none registered): nothing.
         mine = requests.get(
@@ -156,19 +156,21 @@ def test_a_receiver_failing_twice_gets_the_same_webhook_id_three_times(hooked):
     try:
         created = _create(url, receiver.url, seats=[{"kind": "human"}, {"kind": "human"}])
         secret = created["webhook_secret"]
-        first = _wait(lambda: len(receiver.received) >= 3 and receiver.received, what="three attempts")
+        _wait(lambda: len(receiver.received) >= 4, what="three attempts and the next notice")
         notices = _verified(receiver, secret)
-        assert [i for i, _ in notices[:3]] == [notices[0][0]] * 3
-        assert notices[0][1]["type"] == "game.turn" and notices[0][1]["data"]["version"] == 0
+        first = notices[0][0]
+        assert [i for i, _ in notices[:3]] == [first] * 3
+        assert notices[0][1]["type"] == "game.started" and notices[0][1]["data"]["version"] == 0
         time.sleep(0.5)
-        assert len(first) == 3, "delivered again after a 200"
+        ids = [i for i, _ in _verified(receiver, secret)]
+        assert ids.count(first) == 3, "delivered again after a 200"
+        assert len(ids) == len(set(ids)) + 2, "another notice was delivered twice"
         listed = requests.get(
             f"{url}/games/{created['id']}/webhooks/deliveries", headers=_auth(secret), timeout=10
         ).json()["deliveries"]
-        assert (
-            listed[0]["attempts"] == 3
-            and listed[0]["state"] == "delivered"
-            and listed[0]["last_status"] == 200
+        (started,) = [d for d in listed if d["id"] == first]
+        assert (started["attempts"], started["state"], started["last_status"]) == (3, "delivered", 200), (
+            listed
         )
     finally:
         receiver.close()
@@ -277,7 +279,7 @@ def test_a_seat_registers_its_own_webhook_and_hears_only_its_own_notices(hooked)
         assert put.json()["seat"] == 1
         # Seat 0 moves; then seat 1 is to act: its notice arrives, and only its own.
         for _ in range(6):
-            for seat, token in tokens.items():
+            for token in tokens.values():
                 listing = requests.get(
                     f"{url}/games/{created['id']}/moves", headers=_auth(token), timeout=10
                 ).json()
@@ -352,3 +354,38 @@ def test_a_loopback_http_url_is_refused_without_the_settings(client):
             },
         )
         assert reply.status_code == 422 and reply.json["code"] == "webhook_url_refused", (hook, reply.json)
+
+
+def test_a_clock_sends_the_turn_its_deadline_near_and_the_timeout(hooked):
+    """A human seat that never moves, with a 10 s clock: game.turn (with its deadline), then
+    deadline.near a quarter of the turn before it, then turn.timed_out when the server plays the
+    stand-in's move, all with no client request."""
+    url, _, _ = hooked
+    receiver = Receiver()
+    try:
+        created = _create(
+            url,
+            receiver.url,
+            seats=[{"kind": "human"}, {"kind": "human"}],
+            clock={"turn_seconds": 10},
+        )
+        notices = _wait(
+            lambda: (
+                (got := _verified(receiver, created["webhook_secret"]))
+                and any(n["type"] == "turn.timed_out" for _, n in got)
+                and got
+            ),
+            limit=40,
+            what="turn.timed_out",
+        )
+        kinds = [n["type"] for _, n in notices]
+        turn = next(n for _, n in notices if n["type"] == "game.turn")
+        near = next(n for _, n in notices if n["type"] == "deadline.near")
+        assert kinds[0] == "game.started" and "deadline" in turn["data"]
+        assert (
+            near["data"]["deadline"] == turn["data"]["deadline"]
+            and near["data"]["seat"] == turn["data"]["seat"]
+        )
+        assert kinds.index("deadline.near") < kinds.index("turn.timed_out")
+    finally:
+        receiver.close()

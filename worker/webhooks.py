@@ -63,6 +63,7 @@ from service.play.webhooks import (
     resolve,
     secret_key,
 )
+from service.store.keys import webhook_rate_key
 from service.store.webhooks import WebhookStore
 
 from . import metrics
@@ -258,7 +259,7 @@ def _rate_admits(ctx: Context, url: str) -> bool:
     if ctx.rate_per_second <= 0:
         return True
     digest = _hashlib.sha256(url.encode()).hexdigest()[:32]
-    key = f"sk:wh-rate:{digest}:{int(time.time())}"
+    key = webhook_rate_key(digest, int(time.time()))
     pipe = ctx.redis.pipeline()
     pipe.incr(key)
     pipe.expire(key, 2)
@@ -270,7 +271,7 @@ def _deadline_stands(ctx: Context, game_id: str, record: dict[str, Any]) -> bool
     """The seat's deadline is still the one the notice announces (the seat has not acted)."""
     import orjson
 
-    from service.store.keys import game_key
+    from service.store.keys import game_key  # noqa: PLC0415
 
     raw = ctx.redis.hget(game_key(game_id), "deadlines")
     deadlines = orjson.loads(raw) if raw else {}

@@ -199,6 +199,7 @@ def create_app(
     from .seats_api import CREATED_LINKS as SEAT_LINKS
     from .seats_api import JOINED_LINKS
     from .seats_api import blp as seats_blp
+    from .webhooks_api import GAME_LINKS as WEBHOOK_LINKS
     from .webhooks_api import blp as webhooks_blp
 
     api.spec.components.security_scheme(
@@ -216,7 +217,7 @@ def create_app(
     use_replies(api.spec, TAGGED_REPLIES)
     use_items(api.spec, "Lobby", "games", "LobbyGame")
     add_links(api.spec, "/games", "post", "201", {**CREATED_LINKS, **SEAT_LINKS})
-    add_links(api.spec, "/games/{game_id}", "get", "200", {**GAME_LINKS, **pictures.GAME_LINKS})
+    add_links(api.spec, "/games/{game_id}", "get", "200", {**GAME_LINKS, **pictures.GAME_LINKS, **WEBHOOK_LINKS})
     add_links(api.spec, "/games/{game_id}/join", "post", "201", JOINED_LINKS)
     add_links(api.spec, "/games/{game_id}/moves", "get", "200", MOVES_LINKS)
     add_links(api.spec, "/games/{game_id}/actions", "post", "200", ACTION_LINKS)

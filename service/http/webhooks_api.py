@@ -20,6 +20,15 @@ blp = Blueprint("webhooks", __name__, description="Webhooks: signed notices to y
 blp.ARGUMENTS_PARSER = jsonbody.PARSER
 
 
+# Links: a game's page, read with a seat token, to that seat's webhook and deliveries.
+_SAME_SEAT = {"game_id": "$request.path.game_id", "header.Authorization": "$request.header.Authorization"}
+GAME_LINKS = {
+    "PutSeatWebhook": {"operationId": "putSeatWebhook", "parameters": _SAME_SEAT},
+    "DeleteSeatWebhook": {"operationId": "deleteSeatWebhook", "parameters": _SAME_SEAT},
+    "GetWebhookDeliveries": {"operationId": "getWebhookDeliveries", "parameters": _SAME_SEAT},
+}
+
+
 def webhooks() -> Webhooks:
     return current_app.extensions["skyline.webhooks"]
 

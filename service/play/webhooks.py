@@ -37,7 +37,7 @@ from urllib.parse import urlsplit
 
 from service.store.games import GameMissing
 
-from .errors import InvalidToken, MissingToken, PlayError
+from .errors import GameNotFound, InvalidToken, MissingToken, WebhookRefused
 
 SECRET_PREFIX = "whsec_"
 # The notice types a subscription may ask for; a subscription without ``events`` gets all.
@@ -63,12 +63,6 @@ SEAT_NOTICES = frozenset({"game.turn", "deadline.near", "turn.timed_out", "game.
 # What a log event may carry into a notice: public facts only (never a card, a bid, a token).
 PUBLIC_EVENT_FIELDS = ("seat", "by", "deadline", "replaced_by")
 MAX_URL_LENGTH = 2048
-
-
-class WebhookRefused(PlayError):
-    """A webhook URL that may not receive notices (scheme, host, address)."""
-
-    code = "webhook_url_refused"
 
 
 def new_secret() -> str:
@@ -268,7 +262,7 @@ class Webhooks:
 
     def put_seat(self, game_id: str, token: str | None, url: Any, events: Any) -> dict[str, Any]:
         """A seat's own endpoint (added or replaced, with a new secret)."""
-        stored = self.games.store.load(game_id) if token is not None else None
+        stored = self._load(game_id)
         seat = self._seat(stored, token)
         secret = new_secret()
         endpoint = self._endpoint(url, events, f"s{seat}", secret, seat)
@@ -277,9 +271,15 @@ class Webhooks:
         return {"seat": seat, "url": url, "events": endpoint["events"], "webhook_secret": secret}
 
     def remove_seat(self, game_id: str, token: str | None) -> bool:
-        stored = self.games.store.load(game_id) if token is not None else None
+        stored = self._load(game_id)
         seat = self._seat(stored, token)
         return self.store.remove_endpoint(game_id, f"s{seat}")
+
+    def _load(self, game_id: str) -> Any:
+        try:
+            return self.games.store.load(game_id)
+        except GameMissing:
+            raise GameNotFound(game_id) from None
 
     @staticmethod
     def _seat(stored: Any, token: str | None) -> int:
@@ -294,6 +294,7 @@ class Webhooks:
     def deliveries(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The deliveries to the endpoints a credential registered: a seat token, its seat's; the
         creation's ``webhook_secret``, the creation's."""
+        stored = self._load(game_id)
         if token is None:
             raise MissingToken(
                 "Deliveries are listed for a seat token or the game's webhook_secret: "
@@ -311,7 +312,6 @@ class Webhooks:
             if not mine:
                 raise InvalidToken("That secret belongs to no webhook of this game.")
         else:
-            stored = self.games.store.load(game_id)
             mine = {f"s{self._seat(stored, token)}"}
         shown = []
         for record in self.store.deliveries(game_id):

@@ -19,9 +19,17 @@ from typing import Any
 import orjson
 import redis
 
-from .keys import BOTS_DUE, DEADLINES, events_channel, game_key, idempotency_key, log_key
+from .keys import (
+    BOTS_DUE,
+    DEADLINES,
+    WEBHOOKS_DUE,
+    events_channel,
+    game_key,
+    idempotency_key,
+    log_key,
+    webhooks_key,
+)
 from .slidingwindow import ADMIT
-from .webhooks import WEBHOOKS_DUE, webhooks_key
 
 # Result codes of the commit script (a refusal by the rate limit is its reply table instead).
 _MISSING, _STALE, _DUPLICATE = -1, -2, -3

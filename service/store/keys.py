@@ -117,3 +117,29 @@ LOBBY = "sk:lobby"
 
 # Games with a clock, by their earliest deadline (store.games' and store.seats' commit scripts).
 DEADLINES = "sk:deadlines"
+
+
+# Webhooks (store.webhooks): a game's endpoints, the outbox of games with versions to announce,
+# each endpoint's deliveries and queue, the endpoints due to send, and the rate per URL.
+WEBHOOKS_DUE = "sk:webhooks-due"
+WEBHOOKS_SENDING = "sk:webhooks-sending"
+
+
+def webhooks_key(game_id: str) -> str:
+    return f"sk:{{{game_id}}}:webhooks"
+
+
+def deliveries_key(game_id: str) -> str:
+    return f"sk:{{{game_id}}}:wh:deliveries"
+
+
+def queue_key(game_id: str, endpoint: str) -> str:
+    return f"sk:{{{game_id}}}:wh:queue:{endpoint}"
+
+
+def sending_member(game_id: str, endpoint: str) -> str:
+    return f"{game_id} {endpoint}"
+
+
+def webhook_rate_key(url_digest: str, second: int) -> str:
+    return f"sk:wh-rate:{url_digest}:{second}"

@@ -16,8 +16,7 @@ import orjson
 import redis
 
 from .games import GameMissing, GameMovedOn
-from .keys import DEADLINES, LOBBY, events_channel, game_key, log_key
-from .webhooks import WEBHOOKS_DUE, webhooks_key
+from .keys import DEADLINES, LOBBY, WEBHOOKS_DUE, events_channel, game_key, log_key, webhooks_key
 
 _SEAT_COMMIT = """
 -- KEYS: game hash, log, lobby, deadlines' index, the game's webhooks, the webhooks' outbox

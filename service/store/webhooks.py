@@ -26,29 +26,15 @@ from typing import Any
 import orjson
 import redis
 
-from .keys import game_key
-
-WEBHOOKS_DUE = "sk:webhooks-due"
-WEBHOOKS_SENDING = "sk:webhooks-sending"
-# How many deliveries of a game are listed (the newest), and kept once settled.
-KEPT_DELIVERIES = 200
-
-
-def webhooks_key(game_id: str) -> str:
-    return f"sk:{{{game_id}}}:webhooks"
-
-
-def deliveries_key(game_id: str) -> str:
-    return f"sk:{{{game_id}}}:wh:deliveries"
-
-
-def queue_key(game_id: str, endpoint: str) -> str:
-    return f"sk:{{{game_id}}}:wh:queue:{endpoint}"
-
-
-def sending_member(game_id: str, endpoint: str) -> str:
-    return f"{game_id} {endpoint}"
-
+from .keys import (
+    WEBHOOKS_DUE,
+    WEBHOOKS_SENDING,
+    deliveries_key,
+    game_key,
+    queue_key,
+    sending_member,
+    webhooks_key,
+)
 
 # Claim up to ARGV[3] games or endpoints due by ARGV[1]: each one's score moves to ARGV[2] (a
 # lease), so that no other worker claims it meanwhile.

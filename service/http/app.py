@@ -217,7 +217,9 @@ def create_app(
     use_replies(api.spec, TAGGED_REPLIES)
     use_items(api.spec, "Lobby", "games", "LobbyGame")
     add_links(api.spec, "/games", "post", "201", {**CREATED_LINKS, **SEAT_LINKS})
-    add_links(api.spec, "/games/{game_id}", "get", "200", {**GAME_LINKS, **pictures.GAME_LINKS, **WEBHOOK_LINKS})
+    add_links(
+        api.spec, "/games/{game_id}", "get", "200", {**GAME_LINKS, **pictures.GAME_LINKS, **WEBHOOK_LINKS}
+    )
     add_links(api.spec, "/games/{game_id}/join", "post", "201", JOINED_LINKS)
     add_links(api.spec, "/games/{game_id}/moves", "get", "200", MOVES_LINKS)
     add_links(api.spec, "/games/{game_id}/actions", "post", "200", ACTION_LINKS)

@@ -12,6 +12,10 @@ def _int(name: str, default: int) -> int:
     return default if value in (None, "") else int(value)
 
 
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "on", "true", "yes")
+
+
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*(s|m|h)?\s*$")
 _UNIT = {None: 1, "s": 1, "m": 60, "h": 3600}
 
@@ -60,6 +64,8 @@ class Settings:
     streams_per_token: int = 10  # open event streams per seat token (0: no cap)
     cors_origins: tuple[str, ...] | None = ("*",)  # origins answered CORS (None: no CORS headers)
     lobby_ttl_seconds: int = 24 * 3600  # a game waiting for players expires this long after creation
+    webhook_allow_http: bool = False  # webhook URLs may use http (tests, private networks)
+    webhook_allow_private: bool = False  # webhook hosts may resolve to loopback/private addresses
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -88,4 +94,6 @@ class Settings:
             streams_per_token=_int("SKYLINE_STREAMS_PER_TOKEN", 10),
             cors_origins=parse_origins(os.environ.get("SKYLINE_CORS_ORIGINS")),
             lobby_ttl_seconds=_int("SKYLINE_LOBBY_TTL_SECONDS", 24 * 3600),
+            webhook_allow_http=_flag("SKYLINE_WEBHOOK_ALLOW_HTTP"),
+            webhook_allow_private=_flag("SKYLINE_WEBHOOK_ALLOW_PRIVATE"),
         )

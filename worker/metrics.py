@@ -4,6 +4,7 @@
   outcome is what the job reported (``played``, ``stale``, ``missing``, ``nothing_to_do``), or
   ``error`` / ``timeout`` when it raised, or ``abandoned`` when a worker died during it and RQ's
   maintenance (run by a live worker) found it past its deadline;
+- ``skyline_webhook_deliveries_total{outcome}``: webhook attempts (``worker.webhooks``);
 - ``skyline_moves_applied_total{title,by="bot"}`` is counted where moves are applied
   (``service.play.games``), so it is here too.
 
@@ -51,6 +52,26 @@ def _bot_metrics() -> SimpleNamespace:
 
 
 bot_metrics = built_once(_bot_metrics)
+
+
+def _webhook_metrics() -> SimpleNamespace:
+    from prometheus_client import Counter
+
+    return SimpleNamespace(
+        deliveries=Counter(
+            "skyline_webhook_deliveries_total",
+            "Webhook delivery attempts, by outcome (delivered, retry, disabled, failed: out of "
+            "attempts; cancelled: its endpoint was removed).",
+            ["outcome"],
+        ),
+    )
+
+
+webhook_metrics = built_once(_webhook_metrics)
+
+
+def webhook_delivered(outcome: str) -> None:
+    webhook_metrics().deliveries.labels(outcome=outcome).inc()
 
 
 def job_done(outcome: str, seconds: float | None) -> None:

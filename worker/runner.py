@@ -37,6 +37,7 @@ from rq.timeouts import JobTimeoutException
 from rq.worker import SimpleWorker
 
 from service.store.botqueue import QUEUE_NAMES
+from service.store.keys import WEBHOOK_WORKERS
 from service.store.workers import WorkerPresence, member
 from service.watch import logs
 
@@ -180,6 +181,40 @@ class SkylineWorker(SimpleWorker):
             log.exception("could not log a bot job")
         logs.reset_request_id(token)
         return ok
+
+
+def run_webhooks(*, burst: bool = False, http_port: int | None = None) -> int:
+    """Run one webhook worker (``worker.webhooks``): the ``skyline-webhooks`` queue's jobs, and the
+    dispatcher thread that fans out committed versions and enqueues the due endpoints."""
+    from . import webhooks
+
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        raise SystemExit("REDIS_URL is not set.")
+    logs.configure(os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())
+    connection = redis.Redis.from_url(url)
+    beat = PresenceBeat(WorkerPresence(redis.Redis.from_url(url), key=WEBHOOK_WORKERS))
+    worker = SimpleWorker(
+        [webhooks.QUEUE_NAME],
+        connection=connection,
+        serializer=JSONSerializer,
+        maintenance_interval=_env_int("SKYLINE_WORKER_MAINTENANCE_SECONDS", 60),
+        worker_ttl=_env_int("SKYLINE_WORKER_TTL_SECONDS", 60),
+    )
+    dispatcher = webhooks.Dispatcher(webhooks.context())
+    dispatcher.start()
+    beat.start()
+    server = None
+    if http_port:
+        server = metrics.serve_http(http_port, alive=threading.main_thread().is_alive)
+    try:
+        worker.work(burst=burst, logging_level=os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())
+    finally:
+        beat.stop()
+        dispatcher.stop()
+        if server is not None:
+            server.shutdown()
+    return 0
 
 
 def run(*, burst: bool = False, http_port: int | None = None) -> int:

@@ -44,7 +44,6 @@ from .jobs import Turns
 log = logging.getLogger("skyline.worker.sweeper")
 
 
-
 class Sweeper:
     def __init__(
         self, connection: redis.Redis, *, stall_seconds: float, interval_seconds: float, batch: int = 200

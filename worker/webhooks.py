@@ -15,23 +15,65 @@
   30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, then gives up. ``SKYLINE_WEBHOOK_RETRY_SCHEDULE``
   (seconds, comma-separated) replaces the schedule, for tests.
 
-Not wired yet (issue 48, part C, in progress): the RQ queue that runs ``attempt`` and
-schedules the retries, and the outbox it reads.
+The webhook worker (``skyline worker --webhooks``, its own process, so that a slow receiver
+never delays a bot turn) runs RQ jobs from the ``skyline-webhooks`` queue and a dispatcher
+thread (``Dispatcher``):
+
+- it fans out the games the commit scripts marked due (``sk:webhooks-due``) into deliveries,
+  one queue per (game, endpoint), in version order (``service.play.webhooks.Webhooks``);
+- it claims each (game, endpoint) whose next attempt is due (``sk:webhooks-sending``, a lease
+  of ``SKYLINE_WEBHOOK_LEASE_SECONDS``, default 60) and enqueues ``deliver_next`` for it. A
+  worker killed mid-delivery leaves the claim to run out: the delivery is claimed and sent
+  again (the same ``webhook-id``), so a notice is delivered at least once.
+- ``deliver_next`` sends the endpoint's pending notices in order, one at a time, up to a few
+  per job; a failure keeps the notice at the head until its retry (later notices wait: an
+  endpoint never receives a game's notices out of order). Deliveries per endpoint URL are
+  bounded (``SKYLINE_WEBHOOK_RATE_PER_SECOND``, default 20; one more waits a second).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import hashlib as _hashlib
 import hmac
 import http.client
+import logging
 import os
 import socket
 import ssl
+import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 
-from service.play.webhooks import Resolver, Target, WebhookRefused, check_url, resolve, secret_key
+import redis
+from rq import Queue
+from rq.serializers import JSONSerializer
+
+from service.config import Settings
+from service.play.webhooks import (
+    NEAR_QUEUE,
+    Resolver,
+    Target,
+    WebhookRefused,
+    Webhooks,
+    check_url,
+    endpoint_of_queue,
+    resolve,
+    secret_key,
+)
+from service.store.keys import webhook_rate_key
+from service.store.webhooks import WebhookStore
+
+from . import metrics
+
+log = logging.getLogger("skyline.webhooks")
+QUEUE_NAME = "skyline-webhooks"
+# A job sends at most this many notices of one endpoint, or for this long, then gives the
+# worker back (the endpoint is claimed again at once if more wait).
+NOTICES_PER_JOB = 20
+SECONDS_PER_JOB = 30.0
 
 SCHEDULE = (5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400)
 TIMEOUT_SECONDS = 10.0
@@ -160,3 +202,209 @@ def attempt(
     if retry_after is not None:
         delay = max(delay, retry_after)
     return Outcome("retry", status, delay, error)
+
+
+# ---- the queue's jobs and the dispatcher ---------------------------------------------------------
+def _env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    return default if value in (None, "") else float(value)
+
+
+def lease_seconds() -> float:
+    """How long a claimed endpoint is left to its worker: above one attempt's timeout."""
+    return _env_float("SKYLINE_WEBHOOK_LEASE_SECONDS", 60.0)
+
+
+class Context:
+    """What the jobs and the dispatcher of one process share: the stores and the settings."""
+
+    def __init__(self, connection: redis.Redis) -> None:
+        from service.play.games import Games
+        from service.store.games import GameStore
+
+        settings = Settings.from_env()
+        self.redis = connection
+        self.settings = settings
+        store = GameStore(
+            connection,
+            ttl_seconds=settings.game_ttl_seconds,
+            finished_ttl_seconds=settings.finished_game_ttl_seconds,
+            lobby_ttl_seconds=settings.lobby_ttl_seconds,
+        )
+        self.store = WebhookStore(
+            connection, ttl_seconds=max(settings.game_ttl_seconds, settings.lobby_ttl_seconds)
+        )
+        self.webhooks = Webhooks(
+            self.store,
+            Games(store, recent_games=0),
+            allow_http=settings.webhook_allow_http,
+            allow_private=settings.webhook_allow_private,
+        )
+        self.queue = Queue(QUEUE_NAME, connection=connection, serializer=JSONSerializer)
+        self.rate_per_second = int(_env_float("SKYLINE_WEBHOOK_RATE_PER_SECOND", 20))
+
+
+_contexts: dict[str, Context] = {}
+
+
+def context() -> Context:
+    url = os.environ["REDIS_URL"]
+    if url not in _contexts:
+        _contexts[url] = Context(redis.Redis.from_url(url))
+    return _contexts[url]
+
+
+def _rate_admits(ctx: Context, url: str) -> bool:
+    """At most ``rate_per_second`` deliveries a second to one URL, across games and workers."""
+    if ctx.rate_per_second <= 0:
+        return True
+    digest = _hashlib.sha256(url.encode()).hexdigest()[:32]
+    key = webhook_rate_key(digest, int(time.time()))
+    pipe = ctx.redis.pipeline()
+    pipe.incr(key)
+    pipe.expire(key, 2)
+    count, _ = pipe.execute()
+    return int(count) <= ctx.rate_per_second
+
+
+def _deadline_stands(ctx: Context, game_id: str, record: dict[str, Any]) -> bool:
+    """The seat's deadline is still the one the notice announces (the seat has not acted)."""
+    import orjson
+
+    from service.store.keys import game_key  # noqa: PLC0415
+
+    raw = ctx.redis.hget(game_key(game_id), "deadlines")
+    deadlines = orjson.loads(raw) if raw else {}
+    current = deadlines.get(str(record["seat"]))
+    return current is not None and abs(float(current) - record["deadline_at"]) < 1.5
+
+
+def deliver_next(game_id: str, endpoint_id: str) -> dict[str, Any]:
+    """Send the pending notices of one endpoint of one game, oldest first (an RQ job)."""
+    ctx = context()
+    store = ctx.store
+    sent = 0
+    started = time.monotonic()
+    while sent < NOTICES_PER_JOB and time.monotonic() - started < SECONDS_PER_JOB:
+        head = store.head(game_id, endpoint_id)
+        if head is None:
+            return {"outcome": "empty", "sent": sent}
+        delivery_id, record = head
+        endpoints, _, _ = store.read(game_id)
+        endpoint = endpoints.get(endpoint_of_queue(endpoint_id))
+        now = time.time()
+        if record.get("not_before", 0) > now:  # a deadline's notice, not due yet
+            store.settle(game_id, endpoint_id, delivery_id, record, done=False, next_at=record["not_before"])
+            return {"outcome": "not_yet", "sent": sent}
+        if "deadline_at" in record and not _deadline_stands(ctx, game_id, record):
+            # The seat acted (or the deadline moved): nothing is near any more.
+            record.update(state="skipped", next_attempt=None)
+            store.settle(game_id, endpoint_id, delivery_id, record, done=True, next_at=now + lease_seconds())
+            metrics.webhook_delivered("skipped")
+            continue
+        if endpoint is None or endpoint.get("disabled"):
+            # Removed, or answered 410: what waits for it will not be sent.
+            record.update(state="disabled" if endpoint is not None else "cancelled", next_attempt=None)
+            store.settle(game_id, endpoint_id, delivery_id, record, done=True, next_at=now + lease_seconds())
+            metrics.webhook_delivered(record["state"])
+            continue
+        if not _rate_admits(ctx, endpoint["url"]):
+            store.settle(game_id, endpoint_id, delivery_id, record, done=False, next_at=now + 1.0)
+            return {"outcome": "rate_limited", "sent": sent}
+        store.extend_lease(game_id, endpoint_id, now + lease_seconds())
+        outcome = attempt(
+            endpoint["url"],
+            endpoint["secret"],
+            delivery_id,
+            record["body"].encode(),
+            record["attempts"] + 1,
+            allow_http=ctx.settings.webhook_allow_http,
+            allow_private=ctx.settings.webhook_allow_private,
+        )
+        record["attempts"] += 1
+        record["last_status"] = outcome.status
+        record["last_error"] = outcome.error
+        done = outcome.result != "retry"
+        state = {"delivered": "delivered", "disabled": "disabled", "failed": "failed", "retry": "pending"}
+        record["state"] = state[outcome.result]
+        # Retried later: the endpoint waits until then. Done: this job goes on with the next
+        # notice, still holding the endpoint (no other job may take it meanwhile).
+        next_at = time.time() + (outcome.retry_in or 0.0) if not done else time.time() + lease_seconds()
+        record["next_attempt"] = next_at if not done else None
+        store.settle(game_id, endpoint_id, delivery_id, record, done=done, next_at=next_at)
+        metrics.webhook_delivered(outcome.result)
+        log.info(
+            "webhook delivery",
+            extra={
+                "event": "webhook_delivery",
+                "game_id": game_id,
+                "endpoint": endpoint_id,
+                "webhook_id": delivery_id,
+                "attempt": record["attempts"],
+                "outcome": outcome.result,
+                "status": outcome.status,
+                "error": outcome.error,
+            },
+        )
+        if outcome.result == "disabled":
+            base = endpoint_of_queue(endpoint_id)
+            store.disable(game_id, base)
+            for queue in (base, base + NEAR_QUEUE):
+                for dropped in store.drop_queue(game_id, queue):
+                    other = store.record(game_id, dropped)
+                    if other is not None:
+                        store.put_record(game_id, {**other, "state": "disabled", "next_attempt": None})
+            return {"outcome": "disabled", "sent": sent}
+        if not done:
+            return {"outcome": "retry", "sent": sent}
+        sent += 1
+    store.extend_lease(game_id, endpoint_id, time.time())  # more wait: due again at once
+    return {"outcome": "more", "sent": sent}
+
+
+class Dispatcher:
+    """A thread of each webhook worker: fans out due games and enqueues the due endpoints."""
+
+    def __init__(self, ctx: Context, interval: float = 0.2) -> None:
+        self.ctx = ctx
+        self.interval = interval
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def run_once(self, now: float | None = None) -> dict[str, int]:
+        now = time.time() if now is None else now
+        lease = lease_seconds()
+        fanned = 0
+        for game_id in self.ctx.store.claim_due_games(now, lease):
+            fanned += self.ctx.webhooks.fan_out(game_id)
+        enqueued = 0
+        for game_id, endpoint_id in self.ctx.store.claim_sending(now, lease):
+            self.ctx.queue.enqueue(
+                deliver_next,
+                game_id,
+                endpoint_id,
+                job_timeout=int(SECONDS_PER_JOB + TIMEOUT_SECONDS + 30),
+                result_ttl=60,
+                failure_ttl=24 * 3600,
+            )
+            enqueued += 1
+        return {"deliveries": fanned, "enqueued": enqueued}
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.run_once()
+            except (redis.RedisError, OSError) as error:  # Redis away: try again shortly
+                log.warning("webhook dispatcher: %s", error)
+                self._stop.wait(1.0)
+            except Exception:
+                log.exception("webhook dispatcher failed; going on")
+                self._stop.wait(1.0)
+            self._stop.wait(self.interval)
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._loop, name="webhook-dispatcher", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()

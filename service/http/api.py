@@ -174,7 +174,12 @@ class GameList(MethodView):
     @blp.doc(operationId="createGame")
     def post(self, body):
         """Create a game; the reply holds one secret token per human seat."""
+        notify = current_app.extensions["skyline.webhooks"]
+        endpoints, secret = notify.checked_at_creation(body.pop("webhooks", None) or [])  # before the game
         created = games().create(body, address=address_key(request.remote_addr))
+        if endpoints:
+            notify.register_created(created, endpoints)
+            created["webhook_secret"] = secret
         return json_response(created, 201, {"Location": f"/games/{created['id']}"})
 
 

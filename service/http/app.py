@@ -11,12 +11,14 @@ from flask_smorest import Api
 from ..config import Settings
 from ..play.games import Games
 from ..play.seats import Seats
+from ..play.webhooks import Webhooks
 from ..store.botgames import BotGameQuota
 from ..store.botqueue import BotQueue
 from ..store.games import GameStore
 from ..store.lobby import LobbyIndex
 from ..store.seats import SeatStore
 from ..store.streamcaps import StreamCaps
+from ..store.webhooks import WebhookStore
 from ..store.workers import WorkerPresence
 from . import bodylimit, cors, errors, fastlane, hooks, ratelimit
 from .schemas import ProblemSchema
@@ -154,6 +156,12 @@ def create_app(
     app.extensions["skyline.settings"] = settings
     app.extensions["skyline.games"] = games
     app.extensions["skyline.seats"] = Seats(games, SeatStore(redis_client), lobby)
+    app.extensions["skyline.webhooks"] = Webhooks(
+        WebhookStore(redis_client, ttl_seconds=max(settings.game_ttl_seconds, settings.lobby_ttl_seconds)),
+        games,
+        allow_http=settings.webhook_allow_http,
+        allow_private=settings.webhook_allow_private,
+    )
     app.extensions["skyline.catalog"] = games.catalog()
     app.extensions["skyline.worker_presence"] = WorkerPresence(redis_client)
     app.extensions["skyline.stream_caps"] = StreamCaps(
@@ -191,6 +199,8 @@ def create_app(
     from .seats_api import CREATED_LINKS as SEAT_LINKS
     from .seats_api import JOINED_LINKS
     from .seats_api import blp as seats_blp
+    from .webhooks_api import GAME_LINKS as WEBHOOK_LINKS
+    from .webhooks_api import blp as webhooks_blp
 
     api.spec.components.security_scheme(
         SEAT_TOKEN,
@@ -199,6 +209,7 @@ def create_app(
     api.register_blueprint(ops)
     api.register_blueprint(blp)
     api.register_blueprint(seats_blp)
+    api.register_blueprint(webhooks_blp)
     api.register_blueprint(hooks.blp)
     api.register_blueprint(pictures.blp)
     app.register_blueprint(docs_blueprint())
@@ -206,7 +217,9 @@ def create_app(
     use_replies(api.spec, TAGGED_REPLIES)
     use_items(api.spec, "Lobby", "games", "LobbyGame")
     add_links(api.spec, "/games", "post", "201", {**CREATED_LINKS, **SEAT_LINKS})
-    add_links(api.spec, "/games/{game_id}", "get", "200", {**GAME_LINKS, **pictures.GAME_LINKS})
+    add_links(
+        api.spec, "/games/{game_id}", "get", "200", {**GAME_LINKS, **pictures.GAME_LINKS, **WEBHOOK_LINKS}
+    )
     add_links(api.spec, "/games/{game_id}/join", "post", "201", JOINED_LINKS)
     add_links(api.spec, "/games/{game_id}/moves", "get", "200", MOVES_LINKS)
     add_links(api.spec, "/games/{game_id}/actions", "post", "200", ACTION_LINKS)

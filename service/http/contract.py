@@ -223,8 +223,7 @@ def _service_events(components: Components) -> None:
         ),
         "game_started": ("The last open seat was taken: the game is under way.", {}, []),
         "turn_timed_out": (
-            "The seat's time ran out: the stand-in bot's move follows in the same entry, or its "
-            "resignation.",
+            "The seat's time ran out: the stand-in bot's move follows in the same entry, or its resignation.",
             {"seat": seat, "deadline": {"type": "string", "format": "date-time"}},
             ["seat"],
         ),
@@ -331,6 +330,12 @@ def _replies(components: Components, game_id: str) -> None:
                     "type": "array",
                     "items": ref("HumanSeat"),
                     "description": "The human seats in seat order, each with its token (also in `seats`).",
+                },
+                "webhook_secret": {
+                    "type": "string",
+                    "pattern": "^whsec_",
+                    "description": "With `webhooks`: the secret that signs their notices, shown once; "
+                    "also the credential of GET /games/{id}/webhooks/deliveries for them.",
                 },
             },
         ),
@@ -609,6 +614,13 @@ def create_game_schema() -> dict[str, Any]:
                     "description": "Seed of all chance; random when omitted. Secret until the end.",
                 },
                 "clock": ref("GameClock"),
+                "webhooks": {
+                    "type": "array",
+                    "maxItems": 5,
+                    "items": ref("WebhookRequest"),  # service/http/schemas.py
+                    "description": "Endpoints told of the game's notices (signed, Standard Webhooks); the "
+                    "reply's `webhook_secret` (shown once) signs them. docs/notify-your-app.md.",
+                },
                 "stand_in": {
                     "type": "string",
                     "enum": list(LEVELS),

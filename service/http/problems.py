@@ -44,6 +44,7 @@ from ..play.errors import (
     StaleVersion,
     TooManyBotGames,
     TooMuchContention,
+    WebhookRefused,
 )
 
 PROBLEM_TYPE = "https://skyline.invalid/problems/"
@@ -100,6 +101,7 @@ PLAY_STATUS: dict[type[PlayError], int] = {
     SpectatorRefused: 401,
     BadLobbyCursor: 422,
     SeatResigned: 409,
+    WebhookRefused: 422,
     PlayError: 422,
 }
 

@@ -14,6 +14,8 @@ from marshmallow import Schema, fields, validate
 from engines import registry
 from engines.bots import LEVELS, STRATEGIES
 
+from ..play.webhooks import NOTICE_TYPES
+
 MAX_SEATS = 12
 MAX_SEED = 2**63 - 1
 # Versions count moves; the bound is Redis's (a signed 64-bit index), past which it refuses.
@@ -83,6 +85,19 @@ class ClockSchema(Schema):
     )
 
 
+class WebhookRequestSchema(Schema):
+    url = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=2048),
+        metadata={"description": "An https URL whose host resolves to public addresses only."},
+    )
+    events = fields.List(
+        fields.String(validate=validate.OneOf(list(NOTICE_TYPES))),
+        validate=validate.Length(min=1),
+        metadata={"description": "The notice types to send (all when omitted)."},
+    )
+
+
 class CreateGameSchema(Schema):
     title = fields.String(
         required=True,
@@ -113,6 +128,7 @@ class CreateGameSchema(Schema):
         load_default=False,
         metadata={"description": "Show the game in GET /lobby while it waits for players to join."},
     )
+    webhooks = fields.List(fields.Nested(WebhookRequestSchema), validate=validate.Length(max=5))
 
 
 class ActionSchema(Schema):

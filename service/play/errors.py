@@ -146,3 +146,10 @@ class SeatResigned(PlayError):
     """A move, or a seat change, from a seat whose player resigned (a bot plays it now)."""
 
     code = "seat_resigned"
+
+
+class WebhookRefused(PlayError):
+    """A webhook URL that may not receive notices (scheme, host, address), or a list of them
+    or of event types that cannot be used."""
+
+    code = "webhook_url_refused"

@@ -444,6 +444,10 @@ class Games:
                 "move": applied,
                 "events": events,
                 "at": now,
+                # Who acts next, and the status: what the version announces to webhooks
+                # (service.play.webhooks), read from the log without the state.
+                "to_act": state.to_act(),
+                "status": status,
             }
             deadlines = None
             if "clock" in stored.meta:

@@ -86,6 +86,9 @@ class Seats:
     ) -> int:
         now = time.time()
         entry: dict[str, Any] = {"version": stored.version + 1, "seat": seat, "events": events, "at": now}
+        entry["status"] = status  # read by the webhooks' fan-out, as a move's (service.play.webhooks)
+        if state is not None:
+            entry["to_act"] = state.to_act()
         deadlines = None
         if "clock" in meta and (state is not None or status != "active"):
             # Seats to act changed hands (a start, a resignation) or the game ended: new deadlines.

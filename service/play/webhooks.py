@@ -14,9 +14,13 @@ facts only (what ``view(None)`` shows: never a hand, a token, a sealed bid).
 - ``notices_for``: the notices one committed version announces (a human seat to act: one
   ``game.turn`` per seat and version; the end: ``game.finished``).
 
-Not wired yet (issue 48, part C, in progress): registration at creation and ``PUT
-/games/{id}/webhook``, the outbox written by the commit script, the RQ queue, the deliveries
-route. ``worker/webhooks.py`` signs and delivers one notice.
+- ``Webhooks``: the use cases. Registration at creation (one ``webhook_secret`` for the
+  creation's endpoints, shown once) and by a seat (``PUT /games/{id}/webhook``: its own
+  endpoint and secret, for its own notices); the fan-out of committed versions into deliveries
+  (``fan_out``, run by the webhook workers: the commit scripts only mark the game due, see
+  ``service.store.webhooks``); the deliveries' listing.
+
+``worker/webhooks.py`` signs and delivers, one endpoint's queue at a time.
 """
 
 from __future__ import annotations
@@ -31,7 +35,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from .errors import PlayError
+from service.store.games import GameMissing
+
+from .errors import GameNotFound, InvalidToken, MissingToken, WebhookRefused
 
 SECRET_PREFIX = "whsec_"
 # The notice types a subscription may ask for; a subscription without ``events`` gets all.
@@ -57,12 +63,6 @@ SEAT_NOTICES = frozenset({"game.turn", "deadline.near", "turn.timed_out", "game.
 # What a log event may carry into a notice: public facts only (never a card, a bid, a token).
 PUBLIC_EVENT_FIELDS = ("seat", "by", "deadline", "replaced_by")
 MAX_URL_LENGTH = 2048
-
-
-class WebhookRefused(PlayError):
-    """A webhook URL that may not receive notices (scheme, host, address)."""
-
-    code = "webhook_url_refused"
 
 
 def new_secret() -> str:
@@ -191,8 +191,13 @@ def notices_for(
             extra = {k: event[k] for k in PUBLIC_EVENT_FIELDS if k in event}
             found.append((extra.get("seat"), notice(kind, {**base, **extra})))
     if status == "finished":
-        ranking = (result or {}).get("ranking")
-        found.append((None, notice("game.finished", {**base, "ranking": ranking})))
+        # The result's public part: who won and the ranks (scores and breakdown stay in the game).
+        ending = {
+            k: (result or {}).get(k)
+            for k in ("ranks", "winners", "reason", "resigned")
+            if k in (result or {})
+        }
+        found.append((None, notice("game.finished", {**base, "result": ending})))
     else:
         humans = set(human_seats)
         for seat in to_act:
@@ -205,3 +210,242 @@ def delivery_id(game_id: str, version: int, kind: str, seat: int | None, endpoin
     """The ``webhook-id`` of a notice to one endpoint: the same on every retry, unique otherwise."""
     who = "game" if seat is None else f"seat{seat}"
     return f"msg_{game_id}_{version}_{kind}_{who}_{endpoint}"
+
+
+# ---- the use cases ----------------------------------------------------------------------------
+MAX_ENDPOINTS = 5
+
+
+class Webhooks:
+    """Registration, fan-out and the deliveries' listing, over ``service.store.webhooks``."""
+
+    def __init__(
+        self, store: Any, games: Any, *, allow_http: bool = False, allow_private: bool = False
+    ) -> None:
+        self.store = store  # service.store.webhooks.WebhookStore
+        self.games = games  # service.play.games.Games
+        self.allow_http = allow_http  # SKYLINE_WEBHOOK_ALLOW_HTTP
+        self.allow_private = allow_private  # SKYLINE_WEBHOOK_ALLOW_PRIVATE
+
+    def _endpoint(
+        self, url: Any, events: Any, endpoint_id: str, secret: str, seat: int | None
+    ) -> dict[str, Any]:
+        check_url(url, allow_http=self.allow_http, allow_private=self.allow_private)
+        return {
+            "id": endpoint_id,
+            "url": url,
+            "events": list(check_events(events)),
+            "secret": secret,
+            "seat": seat,
+            "disabled": False,
+        }
+
+    def checked_at_creation(self, requested: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str]:
+        """The creation's endpoints, checked before the game exists, and their one secret."""
+        if len(requested) > MAX_ENDPOINTS:
+            raise WebhookRefused(f"A game has at most {MAX_ENDPOINTS} webhooks at creation.")
+        secret = new_secret()
+        endpoints = [
+            self._endpoint(hook.get("url"), hook.get("events"), f"g{index}", secret, None)
+            for index, hook in enumerate(requested)
+        ]
+        return endpoints, secret
+
+    def register_created(self, created: dict[str, Any], endpoints: list[dict[str, Any]]) -> None:
+        start: dict[str, Any] = {"to_act": created["to_act"], "status": created["status"]}
+        deadlines = self.games.store.load(created["id"]).deadlines  # a game with a clock: version 0's
+        if deadlines:
+            from .deadlines import shown
+
+            start["deadlines"] = shown(deadlines)
+        self.store.register(created["id"], endpoints, start)
+
+    def put_seat(self, game_id: str, token: str | None, url: Any, events: Any) -> dict[str, Any]:
+        """A seat's own endpoint (added or replaced, with a new secret)."""
+        stored = self._load(game_id)
+        seat = self._seat(stored, token)
+        secret = new_secret()
+        endpoint = self._endpoint(url, events, f"s{seat}", secret, seat)
+        endpoint["events"] = [e for e in endpoint["events"] if e in SEAT_NOTICES] or sorted(SEAT_NOTICES)
+        self.store.put_endpoint(game_id, endpoint, stored.version)  # type: ignore[union-attr]
+        return {"seat": seat, "url": url, "events": endpoint["events"], "webhook_secret": secret}
+
+    def remove_seat(self, game_id: str, token: str | None) -> bool:
+        stored = self._load(game_id)
+        seat = self._seat(stored, token)
+        return self.store.remove_endpoint(game_id, f"s{seat}")
+
+    def _load(self, game_id: str) -> Any:
+        try:
+            return self.games.store.load(game_id)
+        except GameMissing:
+            raise GameNotFound(game_id) from None
+
+    @staticmethod
+    def _seat(stored: Any, token: str | None) -> int:
+        from .auth import seat_of
+
+        if token is None or stored is None:
+            raise MissingToken("A seat's webhook needs its token: 'Authorization: Bearer <token>'.")
+        seat = seat_of(stored.meta["seats"], token)
+        assert seat is not None
+        return seat
+
+    def deliveries(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The deliveries to the endpoints a credential registered: a seat token, its seat's; the
+        creation's ``webhook_secret``, the creation's."""
+        stored = self._load(game_id)
+        if token is None:
+            raise MissingToken(
+                "Deliveries are listed for a seat token or the game's webhook_secret: "
+                "'Authorization: Bearer <token or secret>'."
+            )
+        endpoints, _, _ = self.store.read(game_id)
+        if token.startswith(SECRET_PREFIX):
+            import hmac
+
+            mine = {
+                e["id"]
+                for e in endpoints.values()
+                if e["seat"] is None and hmac.compare_digest(e["secret"], token)
+            }
+            if not mine:
+                raise InvalidToken("That secret belongs to no webhook of this game.")
+        else:
+            mine = {f"s{self._seat(stored, token)}"}
+        shown = []
+        for record in self.store.deliveries(game_id):
+            endpoint_id = endpoint_of_queue(record["endpoint"])
+            if endpoint_id in mine:
+                shown.append(
+                    {
+                        "id": record["id"],
+                        "type": record["type"],
+                        "version": record["version"],
+                        "url": endpoints.get(endpoint_id, {}).get("url"),
+                        "state": record["state"],
+                        "attempts": record["attempts"],
+                        "last_status": record.get("last_status"),
+                        "last_error": record.get("last_error"),
+                        "next_attempt": _stamp(record.get("next_attempt"))
+                        if record["state"] == "pending"
+                        else None,
+                    }
+                )
+        return {"deliveries": shown[:200]}
+
+    # ---- fan-out (the webhook workers) ----------------------------------------------------------
+    def fan_out(self, game_id: str, now: float | None = None) -> int:
+        """Turn the versions committed since the last fan-out into deliveries; how many."""
+        endpoints, notified, start = self.store.read(game_id)
+        if notified is None:
+            return 0
+        try:
+            stored = self.games.store.load(game_id)
+        except GameMissing:  # the game expired: nothing more to announce
+            self.store.forget_due(game_id)
+            return 0
+        if stored.version <= notified:
+            self.store.fan_out(game_id, notified, notified, [])
+            return 0
+        meta = stored.meta
+        humans = [s["seat"] for s in meta["seats"] if s["kind"] == "human"]
+        entries: list[dict[str, Any]] = []
+        if notified < 0:
+            # Version 0, from what the creation said: a game created with every seat taken
+            # starts there (a game with open seats starts with its last join, an entry of its own).
+            began = [{"type": "game_started"}] if start.get("status") == "active" else []
+            entries.append({"version": 0, "events": began, **start})
+        entries += self.games.store.log(game_id, max(notified, 0))
+        result = None
+        if stored.status == "finished":
+            result = self.games.show(game_id, None).get("result")
+        at = time.time() if now is None else now
+        deliveries: list[tuple[str, dict[str, Any]]] = []
+        live = [e for e in endpoints.values() if not e.get("disabled")]
+        for entry in entries:
+            if entry["version"] > stored.version:
+                break
+            found = notices_for(
+                game_id,
+                meta["title"],
+                entry["version"],
+                entry.get("to_act", []),
+                humans,
+                entry.get("status", "active"),
+                entry.get("events", []),
+                result,
+            )
+            shown_deadlines = entry.get("deadlines") or {}
+            for seat, message in list(found):
+                if message["type"] == "game.turn" and str(seat) in shown_deadlines:
+                    message["data"]["deadline"] = shown_deadlines[str(seat)]
+                    found.append((seat, _near_notice(message, meta)))
+            for seat, message in found:
+                for endpoint in live:
+                    if not _wants(endpoint, message["type"], seat):
+                        continue
+                    delivery = delivery_id(game_id, entry["version"], message["type"], seat, endpoint["id"])
+                    near = message["type"] == "deadline.near"
+                    record = {
+                        "id": delivery,
+                        "type": message["type"],
+                        "seat": seat,
+                        "version": entry["version"],
+                        # A deadline's notice waits for its time in a queue of its own, so that it
+                        # holds back nothing sent meanwhile.
+                        "endpoint": endpoint["id"] + (NEAR_QUEUE if near else ""),
+                        "body": _body(message),
+                        "attempts": 0,
+                        "last_status": None,
+                        "last_error": None,
+                        "next_attempt": at,
+                        "state": "pending",
+                    }
+                    if near:
+                        record["not_before"] = message["at"]
+                        record["deadline_at"] = message["deadline_at"]
+                    deliveries.append((delivery, record))
+        self.store.fan_out(game_id, notified, stored.version, deliveries)
+        return len(deliveries)
+
+
+NEAR_QUEUE = "~near"
+# A deadline is near a quarter of the turn before it, an hour at most.
+NEAR_SHARE, NEAR_MAX_SECONDS = 0.25, 3600.0
+
+
+def _near_notice(turn: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
+    """The ``deadline.near`` of a ``game.turn`` with a deadline, stamped with when it is due."""
+    from datetime import datetime
+
+    deadline_at = datetime.fromisoformat(turn["data"]["deadline"]).timestamp()
+    ahead = min(meta["clock"]["turn_seconds"] * NEAR_SHARE, NEAR_MAX_SECONDS)
+    near = notice("deadline.near", dict(turn["data"]), at=deadline_at - ahead)
+    return {**near, "at": deadline_at - ahead, "deadline_at": deadline_at}
+
+
+def endpoint_of_queue(queue: str) -> str:
+    """The endpoint a queue delivers to (a deadline's queue is ``<endpoint>~near``)."""
+    return queue.removesuffix(NEAR_QUEUE)
+
+
+def _wants(endpoint: dict[str, Any], kind: str, seat: int | None) -> bool:
+    if kind not in endpoint["events"]:
+        return False
+    if endpoint["seat"] is None:
+        return True
+    # A seat's own endpoint: its own turn, deadline and timeout, and the end of the game.
+    return kind == "game.finished" or (kind in SEAT_NOTICES and seat == endpoint["seat"])
+
+
+def _body(message: dict[str, Any]) -> str:
+    import orjson
+
+    return orjson.dumps({k: message[k] for k in ("type", "timestamp", "data")}).decode()
+
+
+def _stamp(at: float | None) -> str | None:
+    if at is None:
+        return None
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at))

@@ -28,8 +28,10 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _worker(args: argparse.Namespace) -> int:
     # The CLI is the composition root: the only place service reaches into worker.
-    from worker.runner import run
+    from worker.runner import run, run_webhooks
 
+    if args.webhooks:
+        return run_webhooks(burst=args.burst, http_port=args.http_port or None)
     return run(burst=args.burst, http_port=args.http_port or None)
 
 
@@ -65,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
 
     worker = sub.add_parser("worker", help="run an RQ worker playing bot turns (needs REDIS_URL)")
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
+    worker.add_argument(
+        "--webhooks", action="store_true", help="deliver webhooks, not bot turns (a queue of its own)"
+    )
     worker.add_argument(
         "--http-port",
         type=int,

@@ -133,3 +133,7 @@ def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
 
 def worker_command() -> list[str]:
     return [sys.executable, "-m", "service.run.cli", "worker"]
+
+
+def webhook_worker_command() -> list[str]:
+    return [sys.executable, "-m", "service.run.cli", "worker", "--webhooks"]

@@ -41,8 +41,9 @@ from typing import Any
 
 import redis
 
+from ..store.keys import WEBHOOK_WORKERS
 from ..store.workers import WorkerPresence, member
-from .embedded import EmbeddedRedis, gunicorn_command, worker_command
+from .embedded import EmbeddedRedis, gunicorn_command, webhook_worker_command, worker_command
 from .parentdeath import die_with_parent
 
 # Restart delays: doubled at each crash in a row, from the first to the last.
@@ -298,6 +299,21 @@ class Supervisor:
         except (redis.RedisError, OSError):
             pass
 
+    def _webhook_presence(self) -> WorkerPresence:
+        return WorkerPresence(self._presence().client, key=WEBHOOK_WORKERS)
+
+    def _webhook_worker_is_ready(self, process: subprocess.Popen) -> bool:
+        try:
+            return self._webhook_presence().is_alive(member(process.pid))
+        except (redis.RedisError, OSError):
+            return False
+
+    def _forget_webhook_worker(self, process: subprocess.Popen) -> None:
+        try:
+            self._webhook_presence().leave(member(process.pid))
+        except (redis.RedisError, OSError):
+            pass
+
     def _api_is_ready(self, process: subprocess.Popen) -> bool:
         return answers_healthz(self.host, self.port)
 
@@ -340,6 +356,15 @@ class Supervisor:
             )
             for n in range(self.bot_workers)
         ]
+        # Webhooks have a worker of their own: a slow receiver never delays a bot turn.
+        self.children.append(
+            Child(
+                "webhook worker",
+                self._spawn(webhook_worker_command()),
+                ready_check=self._webhook_worker_is_ready,
+                on_death=self._forget_webhook_worker,
+            )
+        )
         for child in self.children:
             child.start()
 

@@ -19,7 +19,16 @@ from typing import Any
 import orjson
 import redis
 
-from .keys import BOTS_DUE, DEADLINES, events_channel, game_key, idempotency_key, log_key
+from .keys import (
+    BOTS_DUE,
+    DEADLINES,
+    WEBHOOKS_DUE,
+    events_channel,
+    game_key,
+    idempotency_key,
+    log_key,
+    webhooks_key,
+)
 from .slidingwindow import ADMIT
 
 # Result codes of the commit script (a refusal by the rate limit is its reply table instead).
@@ -29,13 +38,14 @@ _COMMIT = (
     ADMIT
     + """
 -- KEYS: game hash, move log, idempotency key (or the game hash again when none), the index of
---       deadlines, then the counters of the request's rate limit when they ride along (an
---       address's are outside the game's slot: like the limiter, this needs a single Redis)
+--       deadlines, the game's webhooks, the webhooks' outbox, then the counters of the request's
+--       rate limit when they ride along (an address's are outside the game's slot: like the
+--       limiter, this needs a single Redis)
 -- ARGV: expected version, state, status, log entry, ttl, channel, idempotent reply, idem ttl,
 --       now, deadlines ('' = a game without a clock: nothing), the earliest deadline ('' =
 --       none), game id, then the rate limit's arguments
-if #KEYS > 4 then
-  local admitted = admit(5, 13, (#KEYS - 4) / 2)
+if #KEYS > 6 then
+  local admitted = admit(7, 13, (#KEYS - 6) / 2)
   if admitted[1] == 0 then return admitted end
 end
 local current = redis.call('HGET', KEYS[1], 'version')
@@ -60,6 +70,10 @@ if ARGV[10] ~= '' then
   else
     redis.call('ZADD', KEYS[4], ARGV[11], ARGV[12])
   end
+end
+-- A game with webhooks: this version is due to be announced (service.store.webhooks).
+if redis.call('EXISTS', KEYS[5]) == 1 then
+  redis.call('ZADD', KEYS[6], 'NX', ARGV[9], ARGV[12])
 end
 redis.call('PUBLISH', ARGV[6], version)
 return version
@@ -239,7 +253,7 @@ class GameStore:
             idem_key = idempotency_key(game_id, idempotency[0])
             idem_reply = orjson.dumps(idempotency[1])
         ttl = self._ttl_for(status)
-        keys: list[Any] = [key, log_key(game_id), idem_key, DEADLINES]
+        keys: list[Any] = [key, log_key(game_id), idem_key, DEADLINES, webhooks_key(game_id), WEBHOOKS_DUE]
         args: list[Any] = [
             expected_version,
             orjson.dumps(state),

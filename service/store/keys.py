@@ -33,6 +33,10 @@ seat token, only a digest of it.
 ``sk:lobby`` (sorted set): listed games waiting for players, scored by when they were created
     (``store.lobby``); added at creation, removed by the seat script when the game starts or is
     aborted, trimmed past ``SKYLINE_LOBBY_TTL_SECONDS`` and pruned of gone games when read.
+``sk:{<game>}:webhooks``, ``sk:{<game>}:wh:*``, ``sk:webhooks-due``, ``sk:webhooks-sending``,
+    ``sk:wh-rate:<url digest>:<second>``: webhooks, their outbox and deliveries
+    (``store.webhooks``, whose docstring holds their layout); ``sk:webhook-workers``: the
+    webhook workers alive, as ``sk:bot-workers`` below.
 ``sk:bot-workers`` (sorted set): the bot workers alive, ``<hostname>:<pid>`` scored by their
     last heartbeat in Redis's clock (``store.workers``); /readyz and `skyline serve` read it.
 
@@ -104,8 +108,38 @@ def streams_key(scope: str, identity: str) -> str:
 BOT_WORKERS = "sk:bot-workers"
 
 
+# The webhook workers alive, by last heartbeat (store.workers; `skyline serve` reads it).
+WEBHOOK_WORKERS = "sk:webhook-workers"
+
+
 # Listed games waiting for players, by creation time (store.lobby, store.seats).
 LOBBY = "sk:lobby"
 
 # Games with a clock, by their earliest deadline (store.games' and store.seats' commit scripts).
 DEADLINES = "sk:deadlines"
+
+
+# Webhooks (store.webhooks): a game's endpoints, the outbox of games with versions to announce,
+# each endpoint's deliveries and queue, the endpoints due to send, and the rate per URL.
+WEBHOOKS_DUE = "sk:webhooks-due"
+WEBHOOKS_SENDING = "sk:webhooks-sending"
+
+
+def webhooks_key(game_id: str) -> str:
+    return f"sk:{{{game_id}}}:webhooks"
+
+
+def deliveries_key(game_id: str) -> str:
+    return f"sk:{{{game_id}}}:wh:deliveries"
+
+
+def queue_key(game_id: str, endpoint: str) -> str:
+    return f"sk:{{{game_id}}}:wh:queue:{endpoint}"
+
+
+def sending_member(game_id: str, endpoint: str) -> str:
+    return f"{game_id} {endpoint}"
+
+
+def webhook_rate_key(url_digest: str, second: int) -> str:
+    return f"sk:wh-rate:{url_digest}:{second}"

@@ -16,10 +16,10 @@ import orjson
 import redis
 
 from .games import GameMissing, GameMovedOn
-from .keys import DEADLINES, LOBBY, events_channel, game_key, log_key
+from .keys import DEADLINES, LOBBY, WEBHOOKS_DUE, events_channel, game_key, log_key, webhooks_key
 
 _SEAT_COMMIT = """
--- KEYS: game hash, log, lobby, deadlines' index
+-- KEYS: game hash, log, lobby, deadlines' index, the game's webhooks, the webhooks' outbox
 -- ARGV: expected version, meta, status, log entry, 'at' or 'in', expiry (unix time or seconds),
 --       channel, now, lobby ('add', 'remove' or ''), game id, lobby score, state ('' = unchanged),
 --       deadlines ('' = unchanged), the earliest deadline ('' = none)
@@ -45,6 +45,9 @@ if ARGV[13] ~= '' then
   else
     redis.call('ZADD', KEYS[4], ARGV[14], ARGV[10])
   end
+end
+if redis.call('EXISTS', KEYS[5]) == 1 then
+  redis.call('ZADD', KEYS[6], 'NX', ARGV[8], ARGV[10])
 end
 redis.call('PUBLISH', ARGV[7], version)
 return version
@@ -82,7 +85,7 @@ class SeatStore:
         else:
             mode, expiry = "in", int(ttl or 1)
         result = self._commit(
-            keys=[game_key(game_id), log_key(game_id), LOBBY, DEADLINES],
+            keys=[game_key(game_id), log_key(game_id), LOBBY, DEADLINES, webhooks_key(game_id), WEBHOOKS_DUE],
             args=[
                 expected_version,
                 orjson.dumps(meta),

@@ -33,6 +33,8 @@ def test_the_contract_is_openapi_3_1_with_every_route():
         "/games/{game_id}/events",
         "/games/{game_id}/record",
         "/games/{game_id}/join",
+        "/games/{game_id}/webhook",
+        "/games/{game_id}/webhooks/deliveries",
         "/games/{game_id}/leave",
         "/games/{game_id}/resign",
         "/games/{game_id}/rematch",

@@ -226,14 +226,23 @@ def test_notices_carry_public_facts_only():
         {"type": "card_drawn", "card": "grey-4"},
     ]
     done = hooks.notices_for(
-        "g", "property", 9, [], [0, 1], "finished", events, {"ranking": [[1], [0]], "scores": {}}
+        "g",
+        "property",
+        9,
+        [],
+        [0, 1],
+        "finished",
+        events,
+        {"ranks": [2, 1], "winners": [1], "scores": [3, 9], "breakdown": [{"cards": ["grey-4"]}]},
     )
     kinds = [n["type"] for _, n in done]
     assert kinds == ["seat.resigned", "game.finished"]
-    allowed = {"game_id", "title", "version", "to_act", "seat", "ranking", "by", "deadline", "replaced_by"}
+    allowed = {"game_id", "title", "version", "to_act", "seat", "result", "by", "deadline", "replaced_by"}
     for _, notice in turn + done:
         assert set(notice) == {"type", "timestamp", "data"}
         assert set(notice["data"]) <= allowed, notice
+    # The end tells the ranking, not the scores or their breakdown (a count of cards).
+    assert done[-1][1]["data"]["result"] == {"ranks": [2, 1], "winners": [1]}
     assert "secret" not in json.dumps([n for _, n in done])
     assert "grey-4" not in json.dumps([n for _, n in done])
 

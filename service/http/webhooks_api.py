@@ -1,0 +1,109 @@
+"""The routes of webhooks: a seat's own endpoint, and the deliveries' listing.
+
+A game's creation registers its endpoints (``webhooks`` in POST /games, service/http/api.py);
+here a seat registers its own with its token, and either credential lists what was sent.
+"""
+
+from __future__ import annotations
+
+from flask import Response, current_app
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from ..play.webhooks import NOTICE_TYPES, SEAT_NOTICES, Webhooks
+from . import jsonbody
+from .api import ACT_AUTH_HEADER, AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_token, json_response
+from .schemas import WebhookRequestSchema
+
+blp = Blueprint("webhooks", __name__, description="Webhooks: signed notices to your app (Standard Webhooks).")
+blp.ARGUMENTS_PARSER = jsonbody.PARSER
+
+
+# Links: a game's page, read with a seat token, to that seat's webhook and deliveries.
+_SAME_SEAT = {"game_id": "$request.path.game_id", "header.Authorization": "$request.header.Authorization"}
+GAME_LINKS = {
+    "PutSeatWebhook": {"operationId": "putSeatWebhook", "parameters": _SAME_SEAT},
+    "DeleteSeatWebhook": {"operationId": "deleteSeatWebhook", "parameters": _SAME_SEAT},
+    "GetWebhookDeliveries": {"operationId": "getWebhookDeliveries", "parameters": _SAME_SEAT},
+}
+
+
+def webhooks() -> Webhooks:
+    return current_app.extensions["skyline.webhooks"]
+
+
+class SeatWebhookSchema(Schema):
+    seat = fields.Integer(required=True, metadata={"description": "Your seat."})
+    url = fields.String(required=True)
+    events = fields.List(
+        fields.String(validate=validate.OneOf(sorted(SEAT_NOTICES))),
+        required=True,
+        metadata={"description": "What this endpoint hears of: your turn, your deadline, the end."},
+    )
+    webhook_secret = fields.String(
+        required=True,
+        metadata={"description": "The secret that signs its notices (`whsec_…`), shown once."},
+    )
+
+
+class DeliverySchema(Schema):
+    id = fields.String(required=True, metadata={"description": "The `webhook-id` (the same on every retry)."})
+    type = fields.String(required=True, validate=validate.OneOf(list(NOTICE_TYPES)))
+    version = fields.Integer(required=True, metadata={"description": "The game's version it announces."})
+    url = fields.String(required=True, allow_none=True)
+    state = fields.String(
+        required=True,
+        validate=validate.OneOf(["pending", "delivered", "failed", "disabled", "cancelled", "skipped"]),
+        metadata={
+            "description": "`pending` (to be tried, or retried), `delivered`, `failed` (out of attempts), "
+            "`disabled` (the endpoint answered 410), `cancelled` (the endpoint was removed), `skipped` "
+            "(a `deadline.near` whose seat acted first)."
+        },
+    )
+    attempts = fields.Integer(required=True)
+    last_status = fields.Integer(required=True, allow_none=True, metadata={"description": "The receiver's."})
+    last_error = fields.String(required=True, allow_none=True)
+    next_attempt = fields.String(
+        required=True, allow_none=True, metadata={"description": "When it is tried next (RFC 3339, UTC)."}
+    )
+
+
+class DeliveriesSchema(Schema):
+    deliveries = fields.List(
+        fields.Nested(DeliverySchema), required=True, metadata={"description": "Newest first (200 at most)."}
+    )
+
+
+@blp.route("/games/<game_id>/webhook")
+class SeatWebhook(MethodView):
+    @blp.arguments(WebhookRequestSchema(), example={"url": "https://app.example/skyline-hook"})
+    @blp.response(200, SeatWebhookSchema, description="Your seat's endpoint, with its new secret.")
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="NotFound")
+    @blp.alt_response(422, response="UnprocessableContent")
+    @blp.doc(operationId="putSeatWebhook", parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN)
+    def put(self, body, game_id):
+        """Register (or replace) your seat's own webhook: your turn, your deadline, the end."""
+        return json_response(webhooks().put_seat(game_id, caller_token(), body["url"], body.get("events")))
+
+    @blp.response(204, description="Your seat's endpoint is removed; what waited for it is cancelled.")
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="NotFound")
+    @blp.doc(operationId="deleteSeatWebhook", parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN)
+    def delete(self, game_id):
+        """Remove your seat's webhook."""
+        webhooks().remove_seat(game_id, caller_token())
+        return Response(status=204)
+
+
+@blp.route("/games/<game_id>/webhooks/deliveries")
+class Deliveries(MethodView):
+    @blp.response(200, DeliveriesSchema, description="The deliveries to your endpoints.")
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="NotFound")
+    @blp.doc(operationId="getWebhookDeliveries", parameters=[GAME_ID, AUTH_HEADER], security=OPTIONAL_TOKEN)
+    def get(self, game_id):
+        """What was sent, and what waits: with a seat token, to its seat's endpoint; with the
+        creation's `webhook_secret` as the bearer, to the creation's endpoints."""
+        return json_response(webhooks().deliveries(game_id, caller_token()))

@@ -1,0 +1,391 @@
+"""Webhooks end to end, on real processes: gunicorn, a bot worker and a webhook worker on a real
+Redis, and a real HTTP receiver that verifies every signature with the ``standardwebhooks``
+library (issue 48).
+
+The receiver listens on loopback over http, so these servers run with
+``SKYLINE_WEBHOOK_ALLOW_HTTP`` and ``SKYLINE_WEBHOOK_ALLOW_PRIVATE`` (the refusal without them
+is its own test), a retry schedule of a fraction of a second and a short lease, so that what
+takes hours in production takes seconds here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+
+import pytest
+import requests
+
+from service.run.embedded import webhook_worker_command, worker_command
+from tests.conftest import LIVE_ENV, Processes, api_command, free_port, wait_http
+from tests.worker.test_webhooks import Receiver
+
+pytestmark = pytest.mark.xdist_group("webhooks-live")
+LEASE = 3.0
+
+
+@pytest.fixture(scope="module")
+def hooked(redis_server):
+    """A live API, a bot worker and a webhook worker; yields (url, processes, env)."""
+    env = {
+        **os.environ,
+        **LIVE_ENV,
+        "REDIS_URL": redis_server.url,
+        "SKYLINE_WEBHOOK_ALLOW_HTTP": "1",
+        "SKYLINE_WEBHOOK_ALLOW_PRIVATE": "1",
+        "SKYLINE_WEBHOOK_RETRY_SCHEDULE": "0.3,0.3,0.3,0.3,0.3",
+        "SKYLINE_WEBHOOK_LEASE_SECONDS": str(LEASE),
+    }
+    processes = Processes(env)
+    port = free_port()
+    processes.start(api_command(port))
+    processes.start(worker_command())
+    webhook_worker = processes.start(webhook_worker_command())
+    url = f"http://127.0.0.1:{port}"
+    wait_http(url + "/readyz")
+    yield url, processes, webhook_worker
+    processes.stop()
+
+
+def _verified(receiver: Receiver, secret: str) -> list[tuple[str, dict]]:
+    """Every request the receiver got, each verified with standardwebhooks: (webhook-id, notice)."""
+    from standardwebhooks.webhooks import Webhook
+
+    verifier = Webhook(secret)
+    out = []
+    for headers, body in list(receiver.received):
+        notice = verifier.verify(body, headers)  # raises on a bad signature
+        out.append((headers["webhook-id"], notice))
+    return out
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _play_to_the_end(url: str, game_id: str, token: str, limit: float = 120) -> dict:
+    session = requests.Session()
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        listing = session.get(f"{url}/games/{game_id}/moves", headers=_auth(token), timeout=10).json()
+        if listing["moves"]:
+            session.post(
+                f"{url}/games/{game_id}/actions",
+                json={"move": listing["moves"][0]["move"], "version": listing["version"]},
+                headers=_auth(token),
+                timeout=30,
+            )
+        shown = session.get(f"{url}/games/{game_id}", timeout=10).json()
+        if shown["status"] == "finished":
+            return shown
+        time.sleep(0.02)
+    raise AssertionError("the game did not end")
+
+
+def _wait(predicate, limit: float = 30.0, what: str = "the deliveries"):
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"{what} did not arrive in {limit} s")
+
+
+def _create(url: str, hook_url: str, **extra) -> dict:
+    body = {
+        "title": "property",
+        "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}],
+        "webhooks": [{"url": hook_url}],
+        **extra,
+    }
+    reply = requests.post(f"{url}/games", json=body, timeout=10)
+    assert reply.status_code == 201, reply.text
+    return reply.json()
+
+
+def test_a_game_to_the_end_notifies_each_turn_once_in_version_order(hooked):
+    url, _, _ = hooked
+    receiver = Receiver()
+    try:
+        created = _create(url, receiver.url)
+        secret = created["webhook_secret"]
+        assert secret.startswith("whsec_")
+        token = created["human_seats"][0]["token"]
+        final = _play_to_the_end(url, created["id"], token)
+        notices = _wait(
+            lambda: (got := _verified(receiver, secret)) and got[-1][1]["type"] == "game.finished" and got,
+            what="game.finished",
+        )
+        ids = [webhook_id for webhook_id, _ in notices]
+        assert len(ids) == len(set(ids)), "a notice was delivered twice with no failure"
+        turns = [n for _, n in notices if n["type"] == "game.turn"]
+        versions = [n["data"]["version"] for _, n in notices]
+        assert versions == sorted(versions), "notices arrived out of version order"
+        # One game.turn per version where the human seat was to act: each listing that had moves.
+        events = requests.get(f"{url}/games/{created['id']}/events", timeout=10).json()["events"]
+        human_to_act = {0} if 0 in created["to_act"] else set()
+        log_versions = [0] + [e["version"] for e in events]
+        assert {t["data"]["version"] for t in turns} >= human_to_act
+        assert all(t["data"]["seat"] == 0 and 0 in t["data"]["to_act"] for t in turns)
+        assert len(turns) >= 3 and max(versions) == final["version"] == log_versions[-1]
+        ended = notices[-1][1]
+        assert ended["data"]["result"]["ranks"] == final["result"]["ranks"]
+        # The listing of what was sent, for the creation's secret.
+        reply = requests.get(
+            f"{url}/games/{created['id']}/webhooks/deliveries", headers=_auth(secret), timeout=10
+        )
+        assert reply.status_code == 200, reply.text
+        listed = reply.json()["deliveries"]
+        assert {d["id"] for d in listed} == set(ids), (sorted(d["id"] for d in listed), sorted(ids))
+        assert all(d["state"] == "delivered" and d["attempts"] == 1 for d in listed)
+        # A seat token lists its own endpoint's deliveries (none registered): nothing.
+        mine = requests.get(
+            f"{url}/games/{created['id']}/webhooks/deliveries", headers=_auth(token), timeout=10
+        )
+        assert mine.status_code == 200 and mine.json()["deliveries"] == []
+    finally:
+        receiver.close()
+
+
+def test_a_receiver_failing_twice_gets_the_same_webhook_id_three_times(hooked):
+    url, _, _ = hooked
+    receiver = Receiver(answers=[500, 503])
+    try:
+        created = _create(url, receiver.url, seats=[{"kind": "human"}, {"kind": "human"}])
+        secret = created["webhook_secret"]
+        _wait(lambda: len(receiver.received) >= 4, what="three attempts and the next notice")
+        notices = _verified(receiver, secret)
+        first = notices[0][0]
+        assert [i for i, _ in notices[:3]] == [first] * 3
+        assert notices[0][1]["type"] == "game.started" and notices[0][1]["data"]["version"] == 0
+        time.sleep(0.5)
+        ids = [i for i, _ in _verified(receiver, secret)]
+        assert ids.count(first) == 3, "delivered again after a 200"
+        assert len(ids) == len(set(ids)) + 2, "another notice was delivered twice"
+        listed = requests.get(
+            f"{url}/games/{created['id']}/webhooks/deliveries", headers=_auth(secret), timeout=10
+        ).json()["deliveries"]
+        (started,) = [d for d in listed if d["id"] == first]
+        assert (started["attempts"], started["state"], started["last_status"]) == (3, "delivered", 200), (
+            listed
+        )
+    finally:
+        receiver.close()
+
+
+def test_410_gone_stops_every_later_delivery(hooked):
+    url, _, _ = hooked
+    receiver = Receiver(answers=[410])
+    try:
+        created = _create(url, receiver.url)
+        _play_to_the_end(url, created["id"], created["human_seats"][0]["token"])
+        time.sleep(1.5)
+        assert len(receiver.received) == 1, "a notice was sent after 410 Gone"
+        listed = requests.get(
+            f"{url}/games/{created['id']}/webhooks/deliveries",
+            headers=_auth(created["webhook_secret"]),
+            timeout=10,
+        ).json()["deliveries"]
+        assert {d["state"] for d in listed} == {"disabled"}
+    finally:
+        receiver.close()
+
+
+def test_a_hanging_receiver_costs_a_timeout_not_a_stalled_bot(hooked):
+    """A receiver that never answers in time: the game of bots it watches still plays to the end
+    at its own pace (bots are another worker's), and the delivery is retried after the timeout."""
+    url, _, _ = hooked
+    receiver = Receiver(hang=12)  # past the 10 s timeout
+    try:
+        created = requests.post(
+            f"{url}/games",
+            json={
+                "title": "property",
+                "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}],
+                "webhooks": [{"url": receiver.url, "events": ["game.finished", "game.started", "game.turn"]}],
+            },
+            timeout=10,
+        ).json()
+        started = time.monotonic()
+        _wait(
+            lambda: requests.get(f"{url}/games/{created['id']}", timeout=10).json()["status"] == "finished",
+            limit=60,
+            what="the end of the bots' game",
+        )
+        assert time.monotonic() - started < 30
+    finally:
+        receiver.close()
+
+
+def test_a_webhook_worker_killed_mid_delivery_delivers_it_later(hooked):
+    url, processes, webhook_worker = hooked
+    receiver = Receiver(hang=2.5)  # answers 200, late: the worker is killed while it waits
+    try:
+        created = _create(url, receiver.url, seats=[{"kind": "human"}, {"kind": "human"}])
+        _wait(lambda: receiver.received, what="the first attempt")
+        os.kill(webhook_worker.pid, signal.SIGKILL)
+        webhook_worker.wait(timeout=10)
+        receiver.hang = 0
+        # A new worker (what `skyline serve` or Kubernetes does after a crash).
+        replacement = processes.start(webhook_worker_command())
+        notices = _wait(
+            lambda: len(receiver.received) >= 2 and _verified(receiver, created["webhook_secret"])
+        )
+        assert notices[0][0] == notices[1][0], "the retry after the kill is not the same notice"
+        listed = requests.get(
+            f"{url}/games/{created['id']}/webhooks/deliveries",
+            headers=_auth(created["webhook_secret"]),
+            timeout=10,
+        ).json()["deliveries"]
+        assert _wait(
+            lambda: (
+                requests.get(
+                    f"{url}/games/{created['id']}/webhooks/deliveries",
+                    headers=_auth(created["webhook_secret"]),
+                    timeout=10,
+                ).json()["deliveries"][0]["state"]
+                == "delivered"
+            )
+        )
+        assert listed
+        assert replacement.poll() is None and all(
+            child.poll() is None for child in processes.children if child is not webhook_worker
+        ), "a surviving process died"
+    finally:
+        receiver.close()
+
+
+def test_a_seat_registers_its_own_webhook_and_hears_only_its_own_notices(hooked):
+    url, _, _ = hooked
+    receiver = Receiver()
+    try:
+        created = requests.post(
+            f"{url}/games",
+            json={"title": "fresh-fish", "seats": [{"kind": "human"}, {"kind": "human"}]},
+            timeout=10,
+        ).json()
+        tokens = {s["seat"]: s["token"] for s in created["human_seats"]}
+        put = requests.put(
+            f"{url}/games/{created['id']}/webhook",
+            json={"url": receiver.url},
+            headers=_auth(tokens[1]),
+            timeout=10,
+        )
+        assert put.status_code == 200, put.text
+        secret = put.json()["webhook_secret"]
+        assert put.json()["seat"] == 1
+        # Seat 0 moves; then seat 1 is to act: its notice arrives, and only its own.
+        for _ in range(6):
+            for token in tokens.values():
+                listing = requests.get(
+                    f"{url}/games/{created['id']}/moves", headers=_auth(token), timeout=10
+                ).json()
+                if listing["moves"]:
+                    requests.post(
+                        f"{url}/games/{created['id']}/actions",
+                        json={"move": listing["moves"][0]["move"], "version": listing["version"]},
+                        headers=_auth(token),
+                        timeout=10,
+                    )
+        notices = _wait(lambda: _verified(receiver, secret))
+        assert all(n["type"] == "game.turn" and n["data"]["seat"] == 1 for _, n in notices)
+        listed = requests.get(
+            f"{url}/games/{created['id']}/webhooks/deliveries", headers=_auth(tokens[1]), timeout=10
+        ).json()["deliveries"]
+        assert listed and {d["type"] for d in listed} == {"game.turn"}
+        assert (
+            requests.get(
+                f"{url}/games/{created['id']}/webhooks/deliveries", headers=_auth(tokens[0]), timeout=10
+            ).json()["deliveries"]
+            == []
+        )
+        gone = requests.delete(f"{url}/games/{created['id']}/webhook", headers=_auth(tokens[1]), timeout=10)
+        assert gone.status_code == 204
+    finally:
+        receiver.close()
+
+
+def test_payloads_hold_public_facts_only(hooked):
+    """No token, no secret, nothing of a seat's view: every payload's data holds only the public
+    facts listed in service.play.webhooks (ids, versions, seats, deadlines, the ranking)."""
+    url, _, _ = hooked
+    receiver = Receiver()
+    try:
+        created = _create(url, receiver.url, title="fresh-fish")
+        final = _play_to_the_end(url, created["id"], created["human_seats"][0]["token"])
+        notices = _wait(
+            lambda: (
+                (got := _verified(receiver, created["webhook_secret"]))
+                and got[-1][1]["type"] == "game.finished"
+                and got
+            )
+        )
+        allowed = {"game_id", "title", "version", "to_act", "seat", "by", "deadline", "replaced_by", "result"}
+        raw = b"".join(body for _, body in receiver.received).decode()
+        assert created["human_seats"][0]["token"] not in raw and created["webhook_secret"] not in raw
+        hidden = json.dumps(final["view"])  # the seat's view: none of it is in a notice
+        for _, notice in notices:
+            assert set(notice) == {"type", "timestamp", "data"}
+            assert set(notice["data"]) <= allowed, set(notice["data"]) - allowed
+            if "result" in notice["data"]:
+                assert set(notice["data"]["result"]) <= {"ranks", "winners", "reason", "resigned"}
+        assert '"view"' not in raw and len(hidden) > 50
+    finally:
+        receiver.close()
+
+
+def test_a_loopback_http_url_is_refused_without_the_settings(client):
+    """The in-process app runs with the defaults: https only, public addresses only."""
+    for hook in (
+        "http://127.0.0.1:9/hook",
+        "https://127.0.0.1/hook",
+        "https://10.0.0.1/x",
+        "ftp://example.com/",
+    ):
+        reply = client.post(
+            "/games",
+            json={
+                "title": "property",
+                "seats": [{"kind": "human"}, {"kind": "human"}],
+                "webhooks": [{"url": hook}],
+            },
+        )
+        assert reply.status_code == 422 and reply.json["code"] == "webhook_url_refused", (hook, reply.json)
+
+
+def test_a_clock_sends_the_turn_its_deadline_near_and_the_timeout(hooked):
+    """A human seat that never moves, with a 10 s clock: game.turn (with its deadline), then
+    deadline.near a quarter of the turn before it, then turn.timed_out when the server plays the
+    stand-in's move, all with no client request."""
+    url, _, _ = hooked
+    receiver = Receiver()
+    try:
+        created = _create(
+            url,
+            receiver.url,
+            seats=[{"kind": "human"}, {"kind": "human"}],
+            clock={"turn_seconds": 10},
+        )
+        notices = _wait(
+            lambda: (
+                (got := _verified(receiver, created["webhook_secret"]))
+                and any(n["type"] == "turn.timed_out" for _, n in got)
+                and got
+            ),
+            limit=40,
+            what="turn.timed_out",
+        )
+        kinds = [n["type"] for _, n in notices]
+        turn = next(n for _, n in notices if n["type"] == "game.turn")
+        near = next(n for _, n in notices if n["type"] == "deadline.near")
+        assert kinds[0] == "game.started" and "deadline" in turn["data"]
+        assert (
+            near["data"]["deadline"] == turn["data"]["deadline"]
+            and near["data"]["seat"] == turn["data"]["seat"]
+        )
+        assert kinds.index("deadline.near") < kinds.index("turn.timed_out")
+    finally:
+        receiver.close()

@@ -33,7 +33,20 @@ CONTRACT = Path(__file__).resolve().parents[2] / "openapi.yaml"
 SPEC: dict[str, Any] = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))
 
 # The replies of a game, told apart by title; the per-title components they lead to.
-REPLIES = ("GameCreated", "Game", "Moves", "ActionResult", "Events", "Record", "Lobby", "Joined", "Resigned")
+REPLIES = (
+    "GameCreated",
+    "Game",
+    "Moves",
+    "ActionResult",
+    "Events",
+    "Record",
+    "Lobby",
+    "Joined",
+    "Resigned",
+    "Rematch",
+    "SeatWebhook",
+    "Deliveries",
+)
 TITLE_PREFIXES = tuple(pascal(game_id) for game_id in registry.GAMES)
 
 

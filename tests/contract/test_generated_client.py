@@ -299,11 +299,11 @@ def test_every_option_of_every_title_plays_through_the_typed_client(generated, l
 
 
 def test_a_lobby_game_through_the_typed_client(generated, live):
-    """Create with an open seat, find it in the lobby, join, play, resign: every reply typed."""
+    """Create with an open seat, find it in the lobby, join, play, resign, rematch: every reply typed."""
     player = TypedPlayer(generated, live)
     m = player.models
     seats_api = importlib.import_module(f"{PACKAGE}.api.seats")
-    for name in ("join_game", "get_lobby", "resign_game", "leave_game", "abort_game"):
+    for name in ("join_game", "get_lobby", "resign_game", "leave_game", "abort_game", "rematch_game"):
         importlib.import_module(f"{PACKAGE}.api.seats.{name}")
     rng = random.Random(47)
     with player.client:
@@ -324,6 +324,12 @@ def test_a_lobby_game_through_the_typed_client(generated, live):
         joined = player.call(seats_api.join_game, "", "Joined", game_id=created.id, body=m.Join.from_dict({}))
         assert joined.seat == 1 and joined.status == "active"
         tokens = {0: f"Bearer {created.human_seats[0].token}", 1: f"Bearer {joined.token}"}
+        webhooks_api = importlib.import_module(f"{PACKAGE}.api.webhooks")
+        importlib.import_module(f"{PACKAGE}.api.webhooks.get_webhook_deliveries")
+        sent = player.call(
+            webhooks_api.get_webhook_deliveries, "", "Deliveries", game_id=created.id, authorization=tokens[0]
+        )
+        assert sent.deliveries == []
         for _ in range(4):
             shown = player.call(
                 player.api.get_game, "property", "Game", game_id=created.id, authorization=tokens[0]
@@ -358,6 +364,19 @@ def test_a_lobby_game_through_the_typed_client(generated, live):
         assert kinds[:2] == ["seat_joined", "game_started"] and kinds[-1] == "seat_resigned"
         record = player.call(player.api.get_record, "property", "Record", game_id=created.id)
         assert len(record.moves) == 4
+        # Both ask for a rematch: one new game, each in the seat they had; it starts when both have.
+        first = player.call(
+            seats_api.rematch_game, "", "Rematch", game_id=created.id, authorization=tokens[0]
+        )
+        second = player.call(
+            seats_api.rematch_game, "", "Rematch", game_id=created.id, authorization=tokens[1]
+        )
+        assert first.id == second.id != created.id and (first.seat, second.seat) == (0, 1)
+        assert first.status == "waiting" and second.status == "active"
+        again = player.call(
+            player.api.get_game, "property", "Game", game_id=first.id, authorization=f"Bearer {second.token}"
+        )
+        assert again.status == "active" and again.you == 1
     assert (
         player.counts["raw_fallbacks"]
         == player.counts["parse_failures"]

@@ -32,7 +32,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engines.registry import GAMES  # noqa: E402
-from service.run.embedded import EmbeddedRedis  # noqa: E402
+from service.run.embedded import (
+    EmbeddedRedis,  # noqa: E402
+    webhook_worker_command,  # noqa: E402
+)
 from tests.conftest import Processes, api_command, free_port, wait_http, worker_command  # noqa: E402
 
 
@@ -62,11 +65,16 @@ class ScriptedGame:
     only sends requests: it does not take the servers' CPU for rules of its own.
     """
 
-    def __init__(self, conn: Conn, seed: int) -> None:
+    def __init__(self, conn: Conn, seed: int, extras: dict | None = None) -> None:
         status, payload, _ = conn.request(
             "POST",
             "/games",
-            {"title": "property", "seed": seed, "seats": [{"kind": "human"}, {"kind": "human"}]},
+            {
+                "title": "property",
+                "seed": seed,
+                "seats": [{"kind": "human"}, {"kind": "human"}],
+                **(extras or {}),
+            },
         )
         assert status == 201, payload
         created = json.loads(payload)
@@ -119,8 +127,23 @@ class CpuMeter:
         return {"client": time.process_time(), **{name: self._tree(pid) for name, pid in self.pids.items()}}
 
 
+# What the POST phases' games carry at creation (issue 47's clock, issue 48's webhooks): the
+# move path must keep its ratios (a deadline and the outbox ride in the commit script).
+EXTRAS: dict[str, dict] = {
+    "post_action": {},
+    "post_clock": {"clock": {"turn_seconds": 86400}},
+    "post_webhooks": {"webhooks": [{"url": "RECEIVER"}]},
+}
+
+
 def run_phase(
-    kind: str, port: int, clients: int, seconds: float, games_for_get: list, meter: CpuMeter | None = None
+    kind: str,
+    port: int,
+    clients: int,
+    seconds: float,
+    games_for_get: list,
+    meter: CpuMeter | None = None,
+    extras: dict | None = None,
 ) -> dict:
     latencies: list[float] = []
     errors = 0
@@ -130,8 +153,11 @@ def run_phase(
     # Games for the POST clients, made and scripted before the clock starts: one each, and a
     # pool sized for POSTs faster than any seen here (a game is ~195 moves on average).
     pool: list[ScriptedGame] = []
-    if kind == "post_action":
-        pool = [ScriptedGame(conns[0], next(seeds)) for _ in range(clients + math.ceil(seconds * 2000 / 150))]
+    if kind.startswith("post"):
+        pool = [
+            ScriptedGame(conns[0], next(seeds), extras)
+            for _ in range(clients + math.ceil(seconds * 2000 / 150))
+        ]
     first_games = [pool.pop() if pool else None for _ in conns]
     made_while_timed = 0
     deadline = time.perf_counter() + seconds
@@ -155,7 +181,7 @@ def run_phase(
                         if game is None:
                             made_while_timed += 1
                             seed = next(seeds)
-                    game = game or ScriptedGame(conn, seed)
+                    game = game or ScriptedGame(conn, seed, extras)
                 seat, move = game.next_action()
                 status, _, elapsed = conn.request(
                     "POST",
@@ -207,6 +233,12 @@ def main() -> None:
         help="token: per-token limit on (per address off: every client shares 127.0.0.1)",
     )
     parser.add_argument(
+        "--with",
+        dest="extras",
+        default="clock,webhooks",
+        help="POST phases besides plain games: games with a clock, games with a webhook (comma-separated)",
+    )
+    parser.add_argument(
         "--cpu",
         action="store_true",
         help="add each request's CPU time (µs): client / its server's processes / Redis",
@@ -214,7 +246,15 @@ def main() -> None:
     args = parser.parse_args()
     data = tempfile.mkdtemp(prefix="skyline-bench-")
     redis_server = EmbeddedRedis(data, appendonly=True).start()
-    env = {**os.environ, "REDIS_URL": redis_server.url, "SKYLINE_RATE_LIMIT_PER_ADDRESS": "off"}
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_server.url,
+        "SKYLINE_RATE_LIMIT_PER_ADDRESS": "off",
+        # The webhook games' receiver is this process, on loopback, over http.
+        "SKYLINE_WEBHOOK_ALLOW_HTTP": "1",
+        "SKYLINE_WEBHOOK_ALLOW_PRIVATE": "1",
+        "SKYLINE_WEBHOOK_RATE_PER_SECOND": "0",
+    }
     if args.rate_limit == "off":
         env["SKYLINE_RATE_LIMIT_PER_TOKEN"] = "off"
     processes = Processes(env)
@@ -222,6 +262,9 @@ def main() -> None:
     try:
         api = processes.start(api_command(api_port, args.workers))
         processes.start(worker_command())
+        processes.start(webhook_worker_command())
+        receiver = _receiver()
+        EXTRAS["post_webhooks"] = {"webhooks": [{"url": receiver}]}
         floor = api_command(floor_port, args.workers)
         floor[-1] = "bench.floor:app"
         floor_server = processes.start(floor)
@@ -239,10 +282,16 @@ def main() -> None:
         for clients in [int(c) for c in args.clients.split(",")]:
             # Rounds alternate the three kinds, so a slow spell of the machine (the floor
             # itself varies by a third from run to run here) weighs on all of them alike.
-            rounds: dict[str, list[dict]] = {"floor": [], "get_moves": [], "post_action": []}
+            kinds = [("floor", floor_port), ("get_moves", api_port), ("post_action", api_port)]
+            kinds += [(f"post_{extra}", api_port) for extra in args.extras.split(",") if extra]
+            rounds: dict[str, list[dict]] = {kind: [] for kind, _ in kinds}
             for _ in range(args.rounds):
-                for kind, port in (("floor", floor_port), ("get_moves", api_port), ("post_action", api_port)):
-                    rounds[kind].append(run_phase(kind, port, clients, args.seconds, games_for_get, meter))
+                for kind, port in kinds:
+                    rounds[kind].append(
+                        run_phase(kind, port, clients, args.seconds, games_for_get, meter, EXTRAS[kind])
+                        if kind.startswith("post")
+                        else run_phase(kind, port, clients, args.seconds, games_for_get, meter)
+                    )
             floor_rps = statistics.median(r["rps"] for r in rounds["floor"])
             for kind, runs in rounds.items():
                 rps = statistics.median(r["rps"] for r in runs)
@@ -261,6 +310,25 @@ def main() -> None:
     finally:
         processes.stop()
         redis_server.stop()
+
+
+def _receiver() -> str:
+    """A webhook receiver in this process: answers 204 to every notice."""
+    import http.server
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/hook"
 
 
 if __name__ == "__main__":

@@ -205,12 +205,14 @@ class Serve:
                 return f"unix://{line.split()[4]}?db=0"
         raise AssertionError("no embedded Redis in the log")
 
-    def named(self, word: str) -> list[psutil.Process]:
-        """The descendants whose command line holds ``word`` ("worker", "gunicorn", "redis-server")."""
+    def named(self, word: str, without: str | None = None) -> list[psutil.Process]:
+        """The descendants whose command line holds ``word`` ("worker", "gunicorn", "redis-server"),
+        and not ``without`` (a bot worker's is a webhook worker's without ``--webhooks``)."""
         found = []
         for process in alive(self.descendants()):
             try:
-                if word in " ".join(process.cmdline()):
+                line = " ".join(process.cmdline())
+                if word in line and (without is None or without not in line):
                     found.append(process)
             except psutil.NoSuchProcess:
                 pass

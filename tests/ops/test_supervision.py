@@ -29,6 +29,7 @@ from .test_crashes import FAST_RECOVERY, STALL_SECONDS, stored_version, wait_for
 pytestmark = pytest.mark.xdist_group("supervisor")
 
 BOT_WORKER = "service.run.cli worker"
+WEBHOOKS = "--webhooks"  # the webhook worker's command line is the bot worker's and this
 HARD_BOT_FIRST = {  # seed 4: the cut makes seat 0 open
     "title": "property",
     "seed": 4,
@@ -104,7 +105,7 @@ def test_a_worker_killed_in_a_bot_turn_a_second_after_the_start_is_restarted_and
         "the worker to start the hard bot's first turn",
     )
     time.sleep(max(0.0, 0.5 - (time.monotonic() - healthy)))
-    (doomed,) = serve.named(BOT_WORKER)
+    (doomed,) = serve.named(BOT_WORKER, without=WEBHOOKS)
     others = [p for p in serve.descendants() if p.pid != doomed.pid]
     assert stored_version(connection, game_id) == 0, "the bot is still thinking"
     doomed.kill()
@@ -122,7 +123,7 @@ def test_a_worker_killed_in_a_bot_turn_a_second_after_the_start_is_restarted_and
     assert prober.answers > 10 and not prober.failures, f"the API kept answering: {prober.failures[:3]}"
     assert serve.process.poll() is None, "skyline serve is still running"
     assert not [p for p in others if p not in alive(others)], "the API, Redis and the rest survived"
-    (survivor,) = serve.named(BOT_WORKER)
+    (survivor,) = serve.named(BOT_WORKER, without=WEBHOOKS)
     assert survivor.pid != doomed.pid
     log = serve.log()
     assert f"the bot worker 1 (pid {doomed.pid}) was killed by SIGKILL" in log
@@ -139,7 +140,9 @@ def test_five_crashes_in_a_row_back_off_and_the_service_keeps_serving(serves):
         started = time.monotonic()
         for _ in range(5):
             (worker,) = wait_for(
-                lambda: [p for p in serve.named(BOT_WORKER) if p.pid not in killed], 20, "a new bot worker"
+                lambda: [p for p in serve.named(BOT_WORKER, without=WEBHOOKS) if p.pid not in killed],
+                20,
+                "a new bot worker",
             )
             killed.append(worker.pid)
             worker.send_signal(signal.SIGKILL)

@@ -157,6 +157,27 @@ def live(redis_server):
     processes.stop()
 
 
+@pytest.fixture
+def own_live(tmp_path):
+    """An API and a bot worker on a Redis of their own; yields (base URL, the Redis's URL).
+
+    For games of bots only that must end within a test's time: the shared ``live`` worker, like
+    production's, plays games with a human first, and the suite's other tests keep it busy with
+    theirs (such a game waited there past three minutes under the full suite's load)."""
+    server = EmbeddedRedis(tmp_path / "own-redis", appendonly=False).start()
+    processes = Processes({**os.environ, **LIVE_ENV, "REDIS_URL": server.url})
+    port = free_port()
+    processes.start(api_command(port))
+    processes.start(worker_command())
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_http(url + "/readyz")
+        yield url, server.url
+    finally:
+        processes.stop()
+        server.stop()
+
+
 def burst_worker(redis_url: str) -> subprocess.CompletedProcess:
     """``skyline worker --burst`` on ``redis_url``: it plays the queued bot turns, then exits."""
     return subprocess.run(

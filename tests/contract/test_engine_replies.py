@@ -79,7 +79,6 @@ def test_random_games_conform_to_the_strict_contract_for_every_viewer(game_id):
     assert played >= GAMES_PER_SEAT_COUNT * len(game.seat_counts())
 
 
-
 def test_the_strict_contract_refuses_undescribed_and_mistyped_fields_and_names_them():
     replies = Replies(components=["WettstreitEvent", "WettstreitActionResult"])
     taken = {"type": "saboteur_taken", "seat": 0}
@@ -91,7 +90,7 @@ def test_the_strict_contract_refuses_undescribed_and_mistyped_fields_and_names_t
     # Inside a reply, the error names the field in its own event type's component.
     reply = {"title": "wettstreit", "version": 3, "seat": 2, "events": [{**taken, "source": "bank"}]}
     assert replies.errors("WettstreitActionResult", reply) == [
-        "WettstreitActionResult /events/0/source: \"bank\" is not valid under any of the schemas "
+        'WettstreitActionResult /events/0/source: "bank" is not valid under any of the schemas '
         "listed in the 'anyOf' keyword"
     ]
     assert replies.errors("WettstreitEvent", {"type": "no_such_event"})[0].startswith(

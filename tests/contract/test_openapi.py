@@ -133,4 +133,3 @@ def test_actions_document_dry_run_events_document_since_and_tokens_are_bearer():
     assert links["PostAction"]["parameters"]["header.Authorization"] == (
         "Bearer {$response.body#/human_seats/0/token}"
     )
-

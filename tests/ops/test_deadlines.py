@@ -127,3 +127,18 @@ def test_a_deadline_outlives_a_kill_9_of_the_workers_and_of_redis(stack_factory)
     wait_for(lambda: len(entries(connection, game_id)) >= 1, TURN + 15, "the timeout after the restarts")
     log = entries(connection, game_id)
     assert len(log) == 1 and log[0]["events"][0]["type"] == "turn_timed_out"
+
+
+def test_under_skyline_serve_a_10_s_deadline_is_acted_on_with_no_request(serves):
+    """`make run` as is (its sweeper's default period): a seat that never moves gets the
+    stand-in's move once its 10 s run out; seen in Redis, no request after the creation."""
+    serve = serves().start()
+    created = create(serve.url, {"turn_seconds": TURN})
+    game_id = created["id"]
+    connection = redis.Redis.from_url(serve.redis_url())
+    started = time.monotonic()
+    wait_for(lambda: entries(connection, game_id), TURN + 15, "the stand-in's move")
+    (entry,) = entries(connection, game_id)
+    assert entry["events"][0]["type"] == "turn_timed_out" and "move" in entry
+    assert time.monotonic() - started >= TURN - 1
+    assert serve.process.poll() is None

@@ -3,18 +3,14 @@ twenty clients join one last seat at once and exactly one gets it; a left seat's
 
 from __future__ import annotations
 
-import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import orjson
-import pytest
 import redis
 import requests
 
-from service.run.embedded import EmbeddedRedis, worker_command
 from service.store.keys import LOBBY, game_key, log_key
-from tests.conftest import LIVE_ENV, Processes, api_command, free_port, wait_http
 
 CLIENTS = 20
 
@@ -182,27 +178,8 @@ def test_four_seat_resignations_stand_in_bots_play_on_and_rank_the_resigned_last
     assert rerank(state.result().to_dict(), meta) == record["result"] == result
 
 
-@pytest.fixture
-def own_live(tmp_path):
-    """An API and a worker on a Redis of their own: the shared live server's worker gives games
-    with a human first, and the suite's other tests keep it busy with theirs (a game of bots
-    only waited there past three minutes under the full suite's load)."""
-    server = EmbeddedRedis(tmp_path / "redis", appendonly=False).start()
-    processes = Processes({**os.environ, **LIVE_ENV, "REDIS_URL": server.url})
-    port = free_port()
-    processes.start(api_command(port))
-    processes.start(worker_command())
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_http(url + "/readyz")
-        yield url, server
-    finally:
-        processes.stop()
-        server.stop()
-
-
 def test_when_every_human_resigned_the_bots_play_it_out(own_live):
-    live, redis_server = own_live
+    live, redis_url = own_live
     created = requests.post(
         f"{live}/games",
         json={
@@ -216,7 +193,7 @@ def test_when_every_human_resigned_the_bots_play_it_out(own_live):
         requests.post(
             f"{live}/games/{game_id}/resign", headers=_auth(created["human_seats"][seat]["token"]), timeout=10
         )
-    client = redis.Redis.from_url(redis_server.url)
+    client = redis.Redis.from_url(redis_url)
     import time
 
     deadline = time.monotonic() + 180

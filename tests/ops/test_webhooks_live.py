@@ -18,7 +18,7 @@ import time
 import pytest
 import requests
 
-from service.run.embedded import webhook_worker_command, worker_command
+from service.run.embedded import EmbeddedRedis, webhook_worker_command, worker_command
 from tests.conftest import LIVE_ENV, Processes, api_command, free_port, wait_http
 from tests.worker.test_webhooks import Receiver
 
@@ -27,8 +27,10 @@ LEASE = 3.0
 
 
 @pytest.fixture(scope="module")
-def hooked(redis_server):
-    """A live API, a bot worker and a webhook worker; yields (url, processes, env)."""
+def hooked(tmp_path_factory):
+    """A live API, a bot worker and a webhook worker on a Redis of their own (the games of bots
+    here must not wait behind the suite's human games); yields (url, processes, webhook worker)."""
+    redis_server = EmbeddedRedis(tmp_path_factory.mktemp("hooked-redis"), appendonly=False).start()
     env = {
         **os.environ,
         **LIVE_ENV,
@@ -47,6 +49,7 @@ def hooked(redis_server):
     wait_http(url + "/readyz")
     yield url, processes, webhook_worker
     processes.stop()
+    redis_server.stop()
 
 
 def _verified(receiver: Receiver, secret: str) -> list[tuple[str, dict]]:

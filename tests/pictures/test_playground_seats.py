@@ -482,9 +482,11 @@ def test_a_player_leaves_a_waiting_game_and_the_seat_is_open_again(live, browser
         api_post(live, f"/games/{game}/abort", host_token)  # not left waiting in the store
 
 
-def test_a_resigned_seat_of_three_is_played_on_by_a_bot(live, browser):
+def test_a_resigned_seat_of_three_is_played_on_by_a_bot(own_live, browser):
     """Seat 0 resigns; seat 1 is a human who does not play (the game waits for them, so the page
-    is seen going on without its player), then resigns too, and the bots play the game out."""
+    is seen going on without its player), then resigns too, and the bots play the game out (on
+    a server of its own: a game of bots only waits behind the suite's human games elsewhere)."""
+    live, _ = own_live
     player = Player(browser, live)
     try:
         game = player.create("property", ["human", "human", "bot:random"], {})

@@ -126,3 +126,48 @@ def test_clock_refusals(client):
             json={"title": "property", "seats": [{"kind": "human"}, {"kind": "human"}], "clock": clock},
         )
         assert_problem(response, 422, "invalid_request")
+
+
+def test_sealed_bids_have_one_deadline_per_seat_kept_while_the_other_bids(app, client, redis_client):
+    """Fresh Fish's auctions ask every seat at once: each has its own deadline; one seat's bid
+    removes its own and leaves the other's as it was; the late seat's deadline alone passes."""
+    response = client.post(
+        "/games",
+        json={
+            "title": "fresh-fish",
+            "seed": 3,
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+            "clock": {"turn_seconds": 60},
+        },
+    )
+    game = response.get_json()
+    game_id = game["id"]
+    toks = {s["seat"]: s["token"] for s in game["human_seats"]}
+    for _ in range(300):  # play first moves until both seats are asked at once
+        to_act = client.get(f"/games/{game_id}").get_json()["to_act"]
+        if len(to_act) == 2:
+            break
+        move, version = first_move(client, game_id, toks[to_act[0]])
+        client.post(
+            f"/games/{game_id}/actions",
+            json={"move": move, "version": version},
+            headers=bearer(toks[to_act[0]]),
+        )
+    else:
+        raise AssertionError("no sealed bid in 300 moves")
+    both = deadlines(redis_client, game_id)
+    assert sorted(both) == ["0", "1"]
+    shown = client.get(f"/games/{game_id}").get_json()["deadlines"]
+    assert sorted(shown) == ["0", "1"]
+    move, version = first_move(client, game_id, toks[0])
+    reply = client.post(
+        f"/games/{game_id}/actions", json={"move": move, "version": version}, headers=bearer(toks[0])
+    )
+    assert reply.status_code == 200, reply.get_json()
+    left = deadlines(redis_client, game_id)
+    assert left == {"1": both["1"]}, "the other seat's deadline moved when seat 0 bid"
+    assert redis_client.zscore(DEADLINES, game_id) == both["1"]
+    assert clocks(app).expire(game_id, b"", now=both["1"] + 0.1) == "stood_in"
+    last = orjson.loads(redis_client.lindex(log_key(game_id), -1))
+    assert last["seat"] == 1 and "move" in last
+    assert (last["events"][0]["type"], last["events"][0]["seat"]) == ("turn_timed_out", 1)

@@ -44,6 +44,7 @@ from ..play.errors import (
     StaleVersion,
     TooManyBotGames,
     TooMuchContention,
+    WebhookNotFound,
     WebhookRefused,
 )
 
@@ -102,6 +103,7 @@ PLAY_STATUS: dict[type[PlayError], int] = {
     BadLobbyCursor: 422,
     SeatResigned: 409,
     WebhookRefused: 422,
+    WebhookNotFound: 404,
     PlayError: 422,
 }
 

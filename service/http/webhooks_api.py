@@ -89,7 +89,7 @@ class SeatWebhook(MethodView):
 
     @blp.response(204, description="Your seat's endpoint is removed; what waited for it is cancelled.")
     @blp.alt_response(401, response="Unauthorized")
-    @blp.alt_response(404, response="NotFound")
+    @blp.alt_response(404, response="NotFound", description="No such game, or no webhook for your seat.")
     @blp.doc(operationId="deleteSeatWebhook", parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN)
     def delete(self, game_id):
         """Remove your seat's webhook."""
@@ -101,7 +101,7 @@ class SeatWebhook(MethodView):
 class Deliveries(MethodView):
     @blp.response(200, DeliveriesSchema, description="The deliveries to your endpoints.")
     @blp.alt_response(401, response="Unauthorized")
-    @blp.alt_response(404, response="NotFound")
+    @blp.alt_response(404, response="NotFound", description="No such game, or no webhook for your seat.")
     @blp.doc(operationId="getWebhookDeliveries", parameters=[GAME_ID, AUTH_HEADER], security=OPTIONAL_TOKEN)
     def get(self, game_id):
         """What was sent, and what waits: with a seat token, to its seat's endpoint; with the

@@ -153,3 +153,9 @@ class WebhookRefused(PlayError):
     or of event types that cannot be used."""
 
     code = "webhook_url_refused"
+
+
+class WebhookNotFound(PlayError):
+    """No webhook registered for that credential (a seat's, or the creation's)."""
+
+    code = "webhook_not_found"

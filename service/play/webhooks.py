@@ -37,7 +37,7 @@ from urllib.parse import urlsplit
 
 from service.store.games import GameMissing
 
-from .errors import GameNotFound, InvalidToken, MissingToken, WebhookRefused
+from .errors import GameNotFound, InvalidToken, MissingToken, WebhookNotFound, WebhookRefused
 
 SECRET_PREFIX = "whsec_"
 # The notice types a subscription may ask for; a subscription without ``events`` gets all.
@@ -270,10 +270,11 @@ class Webhooks:
         self.store.put_endpoint(game_id, endpoint, stored.version)  # type: ignore[union-attr]
         return {"seat": seat, "url": url, "events": endpoint["events"], "webhook_secret": secret}
 
-    def remove_seat(self, game_id: str, token: str | None) -> bool:
+    def remove_seat(self, game_id: str, token: str | None) -> None:
         stored = self._load(game_id)
         seat = self._seat(stored, token)
-        return self.store.remove_endpoint(game_id, f"s{seat}")
+        if not self.store.remove_endpoint(game_id, f"s{seat}"):
+            raise WebhookNotFound(f"Seat {seat} has no webhook on this game.")
 
     def _load(self, game_id: str) -> Any:
         try:
@@ -312,7 +313,11 @@ class Webhooks:
             if not mine:
                 raise InvalidToken("That secret belongs to no webhook of this game.")
         else:
-            mine = {f"s{self._seat(stored, token)}"}
+            seat = self._seat(stored, token)
+            # A seat's deliveries are those of its webhook: none registered (or deleted), none to list.
+            if f"s{seat}" not in endpoints:
+                raise WebhookNotFound(f"Seat {seat} has no webhook on this game (PUT /games/{{id}}/webhook).")
+            mine = {f"s{seat}"}
         shown = []
         for record in self.store.deliveries(game_id):
             endpoint_id = endpoint_of_queue(record["endpoint"])

@@ -144,11 +144,11 @@ def test_a_game_to_the_end_notifies_each_turn_once_in_version_order(hooked):
         listed = reply.json()["deliveries"]
         assert {d["id"] for d in listed} == set(ids), (sorted(d["id"] for d in listed), sorted(ids))
         assert all(d["state"] == "delivered" and d["attempts"] == 1 for d in listed)
-        # A seat token lists its own endpoint's deliveries (none registered): nothing.
+        # A seat token lists its own webhook's deliveries: it registered none, 404.
         mine = requests.get(
             f"{url}/games/{created['id']}/webhooks/deliveries", headers=_auth(token), timeout=10
         )
-        assert mine.status_code == 200 and mine.json()["deliveries"] == []
+        assert mine.status_code == 404 and mine.json()["code"] == "webhook_not_found"
     finally:
         receiver.close()
 
@@ -299,14 +299,19 @@ def test_a_seat_registers_its_own_webhook_and_hears_only_its_own_notices(hooked)
             f"{url}/games/{created['id']}/webhooks/deliveries", headers=_auth(tokens[1]), timeout=10
         ).json()["deliveries"]
         assert listed and {d["type"] for d in listed} == {"game.turn"}
-        assert (
-            requests.get(
-                f"{url}/games/{created['id']}/webhooks/deliveries", headers=_auth(tokens[0]), timeout=10
-            ).json()["deliveries"]
-            == []
+        other = requests.get(
+            f"{url}/games/{created['id']}/webhooks/deliveries", headers=_auth(tokens[0]), timeout=10
         )
+        assert other.status_code == 404, "seat 0 registered no webhook"
         gone = requests.delete(f"{url}/games/{created['id']}/webhook", headers=_auth(tokens[1]), timeout=10)
         assert gone.status_code == 204
+        # Deleted: its deliveries are gone with it, and deleting again finds nothing.
+        for method in ("get", "delete"):
+            path = "webhooks/deliveries" if method == "get" else "webhook"
+            again = requests.request(
+                method, f"{url}/games/{created['id']}/{path}", headers=_auth(tokens[1]), timeout=10
+            )
+            assert again.status_code == 404 and again.json()["code"] == "webhook_not_found"
     finally:
         receiver.close()
 

@@ -178,6 +178,32 @@ def own_live(tmp_path):
         server.stop()
 
 
+def play_until_over(live: str, game_id: str, tokens: dict[int, str], limit: float = 240) -> dict:
+    """Play the first listed move of every human seat to act until the game ends (bots are the worker's)."""
+    deadline = time.monotonic() + limit
+    session = requests.Session()
+    while time.monotonic() < deadline:
+        moved = False
+        for token in tokens.values():
+            listing = session.get(
+                f"{live}/games/{game_id}/moves", headers={"Authorization": f"Bearer {token}"}, timeout=10
+            ).json()
+            if listing["moves"]:
+                session.post(
+                    f"{live}/games/{game_id}/actions",
+                    json={"move": listing["moves"][0]["move"], "version": listing["version"]},
+                    headers={"Authorization": f"Bearer {token}"},
+                    timeout=30,
+                )
+                moved = True
+        shown = session.get(f"{live}/games/{game_id}", timeout=10).json()
+        if shown["status"] == "finished":
+            return shown
+        if not moved:
+            time.sleep(0.05)
+    raise AssertionError("the game did not end")
+
+
 def burst_worker(redis_url: str) -> subprocess.CompletedProcess:
     """``skyline worker --burst`` on ``redis_url``: it plays the queued bot turns, then exits."""
     return subprocess.run(

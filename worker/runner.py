@@ -183,46 +183,61 @@ class SkylineWorker(SimpleWorker):
         return ok
 
 
-def run_webhooks(*, burst: bool = False, http_port: int | None = None) -> int:
-    """Run one webhook worker (``worker.webhooks``): the ``skyline-webhooks`` queue's jobs, and the
-    dispatcher thread that fans out committed versions and enqueues the due endpoints."""
-    from . import webhooks
-
+def _redis_url() -> str:
     url = os.environ.get("REDIS_URL")
     if not url:
         raise SystemExit("REDIS_URL is not set.")
     logs.configure(os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())
-    connection = redis.Redis.from_url(url)
-    beat = PresenceBeat(WorkerPresence(redis.Redis.from_url(url), key=WEBHOOK_WORKERS))
-    worker = SimpleWorker(
-        [webhooks.QUEUE_NAME],
-        connection=connection,
-        serializer=JSONSerializer,
-        maintenance_interval=_env_int("SKYLINE_WORKER_MAINTENANCE_SECONDS", 60),
-        worker_ttl=_env_int("SKYLINE_WORKER_TTL_SECONDS", 60),
-    )
-    dispatcher = webhooks.Dispatcher(webhooks.context())
-    dispatcher.start()
-    beat.start()
+    return url
+
+
+def _work(
+    worker: SimpleWorker,
+    helpers: list[Any],
+    *,
+    also_stop: tuple[Any, ...] = (),
+    burst: bool,
+    http_port: int | None,
+) -> int:
+    """Run ``worker`` with its helper threads (started here; stopped after, with ``also_stop``,
+    those started elsewhere) and, on ``http_port``, its /metrics and /healthz, until SIGTERM
+    (warm shutdown) or, with burst, an empty queue."""
+    for helper in helpers:
+        helper.start()
     server = None
     if http_port:
         server = metrics.serve_http(http_port, alive=threading.main_thread().is_alive)
+        log.info("worker metrics and health on port %s", server.server_port)
     try:
         worker.work(burst=burst, logging_level=os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())
     finally:
-        beat.stop()
-        dispatcher.stop()
+        for helper in (*helpers, *also_stop):
+            helper.stop()
         if server is not None:
             server.shutdown()
     return 0
 
 
+def run_webhooks(*, burst: bool = False, http_port: int | None = None) -> int:
+    """Run one webhook worker (``worker.webhooks``): the ``skyline-webhooks`` queue's jobs, and the
+    dispatcher thread that fans out committed versions and enqueues the due endpoints."""
+    from . import webhooks
+
+    url = _redis_url()
+    worker = SimpleWorker(
+        [webhooks.QUEUE_NAME],
+        connection=redis.Redis.from_url(url),
+        serializer=JSONSerializer,
+        maintenance_interval=_env_int("SKYLINE_WORKER_MAINTENANCE_SECONDS", 60),
+        worker_ttl=_env_int("SKYLINE_WORKER_TTL_SECONDS", 60),
+    )
+    beat = PresenceBeat(WorkerPresence(redis.Redis.from_url(url), key=WEBHOOK_WORKERS))
+    return _work(worker, [webhooks.Dispatcher(webhooks.context()), beat], burst=burst, http_port=http_port)
+
+
 def run(*, burst: bool = False, http_port: int | None = None) -> int:
     """Run one worker on the bot queue until SIGTERM (warm shutdown) or, with burst, an empty queue."""
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        raise SystemExit("REDIS_URL is not set.")
-    logs.configure(os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())
+    url = _redis_url()
     connection = redis.Redis.from_url(url)  # bytes: RQ stores compressed payloads
     beat = PresenceBeat(WorkerPresence(redis.Redis.from_url(url)))
     worker = SkylineWorker(
@@ -234,20 +249,7 @@ def run(*, burst: bool = False, http_port: int | None = None) -> int:
         # The worker's key lives this long between heartbeats; an idle worker wakes up every
         # (ttl - 15) s, which is also when it may run maintenance.
         worker_ttl=_env_int("SKYLINE_WORKER_TTL_SECONDS", 60),
-        presence=beat,
+        presence=beat,  # started by the worker once RQ has registered it
     )
     sweeper = Sweeper.from_env(redis.Redis.from_url(url))
-    sweeper.start()
-    server = None
-    if http_port:
-        main = threading.main_thread()
-        server = metrics.serve_http(http_port, alive=main.is_alive)
-        log.info("worker metrics and health on port %s", server.server_port)
-    try:
-        worker.work(burst=burst, logging_level=os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())
-    finally:
-        beat.stop()
-        sweeper.stop()
-        if server is not None:
-            server.shutdown()
-    return 0
+    return _work(worker, [sweeper], also_stop=(beat,), burst=burst, http_port=http_port)

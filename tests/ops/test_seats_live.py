@@ -11,6 +11,7 @@ import redis
 import requests
 
 from service.store.keys import LOBBY, game_key, log_key
+from tests.conftest import play_until_over
 
 CLIENTS = 20
 
@@ -97,32 +98,6 @@ def _auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def _play_until_over(live: str, game_id: str, tokens: dict[int, str], limit: float = 240) -> dict:
-    """Play the first listed move of every human seat to act until the game ends (bots are the worker's)."""
-    import time
-
-    deadline = time.monotonic() + limit
-    session = requests.Session()
-    while time.monotonic() < deadline:
-        moved = False
-        for token in tokens.values():
-            listing = session.get(f"{live}/games/{game_id}/moves", headers=_auth(token), timeout=10).json()
-            if listing["moves"]:
-                session.post(
-                    f"{live}/games/{game_id}/actions",
-                    json={"move": listing["moves"][0]["move"], "version": listing["version"]},
-                    headers=_auth(token),
-                    timeout=30,
-                )
-                moved = True
-        shown = session.get(f"{live}/games/{game_id}", timeout=10).json()
-        if shown["status"] == "finished":
-            return shown
-        if not moved:
-            time.sleep(0.05)
-    raise AssertionError("the game did not end")
-
-
 def test_two_seat_resignation_ends_the_game_and_the_other_wins(live):
     created = requests.post(
         f"{live}/games",
@@ -163,7 +138,7 @@ def test_four_seat_resignations_stand_in_bots_play_on_and_rank_the_resigned_last
     shown = requests.get(f"{live}/games/{game_id}", timeout=10).json()
     assert [s["kind"] for s in shown["seats"]] == ["bot", "bot", "human", "bot"]
     assert [s.get("level") for s in shown["seats"]] == ["greedy", "greedy", None, "random"]
-    final = _play_until_over(live, game_id, {2: tokens[2]})
+    final = play_until_over(live, game_id, {2: tokens[2]})
     result = final["result"]
     assert result["resigned"] == [True, True, False, False]
     assert result["ranks"][1] == 4 and result["ranks"][0] == 3  # the first to resign is last

@@ -19,7 +19,7 @@ import pytest
 import requests
 
 from service.run.embedded import EmbeddedRedis, webhook_worker_command, worker_command
-from tests.conftest import LIVE_ENV, Processes, api_command, free_port, wait_http
+from tests.conftest import LIVE_ENV, Processes, api_command, free_port, play_until_over, wait_http
 from tests.worker.test_webhooks import Receiver
 
 pytestmark = pytest.mark.xdist_group("webhooks-live")
@@ -68,25 +68,6 @@ def _auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def _play_to_the_end(url: str, game_id: str, token: str, limit: float = 120) -> dict:
-    session = requests.Session()
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        listing = session.get(f"{url}/games/{game_id}/moves", headers=_auth(token), timeout=10).json()
-        if listing["moves"]:
-            session.post(
-                f"{url}/games/{game_id}/actions",
-                json={"move": listing["moves"][0]["move"], "version": listing["version"]},
-                headers=_auth(token),
-                timeout=30,
-            )
-        shown = session.get(f"{url}/games/{game_id}", timeout=10).json()
-        if shown["status"] == "finished":
-            return shown
-        time.sleep(0.02)
-    raise AssertionError("the game did not end")
-
-
 def _wait(predicate, limit: float = 30.0, what: str = "the deliveries"):
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
@@ -117,7 +98,7 @@ def test_a_game_to_the_end_notifies_each_turn_once_in_version_order(hooked):
         secret = created["webhook_secret"]
         assert secret.startswith("whsec_")
         token = created["human_seats"][0]["token"]
-        final = _play_to_the_end(url, created["id"], token)
+        final = play_until_over(url, created["id"], {0: token})
         notices = _wait(
             lambda: (got := _verified(receiver, secret)) and got[-1][1]["type"] == "game.finished" and got,
             what="game.finished",
@@ -184,7 +165,7 @@ def test_410_gone_stops_every_later_delivery(hooked):
     receiver = Receiver(answers=[410])
     try:
         created = _create(url, receiver.url)
-        _play_to_the_end(url, created["id"], created["human_seats"][0]["token"])
+        play_until_over(url, created["id"], {0: created["human_seats"][0]["token"]})
         time.sleep(1.5)
         assert len(receiver.received) == 1, "a notice was sent after 410 Gone"
         listed = requests.get(
@@ -323,7 +304,7 @@ def test_payloads_hold_public_facts_only(hooked):
     receiver = Receiver()
     try:
         created = _create(url, receiver.url, title="fresh-fish")
-        final = _play_to_the_end(url, created["id"], created["human_seats"][0]["token"])
+        final = play_until_over(url, created["id"], {0: created["human_seats"][0]["token"]})
         notices = _wait(
             lambda: (
                 (got := _verified(receiver, created["webhook_secret"]))

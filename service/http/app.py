@@ -196,7 +196,7 @@ def create_app(
         use_replies,
     )
     from .docs import docs_blueprint
-    from .seats_api import CREATED_LINKS as SEAT_LINKS
+    from .seats_api import GAME_LINKS as SEAT_LINKS
     from .seats_api import JOINED_LINKS
     from .seats_api import blp as seats_blp
     from .webhooks_api import GAME_LINKS as WEBHOOK_LINKS
@@ -216,9 +216,13 @@ def create_app(
     add_game_schemas(api.spec)
     use_replies(api.spec, TAGGED_REPLIES)
     use_items(api.spec, "Lobby", "games", "LobbyGame")
-    add_links(api.spec, "/games", "post", "201", {**CREATED_LINKS, **SEAT_LINKS})
+    add_links(api.spec, "/games", "post", "201", CREATED_LINKS)
     add_links(
-        api.spec, "/games/{game_id}", "get", "200", {**GAME_LINKS, **pictures.GAME_LINKS, **WEBHOOK_LINKS}
+        api.spec,
+        "/games/{game_id}",
+        "get",
+        "200",
+        {**GAME_LINKS, **pictures.GAME_LINKS, **SEAT_LINKS, **WEBHOOK_LINKS},
     )
     add_links(api.spec, "/games/{game_id}/join", "post", "201", JOINED_LINKS)
     add_links(api.spec, "/games/{game_id}/moves", "get", "200", MOVES_LINKS)

@@ -113,15 +113,17 @@ class LobbySchema(Schema):
 
 _JOIN_EXAMPLE = {"seat": 1, "name": "Bo"}
 
-# Links: a new game to its seats' routes (its first human seat's token), a join to the seat's.
+# Links: a game's page to its seats' routes (as the same seat), a join to the joined seat's.
+# (Not from the creation: its links lead to play first, the listing and the move.)
 _GAME = {"game_id": "$response.body#/id"}
-_CREATOR = {**_GAME, "header.Authorization": "Bearer {$response.body#/human_seats/0/token}"}
+_THIS_GAME = {"game_id": "$request.path.game_id"}
+_SAME_SEAT = {**_THIS_GAME, "header.Authorization": "$request.header.Authorization"}
 _JOINER = {**_GAME, "header.Authorization": "Bearer {$response.body#/token}"}
-CREATED_LINKS = {
-    "JoinGame": {"operationId": "joinGame", "parameters": _GAME},
-    "ResignGame": {"operationId": "resignGame", "parameters": _CREATOR},
-    "AbortGame": {"operationId": "abortGame", "parameters": _CREATOR},
-    "LeaveGame": {"operationId": "leaveGame", "parameters": _CREATOR},
+GAME_LINKS = {
+    "JoinGame": {"operationId": "joinGame", "parameters": _THIS_GAME},
+    "ResignGame": {"operationId": "resignGame", "parameters": _SAME_SEAT},
+    "AbortGame": {"operationId": "abortGame", "parameters": _SAME_SEAT},
+    "LeaveGame": {"operationId": "leaveGame", "parameters": _SAME_SEAT},
 }
 JOINED_LINKS = {
     "GetGameAsJoined": {"operationId": "getGame", "parameters": _JOINER},

@@ -26,18 +26,25 @@ facts only (what ``view(None)`` shows: never a hand, a token, a sealed bid).
 from __future__ import annotations
 
 import base64
+import hmac
 import ipaddress
 import secrets
 import socket
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
+
 from service.store.games import GameMissing
 
+from .auth import seat_of
+from .deadlines import shown as shown_deadlines
 from .errors import GameNotFound, InvalidToken, MissingToken, WebhookNotFound, WebhookRefused
+from .results import game_result
 
 SECRET_PREFIX = "whsec_"
 # The notice types a subscription may ask for; a subscription without ``events`` gets all.
@@ -255,9 +262,7 @@ class Webhooks:
         start: dict[str, Any] = {"to_act": created["to_act"], "status": created["status"]}
         deadlines = self.games.store.load(created["id"]).deadlines  # a game with a clock: version 0's
         if deadlines:
-            from .deadlines import shown
-
-            start["deadlines"] = shown(deadlines)
+            start["deadlines"] = shown_deadlines(deadlines)
         self.store.register(created["id"], endpoints, start)
 
     def put_seat(self, game_id: str, token: str | None, url: Any, events: Any) -> dict[str, Any]:
@@ -284,8 +289,6 @@ class Webhooks:
 
     @staticmethod
     def _seat(stored: Any, token: str | None) -> int:
-        from .auth import seat_of
-
         if token is None or stored is None:
             raise MissingToken("A seat's webhook needs its token: 'Authorization: Bearer <token>'.")
         seat = seat_of(stored.meta["seats"], token)
@@ -303,8 +306,6 @@ class Webhooks:
             )
         endpoints, _, _ = self.store.read(game_id)
         if token.startswith(SECRET_PREFIX):
-            import hmac
-
             mine = {
                 e["id"]
                 for e in endpoints.values()
@@ -364,7 +365,7 @@ class Webhooks:
         entries += self.games.store.log(game_id, max(notified, 0))
         result = None
         if stored.status == "finished":
-            result = self.games.show(game_id, None).get("result")
+            result = game_result(meta, self.games._restore(stored, stored.state))
         at = time.time() if now is None else now
         deliveries: list[tuple[str, dict[str, Any]]] = []
         live = [e for e in endpoints.values() if not e.get("disabled")]
@@ -381,10 +382,10 @@ class Webhooks:
                 entry.get("events", []),
                 result,
             )
-            shown_deadlines = entry.get("deadlines") or {}
+            entry_deadlines = entry.get("deadlines") or {}
             for seat, message in list(found):
-                if message["type"] == "game.turn" and str(seat) in shown_deadlines:
-                    message["data"]["deadline"] = shown_deadlines[str(seat)]
+                if message["type"] == "game.turn" and str(seat) in entry_deadlines:
+                    message["data"]["deadline"] = entry_deadlines[str(seat)]
                     found.append((seat, _near_notice(message, meta)))
             for seat, message in found:
                 for endpoint in live:
@@ -422,8 +423,6 @@ NEAR_SHARE, NEAR_MAX_SECONDS = 0.25, 3600.0
 
 def _near_notice(turn: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
     """The ``deadline.near`` of a ``game.turn`` with a deadline, stamped with when it is due."""
-    from datetime import datetime
-
     deadline_at = datetime.fromisoformat(turn["data"]["deadline"]).timestamp()
     ahead = min(meta["clock"]["turn_seconds"] * NEAR_SHARE, NEAR_MAX_SECONDS)
     near = notice("deadline.near", dict(turn["data"]), at=deadline_at - ahead)
@@ -445,8 +444,6 @@ def _wants(endpoint: dict[str, Any], kind: str, seat: int | None) -> bool:
 
 
 def _body(message: dict[str, Any]) -> str:
-    import orjson
-
     return orjson.dumps({k: message[k] for k in ("type", "timestamp", "data")}).decode()
 
 

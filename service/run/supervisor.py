@@ -41,7 +41,7 @@ from typing import Any
 
 import redis
 
-from ..store.keys import WEBHOOK_WORKERS
+from ..store.keys import BOT_WORKERS, WEBHOOK_WORKERS
 from ..store.workers import WorkerPresence, member
 from .embedded import EmbeddedRedis, gunicorn_command, webhook_worker_command, worker_command
 from .parentdeath import die_with_parent
@@ -239,7 +239,7 @@ class Supervisor:
         self.redis_child: Child | None = None
         self.api: Child | None = None
         self.children: list[Child] = []  # API and bot workers
-        self._worker_presence: WorkerPresence | None = None
+        self._worker_presences: dict[str, WorkerPresence] = {}
         self.stopping = False
         self.interrupts = 0
 
@@ -279,40 +279,35 @@ class Supervisor:
         finally:
             client.close()
 
-    def _presence(self) -> WorkerPresence:
-        if self._worker_presence is None:
+    def _presence(self, key: str) -> WorkerPresence:
+        """The heartbeats of one kind of worker (``sk:bot-workers``, ``sk:webhook-workers``)."""
+        if key not in self._worker_presences:
             url = self.env["REDIS_URL"]
             client = redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
-            self._worker_presence = WorkerPresence(client)
-        return self._worker_presence
+            self._worker_presences[key] = WorkerPresence(client, key=key)
+        return self._worker_presences[key]
 
-    def _worker_is_ready(self, process: subprocess.Popen) -> bool:
-        try:
-            return self._presence().is_alive(member(process.pid))
-        except (redis.RedisError, OSError):
-            return False
+    def _worker_is_ready(self, key: str) -> Callable[[subprocess.Popen], bool]:
+        """A worker child counts as started once it beats under ``key``."""
 
-    def _forget_worker(self, process: subprocess.Popen) -> None:
+        def ready(process: subprocess.Popen) -> bool:
+            try:
+                return self._presence(key).is_alive(member(process.pid))
+            except (redis.RedisError, OSError):
+                return False
+
+        return ready
+
+    def _forget_worker(self, key: str) -> Callable[[subprocess.Popen], None]:
         """A worker child died: it no longer counts as alive (/readyz), without waiting out its beat."""
-        try:
-            self._presence().leave(member(process.pid))
-        except (redis.RedisError, OSError):
-            pass
 
-    def _webhook_presence(self) -> WorkerPresence:
-        return WorkerPresence(self._presence().client, key=WEBHOOK_WORKERS)
+        def forget(process: subprocess.Popen) -> None:
+            try:
+                self._presence(key).leave(member(process.pid))
+            except (redis.RedisError, OSError):
+                pass
 
-    def _webhook_worker_is_ready(self, process: subprocess.Popen) -> bool:
-        try:
-            return self._webhook_presence().is_alive(member(process.pid))
-        except (redis.RedisError, OSError):
-            return False
-
-    def _forget_webhook_worker(self, process: subprocess.Popen) -> None:
-        try:
-            self._webhook_presence().leave(member(process.pid))
-        except (redis.RedisError, OSError):
-            pass
+        return forget
 
     def _api_is_ready(self, process: subprocess.Popen) -> bool:
         return answers_healthz(self.host, self.port)
@@ -351,8 +346,8 @@ class Supervisor:
             Child(
                 f"bot worker {n + 1}",
                 self._spawn(worker_command()),
-                ready_check=self._worker_is_ready,
-                on_death=self._forget_worker,
+                ready_check=self._worker_is_ready(BOT_WORKERS),
+                on_death=self._forget_worker(BOT_WORKERS),
             )
             for n in range(self.bot_workers)
         ]
@@ -361,8 +356,8 @@ class Supervisor:
             Child(
                 "webhook worker",
                 self._spawn(webhook_worker_command()),
-                ready_check=self._webhook_worker_is_ready,
-                on_death=self._forget_webhook_worker,
+                ready_check=self._worker_is_ready(WEBHOOK_WORKERS),
+                on_death=self._forget_worker(WEBHOOK_WORKERS),
             )
         )
         for child in self.children:

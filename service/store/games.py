@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 import redis
 
+from .aftercommit import INDEX_AFTER_COMMIT
 from .keys import (
     BOTS_DUE,
     DEADLINES,
@@ -36,6 +37,7 @@ _MISSING, _STALE, _DUPLICATE = -1, -2, -3
 
 _COMMIT = (
     ADMIT
+    + INDEX_AFTER_COMMIT
     + """
 -- KEYS: game hash, move log, idempotency key (or the game hash again when none), the index of
 --       deadlines, the game's webhooks, the webhooks' outbox, then the counters of the request's
@@ -63,18 +65,7 @@ redis.call('EXPIRE', KEYS[2], ttl)
 if KEYS[3] ~= KEYS[1] then
   redis.call('SET', KEYS[3], ARGV[7], 'EX', tonumber(ARGV[8]))
 end
-if ARGV[10] ~= '' then
-  redis.call('HSET', KEYS[1], 'deadlines', ARGV[10])
-  if ARGV[11] == '' then
-    redis.call('ZREM', KEYS[4], ARGV[12])
-  else
-    redis.call('ZADD', KEYS[4], ARGV[11], ARGV[12])
-  end
-end
--- A game with webhooks: this version is due to be announced (service.store.webhooks).
-if redis.call('EXISTS', KEYS[5]) == 1 then
-  redis.call('ZADD', KEYS[6], 'NX', ARGV[9], ARGV[12])
-end
+index_after_commit(KEYS[1], KEYS[4], KEYS[5], KEYS[6], ARGV[10], ARGV[11], ARGV[12], ARGV[9])
 redis.call('PUBLISH', ARGV[6], version)
 return version
 """

@@ -15,10 +15,13 @@ from typing import Any
 import orjson
 import redis
 
+from .aftercommit import INDEX_AFTER_COMMIT
 from .games import GameMissing, GameMovedOn
 from .keys import DEADLINES, LOBBY, WEBHOOKS_DUE, events_channel, game_key, log_key, webhooks_key
 
-_SEAT_COMMIT = """
+_SEAT_COMMIT = (
+    INDEX_AFTER_COMMIT
+    + """
 -- KEYS: game hash, log, lobby, deadlines' index, the game's webhooks, the webhooks' outbox
 -- ARGV: expected version, meta, status, log entry, 'at' or 'in', expiry (unix time or seconds),
 --       channel, now, lobby ('add', 'remove' or ''), game id, lobby score, state ('' = unchanged),
@@ -38,20 +41,11 @@ if ARGV[9] == 'add' then
 elseif ARGV[9] == 'remove' then
   redis.call('ZREM', KEYS[3], ARGV[10])
 end
-if ARGV[13] ~= '' then
-  redis.call('HSET', KEYS[1], 'deadlines', ARGV[13])
-  if ARGV[14] == '' then
-    redis.call('ZREM', KEYS[4], ARGV[10])
-  else
-    redis.call('ZADD', KEYS[4], ARGV[14], ARGV[10])
-  end
-end
-if redis.call('EXISTS', KEYS[5]) == 1 then
-  redis.call('ZADD', KEYS[6], 'NX', ARGV[8], ARGV[10])
-end
+index_after_commit(KEYS[1], KEYS[4], KEYS[5], KEYS[6], ARGV[13], ARGV[14], ARGV[10], ARGV[8])
 redis.call('PUBLISH', ARGV[7], version)
 return version
 """
+)
 
 
 class SeatStore:

@@ -687,8 +687,9 @@ async function readAndPaint() {
     paintClock(shown);
     paintSeatActions(shown);
     paintMoves(shown, listing);
-    if (listing.version < session.seen) {
-      // A newer version is known (a move sent, news from the stream) and read next: this one is
+    if (listing.version < Math.max(session.seen, shown.version) || session.pending) {
+      // A newer version is known (a move sent, news from the stream, the game read alongside)
+      // and read next, or a move is on its way whose reply will make this listing old: it is
       // painted to show the game going on, but its moves are stale, not to be clicked.
       $("moves").querySelectorAll("button").forEach((b) => { b.disabled = true; });
     }

@@ -373,6 +373,10 @@ def _replies(components: Components, game_id: str) -> None:
                 "seats": {"type": "array", "items": ref("Seat")},
                 "view": {**ref(c("View")), "description": "What you may see."},
                 "result": result,
+                "clock": {
+                    **ref("GameClock"),
+                    "description": "Games with a clock: the turn clock as set at creation, defaults filled in.",
+                },
                 "deadlines": ref("Deadlines"),
             },
         ),

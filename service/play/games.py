@@ -295,7 +295,11 @@ class Games:
             "seats": _public_seats(stored.meta),
             "view": state.view(seat),
             "result": result,
-            **({"deadlines": shown_deadlines(stored.deadlines)} if "clock" in stored.meta else {}),
+            **(
+                {"clock": stored.meta["clock"], "deadlines": shown_deadlines(stored.deadlines)}
+                if "clock" in stored.meta
+                else {}
+            ),
         }
 
     def moves(self, game_id: str, token: str | None) -> dict[str, Any]:

@@ -44,6 +44,12 @@ class Page:
         self.errors: list[str] = []
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
+        # The console says only "status of 409": which request it was, for the failure's message.
+        self.refused: list[str] = []
+        self.page.on(
+            "response",
+            lambda r: self.refused.append(f"{r.request.method} {r.url} {r.status}") if r.status >= 400 else None,
+        )
         self.url = url
 
     def create(self, title: str, seats: list[str], options: dict) -> None:
@@ -132,7 +138,7 @@ def test_a_person_plays_every_title_to_the_end_against_bots(live, browser, artif
             assert clicks[title] > 0
             page.screenshot(path=str(artifacts / f"play-{title}.png"), full_page=True)
         print(f"clicks per title: {clicks}")
-        errors = {title: tab.errors for title, tab in tabs.items() if tab.errors}
+        errors = {title: tab.errors + tab.refused for title, tab in tabs.items() if tab.errors}
         assert not errors, errors
     finally:
         for tab in tabs.values():

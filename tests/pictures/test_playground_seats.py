@@ -56,6 +56,8 @@ class Player(Page):
             page.check("#clock-on")
             page.fill("#turn-seconds", str(clock[0]))
             page.select_option("#on-timeout", clock[1])
+            if len(clock) > 2:
+                page.fill("#timeouts-to-resign", str(clock[2]))
         page.click("#create")
         page.wait_for_selector("#created:not([hidden])")
         return page.locator("#created").get_attribute("data-game")
@@ -204,8 +206,14 @@ def test_a_join_link_opens_in_another_browser_and_the_game_starts_then_aborts(li
     host = Player(browser, live)
     guest = Player(browser, live)
     try:
-        game = host.create("property", ["human", "open"], {}, names={1: "Cy"}, clock=(600, "stand_in"))
+        game = host.create("property", ["human", "open"], {}, names={1: "Cy"}, clock=(600, "stand_in", 2))
         link = host.attribute("#join-link", "href")
+        # The clock as set in the form, echoed by the game's page.
+        assert requests.get(f"{live}/games/{game}", timeout=10).json()["clock"] == {
+            "turn_seconds": 600,
+            "on_timeout": "stand_in",
+            "timeouts_to_resign": 2,
+        }
         assert link == f"{live}/play#join={game}"
         assert "seat 1: open (for Cy)" in host.text("#seat-links")
         # Not listed: only the link leads to it.
@@ -214,6 +222,10 @@ def test_a_join_link_opens_in_another_browser_and_the_game_starts_then_aborts(li
         host.page.wait_for_selector("#waiting:not([hidden])")
         assert host.attribute("#waiting-join-link", "href") == link
         assert host.text("#deadlines") == "No time is running."
+        assert host.text("#clock-rules") == (
+            "10:00 per turn. When a seat's time runs out, a stand-in bot plays that turn; "
+            "2 timeouts in a row resign the seat."
+        )
         host.page.screenshot(path=str(artifacts / "play-waiting.png"), full_page=True)
         host.page.wait_for_selector("#live-status[data-state=live]")
 
@@ -344,6 +356,10 @@ def test_a_spectator_sees_the_turn_clock_run_out_and_the_stand_in_move(live, bro
         watcher.page.goto(f"{live}/play#game={game}")
         watcher.page.wait_for_selector("body[data-ready=game]")
         assert watcher.text("#game-title") == f"Property · game {game}"
+        assert watcher.text("#clock-rules") == (
+            "0:10 per turn. When a seat's time runs out, a stand-in bot plays that turn; "
+            "3 timeouts in a row resign the seat."
+        )
         item = watcher.page.locator(f"#deadlines li.deadline[data-seat='{first}']")
         item.wait_for()
         before = int(item.get_attribute("data-remaining"))

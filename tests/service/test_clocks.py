@@ -41,6 +41,13 @@ def test_a_clock_gives_each_human_seat_to_act_a_deadline_written_with_the_move(c
     toks = {s["seat"]: s["token"] for s in game["human_seats"]}
     shown = client.get(f"/games/{game['id']}").get_json()
     assert list(shown["deadlines"]) == [str(seat)] and shown["deadlines"][str(seat)].endswith("+00:00")
+    assert shown["clock"] == CLOCK  # the settings, for a client to say what a timeout does
+    defaults = create(client, clock={"turn_seconds": 60})
+    assert client.get(f"/games/{defaults['id']}").get_json()["clock"] == {
+        "turn_seconds": 60,
+        "on_timeout": "stand_in",
+        "timeouts_to_resign": 3,
+    }
     listing = client.get(f"/games/{game['id']}/moves", headers=bearer(toks[seat])).get_json()
     assert listing["deadlines"] == shown["deadlines"]
     move, version = first_move(client, game["id"], toks[seat])
@@ -53,7 +60,8 @@ def test_a_clock_gives_each_human_seat_to_act_a_deadline_written_with_the_move(c
     assert list(entry["deadlines"]) == [str(1 - seat)]
     # Without a clock, nothing of it.
     plain = client.post("/games", json={"title": "property", "seats": [{"kind": "human"}, {"kind": "human"}]})
-    assert "deadlines" not in client.get(f"/games/{plain.get_json()['id']}").get_json()
+    plain_shown = client.get(f"/games/{plain.get_json()['id']}").get_json()
+    assert "deadlines" not in plain_shown and "clock" not in plain_shown
     assert redis_client.zscore(DEADLINES, plain.get_json()["id"]) is None
 
 

@@ -230,6 +230,9 @@ function readForm() {
   if ($("clock-on").checked) {
     // Sent as typed: too few seconds are the server's to refuse, with its sentence.
     request.clock = { turn_seconds: Number($("turn-seconds").value), on_timeout: $("on-timeout").value };
+    if (request.clock.on_timeout === "stand_in") {
+      request.clock.timeouts_to_resign = Number($("timeouts-to-resign").value);
+    }
   }
   const body = JSON.stringify(request);
   const seed = $("seed").value.trim();
@@ -300,6 +303,9 @@ async function loadCatalog() {
   $("seat-count").addEventListener("change", fillSeats);
   $("new-game").addEventListener("submit", createGame);
   $("clock-on").addEventListener("change", () => { $("clock-fields").hidden = !$("clock-on").checked; });
+  $("on-timeout").addEventListener("change", () => {
+    $("timeouts-field").hidden = $("on-timeout").value !== "stand_in";
+  });
   fillTitle();
 }
 
@@ -584,6 +590,7 @@ function paintClock(shown) {
   const list = $("deadlines");
   list.replaceChildren();
   if (!clocked) return;
+  $("clock-rules").textContent = clockRules(shown.clock);
   const entries = Object.entries(shown.status === "active" ? shown.deadlines : {});
   if (!entries.length) {
     list.append(element("li", { class: "hint", text: shown.status === "active"
@@ -593,6 +600,27 @@ function paintClock(shown) {
     list.append(element("li", { class: "deadline", "data-seat": seat, "data-deadline": deadline }));
   }
   tickClock();
+}
+
+// What happens when a seat's time runs out, as the game was created (GET /games/{id} `clock`).
+function clockRules(clock) {
+  if (!clock) return "";
+  const per = `${minutes(clock.turn_seconds)} per turn.`;
+  if (resignsAtOnce(clock)) return `${per} A seat whose time runs out resigns.`;
+  return `${per} When a seat's time runs out, a stand-in bot plays that turn; ` +
+    `${clock.timeouts_to_resign} timeouts in a row resign the seat.`;
+}
+
+function resignsAtOnce(clock) {
+  return clock.on_timeout === "resign" || clock.timeouts_to_resign === 1;
+}
+
+// What the server does for a seat whose time is up (a stand-in's turn or, at the last timeout
+// allowed in a row, a resignation: "acts" says both).
+function timeUpAction(you) {
+  const clock = session.shown && session.shown.clock;
+  if (clock && resignsAtOnce(clock)) return you ? "you resign" : "the seat resigns";
+  return `the server acts for ${you ? "you" : "the seat"}`;
 }
 
 function tickClock() {
@@ -609,7 +637,7 @@ function tickClock() {
     } else {
       item.dataset.expired = "true";
       item.classList.add("expired");
-      item.textContent = `${who}: time is up; the server acts for ${who === "You" ? "you" : "the seat"}…`;
+      item.textContent = `${who}: time is up; ${timeUpAction(who === "You")}…`;
     }
   }
 }

@@ -155,13 +155,14 @@ def create_app(
     )
     app.extensions["skyline.settings"] = settings
     app.extensions["skyline.games"] = games
-    app.extensions["skyline.seats"] = Seats(games, SeatStore(redis_client), lobby)
-    app.extensions["skyline.webhooks"] = Webhooks(
+    webhooks = Webhooks(
         WebhookStore(redis_client, ttl_seconds=max(settings.game_ttl_seconds, settings.lobby_ttl_seconds)),
         games,
         allow_http=settings.webhook_allow_http,
         allow_private=settings.webhook_allow_private,
     )
+    app.extensions["skyline.seats"] = Seats(games, SeatStore(redis_client), lobby, webhooks=webhooks)
+    app.extensions["skyline.webhooks"] = webhooks
     app.extensions["skyline.catalog"] = games.catalog()
     app.extensions["skyline.worker_presence"] = WorkerPresence(redis_client)
     app.extensions["skyline.stream_caps"] = StreamCaps(

@@ -375,7 +375,7 @@ def _replies(components: Components, game_id: str) -> None:
                 "result": result,
                 "clock": {
                     **ref("GameClock"),
-                    "description": "Games with a clock: the turn clock as set at creation, defaults filled in.",
+                    "description": "Games with a clock: the clock as set at creation, defaults filled in.",
                 },
                 "deadlines": ref("Deadlines"),
             },

@@ -15,7 +15,7 @@ import binascii
 import copy
 import secrets
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -43,6 +43,9 @@ from .errors import (
 from .games import STAND_IN_LEVEL, Games, bot_seats_to_act
 from .results import resignation_result, resigned_order
 
+if TYPE_CHECKING:
+    from .webhooks import Webhooks
+
 # A join meets other joins landing first at most once per seat; a few rounds more for leaves.
 _ATTEMPTS = 64
 LOBBY_PAGE = 20
@@ -59,12 +62,18 @@ class Seats:
     """Join, leave, abort, and the lobby, over the games' store and the lobby's index."""
 
     def __init__(
-        self, games: Games, seat_store: SeatStore, lobby: LobbyIndex, rematches: RematchStore | None = None
+        self,
+        games: Games,
+        seat_store: SeatStore,
+        lobby: LobbyIndex,
+        rematches: RematchStore | None = None,
+        webhooks: Webhooks | None = None,
     ) -> None:
         self.games = games
         self.seat_store = seat_store
         self.lobby = lobby
         self.rematches = rematches or RematchStore(seat_store.redis)
+        self.webhooks = webhooks  # a rematch keeps its game's endpoints
 
     # ---- the commit of a seat change -------------------------------------------------------
     def _read(self, game_id: str) -> StoredGame:
@@ -251,6 +260,8 @@ class Seats:
         )
         if new_id is None:
             raise GameNotFound(game_id)
+        if self.webhooks is not None:  # before the join: its seat.joined is the first notice
+            self.webhooks.carry_over(game_id, new_id)
         joined = self.join(new_id, seat, holder=auth.token_hash(token))  # type: ignore[arg-type]
         return {"id": new_id, "seat": seat, "token": joined["token"], "status": joined["status"]}
 

@@ -184,6 +184,7 @@ def notices_for(
     status: str,
     events: Iterable[dict[str, Any]] = (),
     result: dict[str, Any] | None = None,
+    rematch_of: str | None = None,
 ) -> list[tuple[int | None, dict[str, Any]]]:
     """The notices of one version, each with the seat it concerns (None: the whole game).
 
@@ -191,6 +192,8 @@ def notices_for(
     with their public fields. ``result`` (a finished game's) gives the ranking only.
     """
     base = {"game_id": game_id, "title": title, "version": version, "to_act": list(to_act)}
+    if rematch_of is not None:
+        base["rematch_of"] = rematch_of
     found: list[tuple[int | None, dict[str, Any]]] = []
     for event in events:
         kind = EVENT_TYPES.get(event.get("type", ""))
@@ -264,6 +267,16 @@ class Webhooks:
         if deadlines:
             start["deadlines"] = shown_deadlines(deadlines)
         self.store.register(created["id"], endpoints, start)
+
+    def carry_over(self, game_id: str, rematch_id: str) -> None:
+        """A rematch is told to the endpoints its game had (the creation's and the seats', with
+        their secrets, those not disabled): an app asleep learns of the new game from its first
+        notice (``rematch_of``), the only way it could, since the rematch's tokens go to the
+        players who ask. Safe to call by every player who asks: the first call sets them."""
+        endpoints, _, _ = self.store.read(game_id)
+        live = [endpoint for endpoint in endpoints.values() if not endpoint.get("disabled")]
+        if live:
+            self.store.register_once(rematch_id, live, {"to_act": [], "status": "waiting"})
 
     def put_seat(self, game_id: str, token: str | None, url: Any, events: Any) -> dict[str, Any]:
         """A seat's own endpoint (added or replaced, with a new secret)."""
@@ -381,6 +394,7 @@ class Webhooks:
                 entry.get("status", "active"),
                 entry.get("events", []),
                 result,
+                meta.get("rematch_of"),
             )
             entry_deadlines = entry.get("deadlines") or {}
             for seat, message in list(found):

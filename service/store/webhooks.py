@@ -117,6 +117,19 @@ class WebhookStore:
         pipe.zadd(WEBHOOKS_DUE, {game_id: time.time()})
         pipe.execute()
 
+    def register_once(self, game_id: str, endpoints: list[dict[str, Any]], start: dict[str, Any]) -> None:
+        """As ``register``, but a field already there is kept: whoever calls it first sets the game's
+        endpoints, and a second call (another player asking for the same rematch) changes nothing."""
+        key = webhooks_key(game_id)
+        pipe = self.redis.pipeline(transaction=True)
+        for endpoint in endpoints:
+            pipe.hsetnx(key, f"ep:{endpoint['id']}", orjson.dumps(endpoint))
+        pipe.hsetnx(key, "notified", -1)
+        pipe.hsetnx(key, "start", orjson.dumps(start))
+        pipe.expire(key, self.ttl)
+        pipe.zadd(WEBHOOKS_DUE, {game_id: time.time()}, nx=True)
+        pipe.execute()
+
     def put_endpoint(self, game_id: str, endpoint: dict[str, Any], version: int) -> None:
         """Add or replace one endpoint (a seat's); a game with no endpoint yet starts its outbox
         after ``version``: a seat hears of what comes next, not of the past."""

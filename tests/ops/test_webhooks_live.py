@@ -378,3 +378,87 @@ def test_a_clock_sends_the_turn_its_deadline_near_and_the_timeout(hooked):
         assert kinds.index("deadline.near") < kinds.index("turn.timed_out")
     finally:
         receiver.close()
+
+
+def test_a_rematch_is_told_to_the_game_s_endpoints_with_their_secrets(hooked):
+    """The rematch's tokens go to the players who ask; an app asleep learns of the new game from
+    the endpoints its game had: the creation's and a seat's, each with the secret it already has."""
+    url, _, _ = hooked
+    game_receiver, seat_receiver = Receiver(), Receiver()
+    try:
+        created = _create(url, game_receiver.url, seats=[{"kind": "human"}, {"kind": "human"}])
+        game_id, game_secret = created["id"], created["webhook_secret"]
+        tokens = {s["seat"]: s["token"] for s in created["human_seats"]}
+        put = requests.put(
+            f"{url}/games/{game_id}/webhook",
+            json={"url": seat_receiver.url},
+            headers=_auth(tokens[1]),
+            timeout=10,
+        )
+        seat_secret = put.json()["webhook_secret"]
+        resigned = requests.post(f"{url}/games/{game_id}/resign", headers=_auth(tokens[0]), timeout=10)
+        assert resigned.status_code == 200 and resigned.json()["status"] == "finished", resigned.text
+        asked = {
+            seat: requests.post(f"{url}/games/{game_id}/rematch", headers=_auth(tokens[seat]), timeout=10)
+            for seat in (1, 0)
+        }
+        assert all(reply.status_code == 201 for reply in asked.values()), {
+            s: r.text for s, r in asked.items()
+        }
+        rematch = asked[0].json()["id"]
+        assert asked[1].json()["id"] == rematch != game_id
+        new_tokens = {seat: reply.json()["token"] for seat, reply in asked.items()}
+
+        def of_rematch(receiver, secret):
+            return [n for _, n in _verified(receiver, secret) if n["data"]["game_id"] == rematch]
+
+        # The creation's endpoint: both joins (seat 1 asked first), the start, the first turn.
+        told = _wait(
+            lambda: (
+                (got := of_rematch(game_receiver, game_secret))
+                and any(n["type"] == "game.turn" for n in got)
+                and got
+            ),
+            what="the rematch's notices",
+        )
+        assert [n["type"] for n in told[:3]] == ["seat.joined", "seat.joined", "game.started"], told
+        assert [n["data"]["seat"] for n in told[:2]] == [1, 0]
+        assert all(n["data"]["rematch_of"] == game_id for n in told)
+        # Seat 1's own endpoint, in the rematch too: its turns only, under its secret.
+        first = requests.get(f"{url}/games/{rematch}", timeout=10).json()["to_act"][0]
+        if first == 0:  # seat 0 moves; then seat 1 is to act
+            listing = requests.get(
+                f"{url}/games/{rematch}/moves", headers=_auth(new_tokens[0]), timeout=10
+            ).json()
+            moved = requests.post(
+                f"{url}/games/{rematch}/actions",
+                json={"move": listing["moves"][0]["move"], "version": listing["version"]},
+                headers=_auth(new_tokens[0]),
+                timeout=10,
+            )
+            assert moved.status_code == 200, moved.text
+        mine = _wait(lambda: of_rematch(seat_receiver, seat_secret), what="seat 1's turn in the rematch")
+        assert all(n["type"] == "game.turn" and n["data"]["seat"] == 1 for n in mine), mine
+        # Its deliveries are listed for the new game with the new token of the seat.
+        listed = requests.get(
+            f"{url}/games/{rematch}/webhooks/deliveries", headers=_auth(new_tokens[1]), timeout=10
+        )
+        assert listed.status_code == 200 and listed.json()["deliveries"], listed.text
+        # Seat 1 asks again (a lost token): the same game, and the endpoints are set once, so
+        # nothing already sent is sent again (a second fan-out from version 0 would).
+        before = len(of_rematch(game_receiver, game_secret))
+        again = requests.post(f"{url}/games/{game_id}/rematch", headers=_auth(tokens[1]), timeout=10)
+        assert again.status_code == 201 and again.json()["id"] == rematch, again.text
+        rejoined = _wait(
+            lambda: (got := of_rematch(game_receiver, game_secret)) and len(got) > before and got,
+            what="the second join's notice",
+        )
+        time.sleep(1.0)
+        notices = [
+            (i, n) for i, n in _verified(game_receiver, game_secret) if n["data"]["game_id"] == rematch
+        ]
+        assert len({i for i, _ in notices}) == len(notices) == len(rejoined) == before + 1, notices
+        assert notices[-1][1]["type"] == "seat.joined" and notices[-1][1]["data"]["seat"] == 1
+    finally:
+        game_receiver.close()
+        seat_receiver.close()

@@ -46,11 +46,12 @@ class Page:
         self.page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
         # The console says only "status of 409": which request it was, for the failure's message.
         self.refused: list[str] = []
-        self.page.on(
-            "response",
-            lambda r: self.refused.append(f"{r.request.method} {r.url} {r.status}") if r.status >= 400 else None,
-        )
+        self.page.on("response", self._note_refusal)
         self.url = url
+
+    def _note_refusal(self, response) -> None:
+        if response.status >= 400:
+            self.refused.append(f"{response.request.method} {response.url} {response.status}")
 
     def create(self, title: str, seats: list[str], options: dict) -> None:
         page = self.page

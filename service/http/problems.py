@@ -27,7 +27,7 @@ from engines.core import (
 
 from ..play.errors import (
     AbortRefused,
-    BadLobbyCursor,
+    BadCursor,
     GameNotActive,
     GameNotFound,
     GameNotOver,
@@ -100,7 +100,7 @@ PLAY_STATUS: dict[type[PlayError], int] = {
     NoSuchSeat: 422,
     AbortRefused: 409,
     SpectatorRefused: 401,
-    BadLobbyCursor: 422,
+    BadCursor: 422,
     SeatResigned: 409,
     WebhookRefused: 422,
     WebhookNotFound: 404,

@@ -11,7 +11,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from ..play.webhooks import NOTICE_TYPES, SEAT_NOTICES, Webhooks
+from ..play.webhooks import DELIVERIES_PAGE, DELIVERIES_PAGE_MAX, NOTICE_TYPES, SEAT_NOTICES, Webhooks
 from . import jsonbody
 from .api import ACT_AUTH_HEADER, AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_token, json_response
 from .schemas import WebhookRequestSchema
@@ -69,9 +69,28 @@ class DeliverySchema(Schema):
     )
 
 
+class DeliveriesQuerySchema(Schema):
+    cursor = fields.String(
+        validate=validate.Length(min=1, max=400),
+        metadata={"description": "The `next` of the previous page."},
+    )
+    limit = fields.Integer(
+        load_default=DELIVERIES_PAGE,
+        validate=validate.Range(min=1, max=DELIVERIES_PAGE_MAX),
+        metadata={"description": "Deliveries per page."},
+    )
+
+
 class DeliveriesSchema(Schema):
     deliveries = fields.List(
-        fields.Nested(DeliverySchema), required=True, metadata={"description": "Newest first (200 at most)."}
+        fields.Nested(DeliverySchema),
+        required=True,
+        metadata={"description": "Newest first (by version), a page of them."},
+    )
+    next = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Cursor of the next page, older deliveries (`?cursor=`); null on the last."},
     )
 
 
@@ -99,11 +118,16 @@ class SeatWebhook(MethodView):
 
 @blp.route("/games/<game_id>/webhooks/deliveries")
 class Deliveries(MethodView):
-    @blp.response(200, DeliveriesSchema, description="The deliveries to your endpoints.")
+    @blp.arguments(DeliveriesQuerySchema(), location="query")
+    @blp.response(200, DeliveriesSchema, description="The deliveries to your endpoints, newest first.")
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound", description="No such game, or no webhook for your seat.")
+    @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(operationId="getWebhookDeliveries", parameters=[GAME_ID, AUTH_HEADER], security=OPTIONAL_TOKEN)
-    def get(self, game_id):
+    def get(self, query, game_id):
         """What was sent, and what waits: with a seat token, to its seat's endpoint; with the
-        creation's `webhook_secret` as the bearer, to the creation's endpoints."""
-        return json_response(webhooks().deliveries(game_id, caller_token()))
+        creation's `webhook_secret` as the bearer, to the creation's endpoints. Newest first, by
+        pages (`next`)."""
+        return json_response(
+            webhooks().deliveries(game_id, caller_token(), query.get("cursor"), query["limit"])
+        )

@@ -136,8 +136,8 @@ class SpectatorRefused(PlayError):
     code = "seat_token_required"
 
 
-class BadLobbyCursor(PlayError):
-    """A lobby cursor that this service did not write."""
+class BadCursor(PlayError):
+    """A page cursor (the lobby's, the deliveries') that this service did not write."""
 
     code = "bad_cursor"
 

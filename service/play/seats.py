@@ -10,14 +10,10 @@ lands, the other is judged again on the game as it then is.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import copy
 import secrets
 import time
 from typing import TYPE_CHECKING, Any
-
-import orjson
 
 from engines import registry
 
@@ -25,11 +21,11 @@ from ..store.games import GameMissing, GameMovedOn, StoredGame, new_game_id
 from ..store.lobby import LobbyIndex
 from ..store.seats import RematchStore, SeatStore
 from . import auth
+from .cursors import read_cursor, write_cursor
 from .deadlines import next_deadlines, rfc3339
 from .deadlines import shown as shown_deadlines
 from .errors import (
     AbortRefused,
-    BadLobbyCursor,
     GameNotActive,
     GameNotFound,
     GameNotOver,
@@ -394,7 +390,7 @@ class Seats:
     ) -> dict[str, Any]:
         """Listed games waiting for players, newest first; ``next`` is the cursor of the next page."""
         limit = max(1, min(limit, LOBBY_PAGE_MAX))
-        before, after_id = _read_cursor(cursor) if cursor else (None, None)
+        before, after_id = read_cursor(cursor, "this lobby") if cursor else (None, None)
         found: list[dict[str, Any]] = []
         last: tuple[float, str] | None = None
         more = True
@@ -424,7 +420,7 @@ class Seats:
             before, after_id = last if last is not None else (before, after_id)
         next_cursor = None
         if len(found) == limit and last is not None:
-            next_cursor = _write_cursor(*last)
+            next_cursor = write_cursor(*last)
         return {"games": found, "next": next_cursor}
 
 
@@ -438,19 +434,3 @@ def _lobby_entry(game_id: str, meta: dict[str, Any]) -> dict[str, Any]:
         "open_seats": [s["seat"] for s in seats if s["kind"] == "open"],
         "created": rfc3339(meta["created"]),
     }
-
-
-def _write_cursor(score: float, game_id: str) -> str:
-    return base64.urlsafe_b64encode(orjson.dumps([score, game_id])).decode().rstrip("=")
-
-
-def _read_cursor(cursor: str) -> tuple[float, str]:
-    try:
-        score, game_id = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-        if not isinstance(game_id, str) or not isinstance(score, int | float) or isinstance(score, bool):
-            raise ValueError(cursor)
-        return float(score), game_id
-    except (ValueError, TypeError, binascii.Error, orjson.JSONDecodeError):
-        raise BadLobbyCursor(
-            "That cursor was not written by this lobby; start from the first page."
-        ) from None

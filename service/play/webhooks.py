@@ -42,11 +42,13 @@ import orjson
 from service.store.games import GameMissing
 
 from .auth import seat_of
+from .cursors import read_cursor, write_cursor
 from .deadlines import shown as shown_deadlines
 from .errors import GameNotFound, InvalidToken, MissingToken, WebhookNotFound, WebhookRefused
 from .results import game_result
 
 SECRET_PREFIX = "whsec_"
+DELIVERIES_PAGE, DELIVERIES_PAGE_MAX = 100, 200
 # The notice types a subscription may ask for; a subscription without ``events`` gets all.
 NOTICE_TYPES = (
     "game.started",
@@ -308,9 +310,12 @@ class Webhooks:
         assert seat is not None
         return seat
 
-    def deliveries(self, game_id: str, token: str | None) -> dict[str, Any]:
-        """The deliveries to the endpoints a credential registered: a seat token, its seat's; the
-        creation's ``webhook_secret``, the creation's."""
+    def deliveries(
+        self, game_id: str, token: str | None, cursor: str | None = None, limit: int = DELIVERIES_PAGE
+    ) -> dict[str, Any]:
+        """The deliveries to the endpoints a credential registered (a seat token, its seat's; the
+        creation's ``webhook_secret``, the creation's), newest first, by pages: ``next`` is the
+        cursor of the page after (older deliveries), null on the last."""
         stored = self._load(game_id)
         if token is None:
             raise MissingToken(
@@ -332,26 +337,34 @@ class Webhooks:
             if f"s{seat}" not in endpoints:
                 raise WebhookNotFound(f"Seat {seat} has no webhook on this game (PUT /games/{{id}}/webhook).")
             mine = {f"s{seat}"}
+        after = read_cursor(cursor, "this listing of deliveries") if cursor else None
+        limit = max(1, min(limit, DELIVERIES_PAGE_MAX))
         shown = []
-        for record in self.store.deliveries(game_id):
+        last: tuple[int, str] | None = None
+        for record in self.store.deliveries(game_id):  # newest first: by (version, id), descending
             endpoint_id = endpoint_of_queue(record["endpoint"])
-            if endpoint_id in mine:
-                shown.append(
-                    {
-                        "id": record["id"],
-                        "type": record["type"],
-                        "version": record["version"],
-                        "url": endpoints.get(endpoint_id, {}).get("url"),
-                        "state": record["state"],
-                        "attempts": record["attempts"],
-                        "last_status": record.get("last_status"),
-                        "last_error": record.get("last_error"),
-                        "next_attempt": _stamp(record.get("next_attempt"))
-                        if record["state"] == "pending"
-                        else None,
-                    }
-                )
-        return {"deliveries": shown[:200]}
+            if endpoint_id not in mine or (after is not None and (record["version"], record["id"]) >= after):
+                continue
+            if len(shown) == limit:
+                assert last is not None  # limit >= 1: something was shown
+                return {"deliveries": shown, "next": write_cursor(*last)}
+            last = (record["version"], record["id"])
+            shown.append(
+                {
+                    "id": record["id"],
+                    "type": record["type"],
+                    "version": record["version"],
+                    "url": endpoints.get(endpoint_id, {}).get("url"),
+                    "state": record["state"],
+                    "attempts": record["attempts"],
+                    "last_status": record.get("last_status"),
+                    "last_error": record.get("last_error"),
+                    "next_attempt": _stamp(record.get("next_attempt"))
+                    if record["state"] == "pending"
+                    else None,
+                }
+            )
+        return {"deliveries": shown, "next": None}
 
     # ---- fan-out (the webhook workers) ----------------------------------------------------------
     def fan_out(self, game_id: str, now: float | None = None) -> int:

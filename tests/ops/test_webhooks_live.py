@@ -117,12 +117,21 @@ def test_a_game_to_the_end_notifies_each_turn_once_in_version_order(hooked):
         assert len(turns) >= 3 and max(versions) == final["version"] == log_versions[-1]
         ended = notices[-1][1]
         assert ended["data"]["result"]["ranks"] == final["result"]["ranks"]
-        # The listing of what was sent, for the creation's secret.
-        reply = requests.get(
-            f"{url}/games/{created['id']}/webhooks/deliveries", headers=_auth(secret), timeout=10
-        )
-        assert reply.status_code == 200, reply.text
-        listed = reply.json()["deliveries"]
+        # The listing of what was sent, for the creation's secret, page by page (a long game
+        # sends more than one page holds).
+        listed, cursor = [], None
+        while True:
+            reply = requests.get(
+                f"{url}/games/{created['id']}/webhooks/deliveries",
+                params={"limit": 40, **({"cursor": cursor} if cursor else {})},
+                headers=_auth(secret),
+                timeout=10,
+            )
+            assert reply.status_code == 200, reply.text
+            listed += reply.json()["deliveries"]
+            cursor = reply.json()["next"]
+            if cursor is None:
+                break
         assert {d["id"] for d in listed} == set(ids), (sorted(d["id"] for d in listed), sorted(ids))
         assert all(d["state"] == "delivered" and d["attempts"] == 1 for d in listed)
         # A seat token lists its own webhook's deliveries: it registered none, 404.

@@ -262,3 +262,21 @@ class ProblemSchema(Schema):
     code = fields.String(required=True)
     errors = fields.Dict(metadata={"description": "Field-by-field input errors."})
     current_version = fields.Integer(allow_none=True)
+
+
+def paged_query(default: int, maximum: int, items: str) -> type[Schema]:
+    """The query of a listing by pages (the lobby, the deliveries): ``cursor``, the ``next`` of
+    the page before, and ``limit``, ``items`` per page."""
+
+    class PagedQuery(Schema):
+        cursor = fields.String(
+            validate=validate.Length(min=1, max=200),
+            metadata={"description": "The `next` of the previous page."},
+        )
+        limit = fields.Integer(
+            load_default=default,
+            validate=validate.Range(min=1, max=maximum),
+            metadata={"description": f"{items} per page."},
+        )
+
+    return PagedQuery

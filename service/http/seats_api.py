@@ -16,7 +16,7 @@ from engines import registry
 from ..play.seats import LOBBY_PAGE, LOBBY_PAGE_MAX, Seats
 from . import jsonbody
 from .api import ACT_AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_token, json_response
-from .schemas import MAX_SEATS
+from .schemas import MAX_SEATS, paged_query
 
 blp = Blueprint("seats", __name__, description="Open seats: join, leave, abort, and the lobby.")
 blp.ARGUMENTS_PARSER = jsonbody.PARSER
@@ -81,22 +81,13 @@ class AbortedSchema(Schema):
     version = fields.Integer(required=True)
 
 
-class LobbyQuerySchema(Schema):
+class LobbyQuerySchema(paged_query(LOBBY_PAGE, LOBBY_PAGE_MAX, "Games")):
     title = fields.String(
         validate=validate.OneOf(sorted(registry.GAMES)), metadata={"description": "Only games of this title."}
     )
     seats = fields.Integer(
         validate=validate.Range(min=1, max=MAX_SEATS),
         metadata={"description": "Only games of this many seats."},
-    )
-    cursor = fields.String(
-        validate=validate.Length(min=1, max=200),
-        metadata={"description": "The `next` of the previous page."},
-    )
-    limit = fields.Integer(
-        load_default=LOBBY_PAGE,
-        validate=validate.Range(min=1, max=LOBBY_PAGE_MAX),
-        metadata={"description": "Games per page."},
     )
 
 

@@ -14,7 +14,7 @@ from marshmallow import Schema, fields, validate
 from ..play.webhooks import DELIVERIES_PAGE, DELIVERIES_PAGE_MAX, NOTICE_TYPES, SEAT_NOTICES, Webhooks
 from . import jsonbody
 from .api import ACT_AUTH_HEADER, AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_token, json_response
-from .schemas import WebhookRequestSchema
+from .schemas import WebhookRequestSchema, paged_query
 
 blp = Blueprint("webhooks", __name__, description="Webhooks: signed notices to your app (Standard Webhooks).")
 blp.ARGUMENTS_PARSER = jsonbody.PARSER
@@ -69,16 +69,8 @@ class DeliverySchema(Schema):
     )
 
 
-class DeliveriesQuerySchema(Schema):
-    cursor = fields.String(
-        validate=validate.Length(min=1, max=400),
-        metadata={"description": "The `next` of the previous page."},
-    )
-    limit = fields.Integer(
-        load_default=DELIVERIES_PAGE,
-        validate=validate.Range(min=1, max=DELIVERIES_PAGE_MAX),
-        metadata={"description": "Deliveries per page."},
-    )
+class DeliveriesQuerySchema(paged_query(DELIVERIES_PAGE, DELIVERIES_PAGE_MAX, "Deliveries")):
+    pass
 
 
 class DeliveriesSchema(Schema):

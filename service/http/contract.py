@@ -378,6 +378,11 @@ def _replies(components: Components, game_id: str) -> None:
                     "description": "Games with a clock: the clock as set at creation, defaults filled in.",
                 },
                 "deadlines": ref("Deadlines"),
+                "rematch": {
+                    "type": "string",
+                    "description": "A finished game whose rematch a player asked for: the rematch's id "
+                    "(POST /games/{id}/rematch with your seat token takes your seat in it).",
+                },
             },
         ),
         "ListedMove": (

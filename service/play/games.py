@@ -300,6 +300,7 @@ class Games:
                 if "clock" in stored.meta
                 else {}
             ),
+            **({"rematch": stored.rematch} if stored.rematch else {}),
         }
 
     def moves(self, game_id: str, token: str | None) -> dict[str, Any]:

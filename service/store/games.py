@@ -75,14 +75,15 @@ return version
 # A game's read with the request's rate-limit check before it, in one round trip. The limit's
 # counters may lie outside the game's slot (an address's): like the limiter, this needs a
 # single Redis. A refused request reads nothing.
-_LOAD_FIELDS = ("version", "status", "meta", "state", "updated", "deadlines")
+_LOAD_FIELDS = ("version", "status", "meta", "state", "updated", "deadlines", "rematch")
 _LOAD = (
     ADMIT
     + """
 -- KEYS: game hash, then the counters of the request's rate limit; ARGV: the limit's arguments
 local admitted = admit(2, 1, (#KEYS - 1) / 2)
 if admitted[1] == 0 then return {admitted} end
-return {admitted, redis.call('HMGET', KEYS[1], 'version', 'status', 'meta', 'state', 'updated', 'deadlines')}
+return {admitted, redis.call('HMGET', KEYS[1], 'version', 'status', 'meta', 'state', 'updated', 'deadlines',
+  'rematch')}
 """
 )
 
@@ -131,6 +132,8 @@ class StoredGame:
     # Games with a clock: each human seat to act (its number, as a string) and when its time runs
     # out (Unix time), as the commit that made this version wrote them.
     deadlines: dict[str, float] = field(default_factory=dict)
+    # A finished game's rematch, once a player asked for it (service.store.seats.RematchStore).
+    rematch: str | None = None
 
 
 def new_game_id() -> str:
@@ -207,7 +210,7 @@ class GameStore:
             values = read[0]
         if values[0] is None:
             raise GameMissing(game_id)
-        version, status, meta, state, updated, deadlines = values
+        version, status, meta, state, updated, deadlines, rematch = values
         return StoredGame(
             id=game_id,
             version=int(version),
@@ -217,6 +220,7 @@ class GameStore:
             updated=float(updated or 0),
             raw_state=b"" if parse_state else state,
             deadlines=orjson.loads(deadlines) if deadlines else {},
+            rematch=rematch.decode() if isinstance(rematch, bytes) else rematch,
         )
 
     def version(self, game_id: str) -> int | None:

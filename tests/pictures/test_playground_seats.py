@@ -187,6 +187,11 @@ def test_two_players_meet_in_the_lobby_play_to_the_end_and_rematch(live, browser
         rematch = ada.attribute("body", "data-game")
         assert "You are seat 0 (Ada)." in ada.text("#game-status")
         assert ada.page.locator("#waiting li.open-seat[data-seat='1']").count() == 1
+        # Bo's page, on the finished game, learns of it (the game's page shows the rematch).
+        bo.page.wait_for_selector("#rematch-note:not([hidden])", timeout=15_000)
+        assert bo.text("#rematch") == "Join the rematch"
+        assert "A rematch was asked for" in bo.text("#rematch-note")
+        bo.page.screenshot(path=str(artifacts / "play-rematch-asked.png"), full_page=True)
         bo.page.click("#rematch")
         bo.page.wait_for_selector(f"body[data-ready=game][data-game='{rematch}'][data-status=active]")
         assert "You are seat 1 (Bo)." in bo.text("#game-status")

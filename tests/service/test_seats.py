@@ -354,9 +354,13 @@ def test_a_rematch_is_one_game_for_all_its_players_and_starts_when_all_asked(cli
     shown = client.get(f"/games/{game['id']}").get_json()
     if shown["status"] != "finished":  # the bots play it out: this test only needs a finished game
         game, toks = _finished_by_resignation(client)
+    assert "rematch" not in client.get(f"/games/{game['id']}").get_json()  # nobody asked yet
     first = client.post(f"/games/{game['id']}/rematch", headers=bearer(toks[0]))
     assert first.status_code == 201, first.get_json()
     body = first.get_json()
+    # The finished game shows the rematch to everyone (the other player learns of it there).
+    assert client.get(f"/games/{game['id']}").get_json()["rematch"] == body["id"]
+    assert client.get(f"/games/{game['id']}", headers=bearer(toks[1])).get_json()["rematch"] == body["id"]
     assert body["seat"] == 0 and body["status"] == "waiting"
     rematch = client.get(f"/games/{body['id']}").get_json()
     assert rematch["status"] == "waiting" and [s["kind"] for s in rematch["seats"]][:2] == ["human", "open"]

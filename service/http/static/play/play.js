@@ -14,6 +14,7 @@ const session = {
   stream: null, // the EventSource
   boardUrl: null, // the blob: URL of the board picture shown
   opened: 0, // games opened on this page: a read of a game left meanwhile does not paint
+  rematchTimer: null, // the next read of a finished game, to learn of its rematch
   reading: null, // the reads under way (a promise), one at a time
   again: false, // news came while reading: read once more after
   pending: false, // a move or a seat's action is being sent
@@ -534,6 +535,38 @@ function paintSeatActions(shown) {
   $("abort").hidden = !abortAllowed(shown);
   // A resigned player may ask too: the rematch keeps every player's seat.
   $("rematch").hidden = !(mine && shown.status === "finished");
+  const asked = Boolean(mine && shown.status === "finished" && shown.rematch);
+  $("rematch").textContent = asked ? "Join the rematch" : "Rematch";
+  $("rematch-note").hidden = !asked;
+  $("rematch-note").textContent = asked ? "A rematch was asked for: it waits for you in your seat." : "";
+}
+
+// The event stream ends with the game: a finished game's page reads the game every few seconds
+// (for a quarter of an hour at most) until it shows a rematch, so that a player learns that
+// another asked for one.
+const REMATCH_POLL_MS = 3000;
+const REMATCH_POLLS = 300;
+
+function watchRematch(shown, polls = REMATCH_POLLS) {
+  clearTimeout(session.rematchTimer);
+  if (shown.status !== "finished" || !ownSeat(shown) || shown.rematch || polls <= 0) return;
+  const opened = session.opened;
+  session.rematchTimer = setTimeout(async () => {
+    if (opened !== session.opened) return;
+    let fresh;
+    try {
+      fresh = await readGame();
+    } catch (error) {
+      return; // the game expired, or the server is away: the button still asks
+    }
+    if (opened !== session.opened || !session.shown) return;
+    if (fresh.rematch) {
+      session.shown.rematch = fresh.rematch;
+      paintSeatActions(session.shown);
+    } else {
+      watchRematch(session.shown, polls - 1);
+    }
+  }, REMATCH_POLL_MS);
 }
 
 async function seatAction(button, action, question) {
@@ -722,6 +755,7 @@ async function readAndPaint() {
       $("moves").querySelectorAll("button").forEach((b) => { b.disabled = true; });
     }
     paintResult(shown, record);
+    watchRematch(shown);
     const old = session.boardUrl;
     session.boardUrl = boardUrl;
     $("board").src = boardUrl;

@@ -42,6 +42,17 @@ def parse_origins(text: str | None) -> tuple[str, ...] | None:
     return ("*",) if "*" in origins else origins
 
 
+# The Standard Webhooks retry schedule: the delays (seconds) before attempts 2 to 10.
+WEBHOOK_RETRY_SCHEDULE = (5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 50400.0, 72000.0, 86400.0)
+
+
+def parse_schedule(text: str | None) -> tuple[float, ...]:
+    """``SKYLINE_WEBHOOK_RETRY_SCHEDULE``: seconds, comma-separated (tests); empty: the spec's."""
+    if text is None or not text.strip():
+        return WEBHOOK_RETRY_SCHEDULE
+    return tuple(float(part) for part in text.split(",") if part.strip())
+
+
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None
@@ -66,6 +77,9 @@ class Settings:
     lobby_ttl_seconds: int = 24 * 3600  # a game waiting for players expires this long after creation
     webhook_allow_http: bool = False  # webhook URLs may use http (tests, private networks)
     webhook_allow_private: bool = False  # webhook hosts may resolve to loopback/private addresses
+    webhook_retry_schedule: tuple[float, ...] = WEBHOOK_RETRY_SCHEDULE
+    webhook_lease_seconds: float = 60.0  # a claimed endpoint is left to its worker this long
+    webhook_rate_per_second: int = 20  # deliveries a second to one URL (0: no bound)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -96,4 +110,7 @@ class Settings:
             lobby_ttl_seconds=_int("SKYLINE_LOBBY_TTL_SECONDS", 24 * 3600),
             webhook_allow_http=_flag("SKYLINE_WEBHOOK_ALLOW_HTTP"),
             webhook_allow_private=_flag("SKYLINE_WEBHOOK_ALLOW_PRIVATE"),
+            webhook_retry_schedule=parse_schedule(os.environ.get("SKYLINE_WEBHOOK_RETRY_SCHEDULE")),
+            webhook_lease_seconds=float(os.environ.get("SKYLINE_WEBHOOK_LEASE_SECONDS") or 60),
+            webhook_rate_per_second=_int("SKYLINE_WEBHOOK_RATE_PER_SECOND", 20),
         )

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import hashlib as _hashlib
 import hmac
 import http.client
 import logging
@@ -47,11 +46,12 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
 
-from service.config import Settings
+from service.config import WEBHOOK_RETRY_SCHEDULE, Settings
 from service.play.webhooks import (
     NEAR_QUEUE,
     Resolver,
@@ -63,7 +63,7 @@ from service.play.webhooks import (
     resolve,
     secret_key,
 )
-from service.store.keys import webhook_rate_key
+from service.store.keys import game_key, webhook_rate_key
 from service.store.webhooks import WebhookStore
 
 from . import metrics
@@ -75,7 +75,7 @@ QUEUE_NAME = "skyline-webhooks"
 NOTICES_PER_JOB = 20
 SECONDS_PER_JOB = 30.0
 
-SCHEDULE = (5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400)
+SCHEDULE = WEBHOOK_RETRY_SCHEDULE
 TIMEOUT_SECONDS = 10.0
 MAX_REPLY_BYTES = 64 * 1024
 USER_AGENT = "Skyline-Webhooks/1"
@@ -83,10 +83,7 @@ USER_AGENT = "Skyline-Webhooks/1"
 
 def schedule() -> tuple[float, ...]:
     """The delays between attempts: the specification's, or ``SKYLINE_WEBHOOK_RETRY_SCHEDULE``."""
-    text = os.environ.get("SKYLINE_WEBHOOK_RETRY_SCHEDULE", "").strip()
-    if not text:
-        return SCHEDULE
-    return tuple(float(part) for part in text.split(",") if part.strip())
+    return Settings.from_env().webhook_retry_schedule
 
 
 def sign(secret: str, message_id: str, timestamp: int, body: bytes) -> str:
@@ -205,16 +202,6 @@ def attempt(
 
 
 # ---- the queue's jobs and the dispatcher ---------------------------------------------------------
-def _env_float(name: str, default: float) -> float:
-    value = os.environ.get(name)
-    return default if value in (None, "") else float(value)
-
-
-def lease_seconds() -> float:
-    """How long a claimed endpoint is left to its worker: above one attempt's timeout."""
-    return _env_float("SKYLINE_WEBHOOK_LEASE_SECONDS", 60.0)
-
-
 class Context:
     """What the jobs and the dispatcher of one process share: the stores and the settings."""
 
@@ -241,7 +228,9 @@ class Context:
             allow_private=settings.webhook_allow_private,
         )
         self.queue = Queue(QUEUE_NAME, connection=connection, serializer=JSONSerializer)
-        self.rate_per_second = int(_env_float("SKYLINE_WEBHOOK_RATE_PER_SECOND", 20))
+        self.rate_per_second = settings.webhook_rate_per_second
+        # How long a claimed endpoint is left to its worker: above one attempt's timeout.
+        self.lease = settings.webhook_lease_seconds
 
 
 _contexts: dict[str, Context] = {}
@@ -258,7 +247,7 @@ def _rate_admits(ctx: Context, url: str) -> bool:
     """At most ``rate_per_second`` deliveries a second to one URL, across games and workers."""
     if ctx.rate_per_second <= 0:
         return True
-    digest = _hashlib.sha256(url.encode()).hexdigest()[:32]
+    digest = hashlib.sha256(url.encode()).hexdigest()[:32]
     key = webhook_rate_key(digest, int(time.time()))
     pipe = ctx.redis.pipeline()
     pipe.incr(key)
@@ -269,10 +258,6 @@ def _rate_admits(ctx: Context, url: str) -> bool:
 
 def _deadline_stands(ctx: Context, game_id: str, record: dict[str, Any]) -> bool:
     """The seat's deadline is still the one the notice announces (the seat has not acted)."""
-    import orjson
-
-    from service.store.keys import game_key  # noqa: PLC0415
-
     raw = ctx.redis.hget(game_key(game_id), "deadlines")
     deadlines = orjson.loads(raw) if raw else {}
     current = deadlines.get(str(record["seat"]))
@@ -299,19 +284,19 @@ def deliver_next(game_id: str, endpoint_id: str) -> dict[str, Any]:
         if "deadline_at" in record and not _deadline_stands(ctx, game_id, record):
             # The seat acted (or the deadline moved): nothing is near any more.
             record.update(state="skipped", next_attempt=None)
-            store.settle(game_id, endpoint_id, delivery_id, record, done=True, next_at=now + lease_seconds())
+            store.settle(game_id, endpoint_id, delivery_id, record, done=True, next_at=now + ctx.lease)
             metrics.webhook_delivered("skipped")
             continue
         if endpoint is None or endpoint.get("disabled"):
             # Removed, or answered 410: what waits for it will not be sent.
             record.update(state="disabled" if endpoint is not None else "cancelled", next_attempt=None)
-            store.settle(game_id, endpoint_id, delivery_id, record, done=True, next_at=now + lease_seconds())
+            store.settle(game_id, endpoint_id, delivery_id, record, done=True, next_at=now + ctx.lease)
             metrics.webhook_delivered(record["state"])
             continue
         if not _rate_admits(ctx, endpoint["url"]):
             store.settle(game_id, endpoint_id, delivery_id, record, done=False, next_at=now + 1.0)
             return {"outcome": "rate_limited", "sent": sent}
-        store.extend_lease(game_id, endpoint_id, now + lease_seconds())
+        store.extend_lease(game_id, endpoint_id, now + ctx.lease)
         outcome = attempt(
             endpoint["url"],
             endpoint["secret"],
@@ -320,6 +305,7 @@ def deliver_next(game_id: str, endpoint_id: str) -> dict[str, Any]:
             record["attempts"] + 1,
             allow_http=ctx.settings.webhook_allow_http,
             allow_private=ctx.settings.webhook_allow_private,
+            delays=ctx.settings.webhook_retry_schedule,
         )
         record["attempts"] += 1
         record["last_status"] = outcome.status
@@ -329,7 +315,7 @@ def deliver_next(game_id: str, endpoint_id: str) -> dict[str, Any]:
         record["state"] = state[outcome.result]
         # Retried later: the endpoint waits until then. Done: this job goes on with the next
         # notice, still holding the endpoint (no other job may take it meanwhile).
-        next_at = time.time() + (outcome.retry_in or 0.0) if not done else time.time() + lease_seconds()
+        next_at = time.time() + (outcome.retry_in or 0.0) if not done else time.time() + ctx.lease
         record["next_attempt"] = next_at if not done else None
         store.settle(game_id, endpoint_id, delivery_id, record, done=done, next_at=next_at)
         metrics.webhook_delivered(outcome.result)
@@ -373,7 +359,7 @@ class Dispatcher:
 
     def run_once(self, now: float | None = None) -> dict[str, int]:
         now = time.time() if now is None else now
-        lease = lease_seconds()
+        lease = self.ctx.lease
         fanned = 0
         for game_id in self.ctx.store.claim_due_games(now, lease):
             fanned += self.ctx.webhooks.fan_out(game_id)

@@ -23,8 +23,8 @@ from engines.bots import choose
 
 from ..store.games import GameMissing, GameMovedOn, StoredGame
 from .deadlines import rfc3339
-from .errors import PlayError, StaleVersion
-from .games import STAND_IN_LEVEL, Games
+from .errors import PlayError
+from .games import Games, stand_in_of
 
 
 def timeouts_in_a_row(log: list[dict[str, Any]], seat: int) -> int:
@@ -76,14 +76,14 @@ class Clocks:
                 return "resigned"
             self._stand_in(stored, seat, timed_out)
             return "stood_in"
-        except (StaleVersion, GameMovedOn):
-            return "moved_on"  # the player's own move (or another worker) landed first
-        except PlayError:
+        except (PlayError, GameMovedOn):
+            # The player's own move (StaleVersion) or another worker landed first, or the game
+            # ended or changed hands meanwhile.
             return "moved_on"
 
     def _stand_in(self, stored: StoredGame, seat: int, timed_out: dict[str, Any]) -> None:
         state = self.games._restore(stored, stored.state)
-        stand_in = stored.meta.get("stand_in") or {"bot": "greedy", "level": STAND_IN_LEVEL}
+        stand_in = stand_in_of(stored.meta)
         rng = random.Random(f"{stored.id}:{stored.version}:{seat}:timeout")
         move = choose(state, seat, stand_in["bot"], rng, level=stand_in["level"])
         self.games.act(stored.id, None, move, stored.version, bot_seat=seat, leading_events=[timed_out])

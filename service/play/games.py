@@ -53,6 +53,15 @@ BotEnqueuer = Callable[..., object]  # (game_id, version, *, humans) -> enqueued
 STAND_IN_LEVEL = "greedy"
 
 
+def stand_in_of(meta: dict[str, Any]) -> dict[str, str]:
+    """The bot that plays a seat whose player resigned or ran out of time: the game's (set at
+    creation), or the default level for a game kept from before there was a choice."""
+    if "stand_in" in meta:
+        return meta["stand_in"]
+    plan = level_for(None, STAND_IN_LEVEL)
+    return {"bot": plan.bot, "level": plan.name}
+
+
 def _status(state: State) -> str:
     return "finished" if state.is_over() else "active"
 
@@ -264,7 +273,8 @@ class Games:
         }
 
     # ---- reading ---------------------------------------------------------------------
-    def _read(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
+    def read(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
+        """The game as stored; GameNotFound when there is none (never was, or expired)."""
         try:
             return self.store.load(game_id, parse_state=parse_state)
         except GameMissing:
@@ -275,7 +285,7 @@ class Games:
         return registry.get(stored.meta["title"]).restore(state)
 
     def _load(self, game_id: str) -> tuple[StoredGame, State]:
-        stored = self._read(game_id)
+        stored = self.read(game_id)
         return stored, self._restore(stored, stored.state)
 
     def show(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -309,7 +319,7 @@ class Games:
     def moves_json(self, game_id: str, token: str | None) -> bytes:
         """The caller's legal moves as the API sends them (JSON): from a listing kept for the
         game's current version, else listed on the state read (parsed only then)."""
-        stored = self._read(game_id, parse_state=False)
+        stored = self.read(game_id, parse_state=False)
         seat = auth.seat_of(stored.meta["seats"], token)
         listing = self.listings.get(game_id, seat, stored.version)
         if listing is None:
@@ -330,7 +340,7 @@ class Games:
         return listing
 
     def events(self, game_id: str, token: str | None, since: int = 0) -> dict[str, Any]:
-        stored = self._read(game_id, parse_state=False)  # the log says it all
+        stored = self.read(game_id, parse_state=False)  # the log says it all
         seat = auth.seat_of(stored.meta["seats"], token)
         entries = self.store.log(game_id, since)
         return {
@@ -442,6 +452,7 @@ class Games:
                     "move": applied,
                 }
             status = _status(state)
+            acting = state.to_act()
             now = time.time()
             entry = {
                 "version": stored.version + 1,
@@ -451,23 +462,21 @@ class Games:
                 "at": now,
                 # Who acts next, and the status: what the version announces to webhooks
                 # (service.play.webhooks), read from the log without the state.
-                "to_act": state.to_act(),
+                "to_act": acting,
                 "status": status,
             }
             deadlines = None
             if "clock" in stored.meta:
-                deadlines = next_deadlines(stored.meta, status, state.to_act(), stored.deadlines, seat, now)
+                deadlines = next_deadlines(stored.meta, status, acting, stored.deadlines, seat, now)
                 entry["deadlines"] = shown_deadlines(deadlines)
-            result = state.result()
-            if result is not None:
-                result = game_result(stored.meta, state)
+            result = game_result(stored.meta, state)
             reply = {
                 "title": stored.meta["title"],
                 "version": stored.version + 1,
                 "seat": seat,
                 "move": applied,
                 "status": status,
-                "to_act": state.to_act(),
+                "to_act": acting,
                 "events": redact_all(events, seat, reveal_all=status == "finished"),
                 "view": state.view(seat),
                 "result": result,

@@ -36,7 +36,7 @@ from .errors import (
     SpectatorRefused,
     TooMuchContention,
 )
-from .games import STAND_IN_LEVEL, Games, bot_seats_to_act
+from .games import Games, bot_seats_to_act, stand_in_of
 from .results import resignation_result, resigned_order
 
 if TYPE_CHECKING:
@@ -72,11 +72,13 @@ class Seats:
         self.webhooks = webhooks  # a rematch keeps its game's endpoints
 
     # ---- the commit of a seat change -------------------------------------------------------
-    def _read(self, game_id: str) -> StoredGame:
-        try:
-            return self.games.store.load(game_id)
-        except GameMissing:
-            raise GameNotFound(game_id) from None
+    def _read_as_seat(self, game_id: str, token: str | None, refusal: str) -> tuple[StoredGame, int]:
+        """The game and the caller's seat; ``refusal`` says why a seat token is needed."""
+        stored = self.games.read(game_id)
+        seat = auth.seat_of(stored.meta["seats"], token)
+        if seat is None:
+            raise SpectatorRefused(refusal)
+        return stored, seat
 
     def _commit(
         self,
@@ -130,7 +132,7 @@ class Seats:
         ``holder`` (a rematch): the digest of the token of the finished game, for which the seat
         is reserved; its holder may take the seat again (a new token: a lost one is replaced)."""
         for _ in range(_ATTEMPTS):
-            stored = self._read(game_id)
+            stored = self.games.read(game_id)
             again = (
                 holder is not None
                 and seat is not None
@@ -212,10 +214,9 @@ class Seats:
     def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The one rematch of a finished game: same title, options, clock and bots, a new seed;
         each human seat reserved for its player, who takes it by asking (again: a new token)."""
-        stored = self._read(game_id)
-        seat = auth.seat_of(stored.meta["seats"], token)
-        if seat is None:
-            raise SpectatorRefused("A rematch is asked with a seat token of the finished game.")
+        stored, seat = self._read_as_seat(
+            game_id, token, "A rematch is asked with a seat token of the finished game."
+        )
         if stored.status != "finished":
             raise GameNotOver("A rematch is offered once the game is over.")
         old = stored.meta
@@ -245,7 +246,7 @@ class Seats:
             "options": old["options"],
             "seed": seed,
             "created": time.time(),
-            "stand_in": old.get("stand_in") or {"bot": "greedy", "level": STAND_IN_LEVEL},
+            "stand_in": stand_in_of(old),
             "rematch_of": game_id,
         }
         if "clock" in old:
@@ -264,10 +265,9 @@ class Seats:
     def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
         """Give a seat back before the start: it is open again, and its token stops working."""
         for _ in range(_ATTEMPTS):
-            stored = self._read(game_id)
-            seat = auth.seat_of(stored.meta["seats"], token)
-            if seat is None:
-                raise SpectatorRefused("Leaving needs the seat's token: 'Authorization: Bearer <token>'.")
+            stored, seat = self._read_as_seat(
+                game_id, token, "Leaving needs the seat's token: 'Authorization: Bearer <token>'."
+            )
             if stored.status != "waiting":
                 raise GameNotWaiting("The game has started: resign instead of leaving.")
             meta = copy.deepcopy(stored.meta)
@@ -289,10 +289,9 @@ class Seats:
         (the game's ``stand_in`` level) plays the seat to the end, ranked last among those who
         stayed; once no human seat is left unresigned, the bots play it out at their fastest."""
         for _ in range(_ATTEMPTS):
-            stored = self._read(game_id)
-            seat = auth.seat_of(stored.meta["seats"], token)
-            if seat is None:
-                raise SpectatorRefused("Resigning needs the seat's token: 'Authorization: Bearer <token>'.")
+            stored, seat = self._read_as_seat(
+                game_id, token, "Resigning needs the seat's token: 'Authorization: Bearer <token>'."
+            )
             try:
                 return self.resign_seat(stored, seat)
             except GameMovedOn:
@@ -322,7 +321,7 @@ class Seats:
             meta["ended"] = resignation_result(meta, 1 - seat)
             status = "finished"
         else:
-            stand_in = meta.get("stand_in") or {"bot": "greedy", "level": STAND_IN_LEVEL}
+            stand_in = stand_in_of(meta)
             old = meta["seats"][seat]
             # The token stays: its player still sees the game as that seat, and may not move.
             meta["seats"][seat] = {
@@ -351,10 +350,9 @@ class Seats:
     def abort(self, game_id: str, token: str | None) -> dict[str, Any]:
         """End the game with no result: while it waits, or while a human seat has not moved yet."""
         for _ in range(_ATTEMPTS):
-            stored = self._read(game_id)
-            seat = auth.seat_of(stored.meta["seats"], token)
-            if seat is None:
-                raise SpectatorRefused("Aborting needs a seat's token: 'Authorization: Bearer <token>'.")
+            stored, seat = self._read_as_seat(
+                game_id, token, "Aborting needs a seat's token: 'Authorization: Bearer <token>'."
+            )
             if stored.meta["seats"][seat]["kind"] != "human":
                 raise SeatResigned("You resigned: the game is no longer yours to abort.")
             if stored.status == "active":

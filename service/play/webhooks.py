@@ -44,7 +44,7 @@ from service.store.games import GameMissing
 from .auth import seat_of
 from .cursors import read_cursor, write_cursor
 from .deadlines import shown as shown_deadlines
-from .errors import GameNotFound, InvalidToken, MissingToken, WebhookNotFound, WebhookRefused
+from .errors import InvalidToken, MissingToken, WebhookNotFound, WebhookRefused
 from .results import game_result
 
 SECRET_PREFIX = "whsec_"
@@ -282,7 +282,7 @@ class Webhooks:
 
     def put_seat(self, game_id: str, token: str | None, url: Any, events: Any) -> dict[str, Any]:
         """A seat's own endpoint (added or replaced, with a new secret)."""
-        stored = self._load(game_id)
+        stored = self.games.read(game_id)
         seat = self._seat(stored, token)
         secret = new_secret()
         endpoint = self._endpoint(url, events, f"s{seat}", secret, seat)
@@ -291,16 +291,10 @@ class Webhooks:
         return {"seat": seat, "url": url, "events": endpoint["events"], "webhook_secret": secret}
 
     def remove_seat(self, game_id: str, token: str | None) -> None:
-        stored = self._load(game_id)
+        stored = self.games.read(game_id)
         seat = self._seat(stored, token)
         if not self.store.remove_endpoint(game_id, f"s{seat}"):
             raise WebhookNotFound(f"Seat {seat} has no webhook on this game.")
-
-    def _load(self, game_id: str) -> Any:
-        try:
-            return self.games.store.load(game_id)
-        except GameMissing:
-            raise GameNotFound(game_id) from None
 
     @staticmethod
     def _seat(stored: Any, token: str | None) -> int:
@@ -316,7 +310,7 @@ class Webhooks:
         """The deliveries to the endpoints a credential registered (a seat token, its seat's; the
         creation's ``webhook_secret``, the creation's), newest first, by pages: ``next`` is the
         cursor of the page after (older deliveries), null on the last."""
-        stored = self._load(game_id)
+        stored = self.games.read(game_id)
         if token is None:
             raise MissingToken(
                 "Deliveries are listed for a seat token or the game's webhook_secret: "

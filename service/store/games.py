@@ -189,11 +189,12 @@ class GameStore:
             "status": status,
             "updated": repr(time.time()),
         }
+        if deadlines:
+            fields["deadlines"] = orjson.dumps(deadlines)
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(key, mapping=fields)
         pipe.expire(key, self._ttl_for(status))
         if deadlines:
-            pipe.hset(key, "deadlines", orjson.dumps(deadlines))
             pipe.zadd(DEADLINES, {game_id: min(deadlines.values())})
         pipe.execute()
 

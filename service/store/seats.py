@@ -1,6 +1,6 @@
 """Seat changes in Redis: one Lua script, a compare-and-set on the version like a move's commit.
 
-Joining, leaving, aborting (and, to come, resigning) change a game's seats (``meta``) and its
+Joining, leaving, aborting and resigning change a game's seats (``meta``) and its
 status, not its state: each is a new version with a log entry of its own (service events, no
 ``move``), published on the game's channel like a move, and keeps the lobby's index in step in
 the same script. Two joins of the last open seat both read version *v*; one commit makes *v* + 1,
@@ -24,14 +24,13 @@ _SEAT_COMMIT = (
     + """
 -- KEYS: game hash, log, lobby, deadlines' index, the game's webhooks, the webhooks' outbox
 -- ARGV: expected version, meta, status, log entry, 'at' or 'in', expiry (unix time or seconds),
---       channel, now, lobby ('add', 'remove' or ''), game id, lobby score, state ('' = unchanged),
---       deadlines ('' = unchanged), the earliest deadline ('' = none)
+--       channel, now, lobby ('add', 'remove' or ''), game id, lobby score, deadlines ('' =
+--       unchanged), the earliest deadline ('' = none)
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return -1 end
 if current ~= ARGV[1] then return -2 end
 local version = tonumber(ARGV[1]) + 1
 redis.call('HSET', KEYS[1], 'meta', ARGV[2], 'version', version, 'status', ARGV[3], 'updated', ARGV[8])
-if ARGV[12] ~= '' then redis.call('HSET', KEYS[1], 'state', ARGV[12]) end
 redis.call('RPUSH', KEYS[2], ARGV[4])
 local expire = ARGV[5] == 'at' and 'EXPIREAT' or 'EXPIRE'
 redis.call(expire, KEYS[1], ARGV[6])
@@ -41,7 +40,7 @@ if ARGV[9] == 'add' then
 elseif ARGV[9] == 'remove' then
   redis.call('ZREM', KEYS[3], ARGV[10])
 end
-index_after_commit(KEYS[1], KEYS[4], KEYS[5], KEYS[6], ARGV[13], ARGV[14], ARGV[10], ARGV[8])
+index_after_commit(KEYS[1], KEYS[4], KEYS[5], KEYS[6], ARGV[12], ARGV[13], ARGV[10], ARGV[8])
 redis.call('PUBLISH', ARGV[7], version)
 return version
 """
@@ -67,7 +66,6 @@ class SeatStore:
         ttl: int | None = None,
         lobby: str = "",
         lobby_score: float = 0.0,
-        state: dict[str, Any] | None = None,
         deadlines: dict[str, float] | None = None,
     ) -> int:
         """Write the seats and status if the game is still at ``expected_version``; the new version.
@@ -92,7 +90,6 @@ class SeatStore:
                 lobby,
                 game_id,
                 repr(lobby_score),
-                b"" if state is None else orjson.dumps(state),
                 b"" if deadlines is None else orjson.dumps(deadlines),
                 "" if not deadlines else repr(min(deadlines.values())),
             ],

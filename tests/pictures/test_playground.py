@@ -54,6 +54,12 @@ class Page:
             self.refused.append(f"{response.request.method} {response.url} {response.status}")
 
     def create(self, title: str, seats: list[str], options: dict) -> None:
+        self.start_form(title, seats)
+        self.fill_options(options)
+        self.submit_form()
+
+    def start_form(self, title: str, seats: list[str]) -> None:
+        """/play's form, with the title and each seat's kind chosen."""
         page = self.page
         page.goto(self.url + "/play")
         page.wait_for_selector("body[data-ready=setup]")
@@ -61,14 +67,20 @@ class Page:
         page.select_option("#seat-count", str(len(seats)))
         for seat, kind in enumerate(seats):
             page.select_option(f"select[name=seat-{seat}-kind]", kind)
+
+    def fill_options(self, options: dict) -> None:
         for name, value in options.items():
-            field = page.locator(f"[data-option={name}]")
+            field = self.page.locator(f"[data-option={name}]")
             if isinstance(value, bool):
                 field.set_checked(value)
+            elif isinstance(value, int):
+                field.fill(str(value))
             else:
-                field.select_option(f'"{value}"')
-        page.click("#create")
-        page.wait_for_selector("#created:not([hidden])")
+                field.select_option(f'"{value}"')  # an enum's options are JSON values
+
+    def submit_form(self) -> None:
+        self.page.click("#create")
+        self.page.wait_for_selector("#created:not([hidden])")
 
     def open_seat(self, seat: int) -> str:
         link = self.page.locator(f"a.seat-link[data-seat='{seat}']")

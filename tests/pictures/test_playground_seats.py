@@ -36,20 +36,15 @@ class Player(Page):
         *,
         names: dict[int, str] | None = None,
         listed: bool = False,
-        clock: tuple[int, str] | None = None,
+        clock: tuple[int, str] | tuple[int, str, int] | None = None,
     ) -> str:
+        """Creates the game by /play's form; ``clock``: seconds, on timeout, and optionally the
+        timeouts in a row that resign a seat."""
         page = self.page
-        page.goto(self.url + "/play")
-        page.wait_for_selector("body[data-ready=setup]")
-        page.select_option("#title", title)
-        page.select_option("#seat-count", str(len(seats)))
-        for seat, kind in enumerate(seats):
-            page.select_option(f"select[name=seat-{seat}-kind]", kind)
+        self.start_form(title, seats)
         for seat, name in (names or {}).items():
             page.fill(f"input[name=seat-{seat}-name]", name)
-        for name, value in options.items():
-            field = page.locator(f"[data-option={name}]")
-            field.fill(str(value)) if isinstance(value, int) else field.select_option(f'"{value}"')
+        self.fill_options(options)
         if listed:
             page.check("#listed")
         if clock is not None:
@@ -58,8 +53,7 @@ class Player(Page):
             page.select_option("#on-timeout", clock[1])
             if len(clock) > 2:
                 page.fill("#timeouts-to-resign", str(clock[2]))
-        page.click("#create")
-        page.wait_for_selector("#created:not([hidden])")
+        self.submit_form()
         return page.locator("#created").get_attribute("data-game")
 
     def attribute(self, selector: str, name: str) -> str | None:

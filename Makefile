@@ -11,6 +11,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 TOOLS := .venv-tools
 TOOLS_STAMP := $(TOOLS)/.installed-stamp
+TS := tests/contract/ts
+TS_STAMP := $(TS)/node_modules/.installed-stamp
 IMAGE ?= skyline:dev
 PORT ?= 8000
 export PORT
@@ -33,10 +35,17 @@ $(TOOLS_STAMP): requirements-tools.txt
 
 tools: $(TOOLS_STAMP)
 
+$(TS_STAMP): $(TS)/package.json $(TS)/package-lock.json
+	cd $(TS) && npm ci --no-audit --no-fund
+	@touch $(TS_STAMP)
+
 run: $(STAMP)
 	$(BIN)/skyline serve --port $(PORT)
 
-test: $(STAMP) $(TOOLS_STAMP)
+# System packages (chromium, redis-server) and the TypeScript checker's npm packages: a fresh
+# machine gets them here, not only in CI.
+test: $(STAMP) $(TOOLS_STAMP) $(TS_STAMP)
+	tools/system-packages.sh
 	$(BIN)/ruff check .
 	SKYLINE_REQUIRE_TOOLS=1 $(BIN)/python -m pytest -n 2 --dist loadgroup
 

@@ -13,8 +13,8 @@
   anything else (a timeout, a refused connection, a refused URL, another status) retries on
   the schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, then gives that notice up
   (``failed``; the endpoint goes on with the others). 429 and 503 retry after their
-  ``Retry-After`` when it is longer than the schedule's delay, and the whole endpoint waits as
-  long (the receiver asked for it). ``SKYLINE_WEBHOOK_RETRY_SCHEDULE`` (seconds,
+  ``Retry-After`` when it is longer than the schedule's delay, and the whole endpoint waits
+  that long (the receiver asked for quiet). ``SKYLINE_WEBHOOK_RETRY_SCHEDULE`` (seconds,
   comma-separated) replaces the schedule, for tests.
 
 The webhook worker (``skyline worker --webhooks``, its own process, so that a slow receiver
@@ -23,10 +23,11 @@ thread (``Dispatcher``):
 
 - it fans out the games the commit scripts marked due (``sk:webhooks-due``) into deliveries,
   one queue per (game, endpoint), in version order (``service.play.webhooks.Webhooks``);
-- it claims each (game, endpoint) whose next attempt is due (``sk:webhooks-sending``, a lease
-  of ``SKYLINE_WEBHOOK_LEASE_SECONDS``, default 60) and enqueues ``deliver_next`` for it. A
-  worker killed mid-delivery leaves the claim to run out: the delivery is claimed and sent
-  again (the same ``webhook-id``), so a notice is delivered at least once.
+- it claims each (game, endpoint) whose next notice is due (``sk:webhooks-sending``), holding
+  it for a lease of ``SKYLINE_WEBHOOK_LEASE_SECONDS`` (default 60; ``sk:webhooks-held``), and
+  enqueues ``deliver_next`` for it. A worker killed mid-delivery leaves the claim to run out:
+  the delivery is claimed and sent again (the same ``webhook-id``), so a notice is delivered
+  at least once.
 - ``deliver_next`` sends the endpoint's due notices one at a time, in version order, up to a
   few per job. A notice that fails is set aside until its own next attempt, and the job ends
   (a failing receiver does not keep the worker for a job's worth of timeouts): the endpoint is
@@ -104,7 +105,7 @@ class Outcome:
     status: int | None  # the receiver's status, if it answered
     retry_in: float | None = None  # seconds until the next attempt, when "retry"
     error: str | None = None
-    throttled: bool = False  # the receiver said when to come back (429 or 503, Retry-After)
+    quiet_for: float | None = None  # seconds the receiver asked to be left alone (Retry-After)
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -203,7 +204,7 @@ def attempt(
     delay = delays[attempt_number - 1]
     if retry_after is not None:
         delay = max(delay, retry_after)
-    return Outcome("retry", status, delay, error, throttled=retry_after is not None)
+    return Outcome("retry", status, delay, error, quiet_for=retry_after)
 
 
 # ---- the queue's jobs and the dispatcher ---------------------------------------------------------
@@ -349,9 +350,10 @@ def _deliver_due(ctx: Context, game_id: str, endpoint_id: str) -> tuple[dict[str
                     store.put_record(game_id, {**other, "state": "disabled", "next_attempt": None})
             return {"outcome": "disabled", "sent": sent}, None
         if outcome.result == "retry":
-            # Set aside until its retry; the notices after it are due at once, in the next job
-            # (unless the receiver asked the whole endpoint to wait).
-            return {"outcome": "retry", "sent": sent}, retry_at if outcome.throttled else None
+            # Set aside until its retry; the notices after it are due at once, in the next job,
+            # unless the receiver asked for quiet.
+            quiet_until = None if outcome.quiet_for is None else time.time() + outcome.quiet_for
+            return {"outcome": "retry", "sent": sent}, quiet_until
         sent += 1
     return {"outcome": "more", "sent": sent}, None
 

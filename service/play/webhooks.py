@@ -53,6 +53,10 @@ from .results import game_result
 from .webhook_addresses import refusal
 
 SECRET_PREFIX = "whsec_"
+SECRET_BYTES = 24
+# What a secret looks like, the contract's pattern: Standard Webhooks' 24 to 64 random bytes in
+# standard base64, padded (the alphabet its libraries decode, ``+`` and ``/`` included).
+SECRET_PATTERN = SECRET_PREFIX + "[A-Za-z0-9+/]{32,88}={0,2}"
 DELIVERIES_PAGE, DELIVERIES_PAGE_MAX = 100, 200
 # The notice types a subscription may ask for; a subscription without ``events`` gets all.
 NOTICE_TYPES = (
@@ -81,12 +85,6 @@ MAX_URL_LENGTH = 2048
 # real names have them), 253 characters in all (RFC 1035), once IDNA made it ASCII.
 MAX_NAME_LENGTH = 253
 _LABEL = re.compile(r"[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?", re.IGNORECASE)
-
-
-SECRET_BYTES = 24
-# What a secret looks like: Standard Webhooks' 24 to 64 random bytes, in standard base64 (the
-# alphabet its libraries decode: ``+`` and ``/``), padded. The contract's pattern.
-SECRET_PATTERN = "whsec_[A-Za-z0-9+/]{32,88}={0,2}"
 
 
 def new_secret() -> str:

@@ -9,11 +9,13 @@
   connection cannot slip through.
 - A 10 s timeout per attempt, no redirect followed (a 3xx is a failure), the reply read no
   further than 64 KB.
-- Outcomes: 2xx delivered; ``410 Gone`` disables the endpoint; 429 and 503 retry after their
-  ``Retry-After`` when it is longer than the schedule's delay; anything else (a timeout, a
-  refused connection, a refused URL, another status) retries on the schedule: 5 s, 5 min,
-  30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, then gives up. ``SKYLINE_WEBHOOK_RETRY_SCHEDULE``
-  (seconds, comma-separated) replaces the schedule, for tests.
+- Outcomes: 2xx delivered; ``410 Gone`` disables the endpoint (what waits for it is dropped);
+  anything else (a timeout, a refused connection, a refused URL, another status) retries on
+  the schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h, then gives that notice up
+  (``failed``; the endpoint goes on with the others). 429 and 503 retry after their
+  ``Retry-After`` when it is longer than the schedule's delay, and the whole endpoint waits
+  that long (the receiver asked for quiet). ``SKYLINE_WEBHOOK_RETRY_SCHEDULE`` (seconds,
+  comma-separated) replaces the schedule, for tests.
 
 The webhook worker (``skyline worker --webhooks``, its own process, so that a slow receiver
 never delays a bot turn) runs RQ jobs from the ``skyline-webhooks`` queue and a dispatcher
@@ -21,14 +23,19 @@ thread (``Dispatcher``):
 
 - it fans out the games the commit scripts marked due (``sk:webhooks-due``) into deliveries,
   one queue per (game, endpoint), in version order (``service.play.webhooks.Webhooks``);
-- it claims each (game, endpoint) whose next attempt is due (``sk:webhooks-sending``, a lease
-  of ``SKYLINE_WEBHOOK_LEASE_SECONDS``, default 60) and enqueues ``deliver_next`` for it. A
-  worker killed mid-delivery leaves the claim to run out: the delivery is claimed and sent
-  again (the same ``webhook-id``), so a notice is delivered at least once.
-- ``deliver_next`` sends the endpoint's pending notices in order, one at a time, up to a few
-  per job; a failure keeps the notice at the head until its retry (later notices wait: an
-  endpoint never receives a game's notices out of order). Deliveries per endpoint URL are
-  bounded (``SKYLINE_WEBHOOK_RATE_PER_SECOND``, default 20; one more waits a second).
+- it claims each (game, endpoint) whose next notice is due (``sk:webhooks-sending``), holding
+  it for a lease of ``SKYLINE_WEBHOOK_LEASE_SECONDS`` (default 60; ``sk:webhooks-held``), and
+  enqueues ``deliver_next`` for it. A worker killed mid-delivery leaves the claim to run out:
+  the delivery is claimed and sent again (the same ``webhook-id``), so a notice is delivered
+  at least once.
+- ``deliver_next`` sends the endpoint's due notices one at a time, in version order, up to a
+  few per job. A notice that fails is set aside until its own next attempt, and the job ends
+  (a failing receiver does not keep the worker for a job's worth of timeouts): the endpoint is
+  due again at once for the notices after it, which go when due, not behind it. So while
+  deliveries succeed an endpoint receives a game's notices in version order; after a failure
+  the retried one arrives later, and receivers order by ``data.version`` and ``timestamp``.
+  Deliveries per endpoint URL are bounded (``SKYLINE_WEBHOOK_RATE_PER_SECOND``, default 20;
+  one more waits a second).
 """
 
 from __future__ import annotations
@@ -53,13 +60,11 @@ from rq.serializers import JSONSerializer
 
 from service.config import WEBHOOK_RETRY_SCHEDULE, Settings
 from service.play.webhooks import (
-    NEAR_QUEUE,
     Resolver,
     Target,
     WebhookRefused,
     Webhooks,
     check_url,
-    endpoint_of_queue,
     resolve,
     secret_key,
 )
@@ -100,6 +105,7 @@ class Outcome:
     status: int | None  # the receiver's status, if it answered
     retry_in: float | None = None  # seconds until the next attempt, when "retry"
     error: str | None = None
+    quiet_for: float | None = None  # seconds the receiver asked to be left alone (Retry-After)
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -198,7 +204,7 @@ def attempt(
     delay = delays[attempt_number - 1]
     if retry_after is not None:
         delay = max(delay, retry_after)
-    return Outcome("retry", status, delay, error)
+    return Outcome("retry", status, delay, error, quiet_for=retry_after)
 
 
 # ---- the queue's jobs and the dispatcher ---------------------------------------------------------
@@ -265,37 +271,42 @@ def _deadline_stands(ctx: Context, game_id: str, record: dict[str, Any]) -> bool
 
 
 def deliver_next(game_id: str, endpoint_id: str) -> dict[str, Any]:
-    """Send the pending notices of one endpoint of one game, oldest first (an RQ job)."""
+    """Send the due notices of one endpoint of one game, one at a time (an RQ job, holding the
+    endpoint); then let go of it, due again when its next notice is."""
     ctx = context()
+    result, not_before = _deliver_due(ctx, game_id, endpoint_id)
+    ctx.store.release(game_id, endpoint_id, time.time(), not_before)
+    return result
+
+
+def _deliver_due(ctx: Context, game_id: str, endpoint_id: str) -> tuple[dict[str, Any], float | None]:
+    """What the job did, and the time before which the endpoint may not be tried again (None: when
+    its next notice is due)."""
     store = ctx.store
     sent = 0
     started = time.monotonic()
     while sent < NOTICES_PER_JOB and time.monotonic() - started < SECONDS_PER_JOB:
-        head = store.head(game_id, endpoint_id)
-        if head is None:
-            return {"outcome": "empty", "sent": sent}
-        delivery_id, record = head
-        endpoints, _, _ = store.read(game_id)
-        endpoint = endpoints.get(endpoint_of_queue(endpoint_id))
         now = time.time()
-        if record.get("not_before", 0) > now:  # a deadline's notice, not due yet
-            store.settle(game_id, endpoint_id, delivery_id, record, done=False, next_at=record["not_before"])
-            return {"outcome": "not_yet", "sent": sent}
+        due = store.next_due(game_id, endpoint_id, now)
+        if due is None:
+            return {"outcome": "waiting", "sent": sent}, None
+        delivery_id, record = due
+        endpoints, _, _ = store.read(game_id)
+        endpoint = endpoints.get(endpoint_id)
         if "deadline_at" in record and not _deadline_stands(ctx, game_id, record):
             # The seat acted (or the deadline moved): nothing is near any more.
             record.update(state="skipped", next_attempt=None)
-            store.settle(game_id, endpoint_id, delivery_id, record, done=True, next_at=now + ctx.lease)
+            store.settle(game_id, endpoint_id, record, retry_at=None)
             metrics.webhook_delivered("skipped")
             continue
         if endpoint is None or endpoint.get("disabled"):
             # Removed, or answered 410: what waits for it will not be sent.
             record.update(state="disabled" if endpoint is not None else "cancelled", next_attempt=None)
-            store.settle(game_id, endpoint_id, delivery_id, record, done=True, next_at=now + ctx.lease)
+            store.settle(game_id, endpoint_id, record, retry_at=None)
             metrics.webhook_delivered(record["state"])
             continue
         if not _rate_admits(ctx, endpoint["url"]):
-            store.settle(game_id, endpoint_id, delivery_id, record, done=False, next_at=now + 1.0)
-            return {"outcome": "rate_limited", "sent": sent}
+            return {"outcome": "rate_limited", "sent": sent}, now + 1.0
         store.extend_lease(game_id, endpoint_id, now + ctx.lease)
         outcome = attempt(
             endpoint["url"],
@@ -307,17 +318,16 @@ def deliver_next(game_id: str, endpoint_id: str) -> dict[str, Any]:
             allow_private=ctx.settings.webhook_allow_private,
             delays=ctx.settings.webhook_retry_schedule,
         )
-        record["attempts"] += 1
-        record["last_status"] = outcome.status
-        record["last_error"] = outcome.error
-        done = outcome.result != "retry"
+        retry_at = time.time() + (outcome.retry_in or 0.0) if outcome.result == "retry" else None
         state = {"delivered": "delivered", "disabled": "disabled", "failed": "failed", "retry": "pending"}
-        record["state"] = state[outcome.result]
-        # Retried later: the endpoint waits until then. Done: this job goes on with the next
-        # notice, still holding the endpoint (no other job may take it meanwhile).
-        next_at = time.time() + (outcome.retry_in or 0.0) if not done else time.time() + ctx.lease
-        record["next_attempt"] = next_at if not done else None
-        store.settle(game_id, endpoint_id, delivery_id, record, done=done, next_at=next_at)
+        record.update(
+            attempts=record["attempts"] + 1,
+            last_status=outcome.status,
+            last_error=outcome.error,
+            state=state[outcome.result],
+            next_attempt=retry_at,
+        )
+        store.settle(game_id, endpoint_id, record, retry_at=retry_at)
         metrics.webhook_delivered(outcome.result)
         log.info(
             "webhook delivery",
@@ -333,19 +343,19 @@ def deliver_next(game_id: str, endpoint_id: str) -> dict[str, Any]:
             },
         )
         if outcome.result == "disabled":
-            base = endpoint_of_queue(endpoint_id)
-            store.disable(game_id, base)
-            for queue in (base, base + NEAR_QUEUE):
-                for dropped in store.drop_queue(game_id, queue):
-                    other = store.record(game_id, dropped)
-                    if other is not None:
-                        store.put_record(game_id, {**other, "state": "disabled", "next_attempt": None})
-            return {"outcome": "disabled", "sent": sent}
-        if not done:
-            return {"outcome": "retry", "sent": sent}
+            store.disable(game_id, endpoint_id)
+            for dropped in store.drop_pending(game_id, endpoint_id):
+                other = store.record(game_id, dropped)
+                if other is not None:
+                    store.put_record(game_id, {**other, "state": "disabled", "next_attempt": None})
+            return {"outcome": "disabled", "sent": sent}, None
+        if outcome.result == "retry":
+            # Set aside until its retry; the notices after it are due at once, in the next job,
+            # unless the receiver asked for quiet.
+            quiet_until = None if outcome.quiet_for is None else time.time() + outcome.quiet_for
+            return {"outcome": "retry", "sent": sent}, quiet_until
         sent += 1
-    store.extend_lease(game_id, endpoint_id, time.time())  # more wait: due again at once
-    return {"outcome": "more", "sent": sent}
+    return {"outcome": "more", "sent": sent}, None
 
 
 class Dispatcher:

@@ -44,6 +44,7 @@ from ..play.errors import (
     StaleVersion,
     TooManyBotGames,
     TooMuchContention,
+    WebhookEventsRefused,
     WebhookNotFound,
     WebhookRefused,
 )
@@ -103,6 +104,7 @@ PLAY_STATUS: dict[type[PlayError], int] = {
     BadCursor: 422,
     SeatResigned: 409,
     WebhookRefused: 422,
+    WebhookEventsRefused: 422,
     WebhookNotFound: 404,
     PlayError: 422,
 }

@@ -11,9 +11,16 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
-from ..play.webhooks import DELIVERIES_PAGE, DELIVERIES_PAGE_MAX, NOTICE_TYPES, SEAT_NOTICES, Webhooks
+from ..play.webhooks import (
+    DELIVERIES_PAGE,
+    DELIVERIES_PAGE_MAX,
+    NOTICE_TYPES,
+    SEAT_NOTICES,
+    SECRET_PATTERN,
+    Webhooks,
+)
 from . import jsonbody
-from .api import ACT_AUTH_HEADER, AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_token, json_response
+from .api import ACT_AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_token, json_response
 from .schemas import WebhookRequestSchema, paged_query
 
 blp = Blueprint("webhooks", __name__, description="Webhooks: signed notices to your app (Standard Webhooks).")
@@ -29,17 +36,39 @@ GAME_LINKS = {
 }
 
 
+# The deliveries' listing takes a seat token or the creation's webhook_secret (Standard
+# Webhooks: ``whsec_`` and standard base64, ``+`` and ``/`` included).
+DELIVERIES_AUTH_HEADER = {
+    "in": "header",
+    "name": "Authorization",
+    "required": False,
+    "schema": {"type": "string", "pattern": f"^Bearer ([A-Za-z0-9_-]{{1,256}}|{SECRET_PATTERN})$"},
+    "description": "`Bearer <seat token>` (its seat's webhook), or `Bearer <webhook_secret>` "
+    "(`whsec_…`, the creation's webhooks).",
+}
+
+
 def webhooks() -> Webhooks:
     return current_app.extensions["skyline.webhooks"]
+
+
+class SeatWebhookRequestSchema(WebhookRequestSchema):
+    # The enum is the contract's; the use case refuses any other event (422
+    # webhook_events_refused, naming those a seat's webhook may have).
+    events = fields.List(
+        fields.String(metadata={"enum": list(SEAT_NOTICES)}),
+        validate=validate.Length(min=1),
+        metadata={"description": "The notice types to send (all four when omitted): your seat's own."},
+    )
 
 
 class SeatWebhookSchema(Schema):
     seat = fields.Integer(required=True, metadata={"description": "Your seat."})
     url = fields.String(required=True)
     events = fields.List(
-        fields.String(validate=validate.OneOf(sorted(SEAT_NOTICES))),
+        fields.String(validate=validate.OneOf(list(SEAT_NOTICES))),
         required=True,
-        metadata={"description": "What this endpoint hears of: your turn, your deadline, the end."},
+        metadata={"description": "What this endpoint hears of: your turn, deadline and timeout, the end."},
     )
     webhook_secret = fields.String(
         required=True,
@@ -88,7 +117,7 @@ class DeliveriesSchema(Schema):
 
 @blp.route("/games/<game_id>/webhook")
 class SeatWebhook(MethodView):
-    @blp.arguments(WebhookRequestSchema(), example={"url": "https://app.example/skyline-hook"})
+    @blp.arguments(SeatWebhookRequestSchema(), example={"url": "https://app.example/skyline-hook"})
     @blp.response(200, SeatWebhookSchema, description="Your seat's endpoint, with its new secret.")
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
@@ -115,7 +144,11 @@ class Deliveries(MethodView):
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound", description="No such game, or no webhook for your seat.")
     @blp.alt_response(422, response="UnprocessableContent")
-    @blp.doc(operationId="getWebhookDeliveries", parameters=[GAME_ID, AUTH_HEADER], security=OPTIONAL_TOKEN)
+    @blp.doc(
+        operationId="getWebhookDeliveries",
+        parameters=[GAME_ID, DELIVERIES_AUTH_HEADER],
+        security=OPTIONAL_TOKEN,
+    )
     def get(self, query, game_id):
         """What was sent, and what waits: with a seat token, to its seat's endpoint; with the
         creation's `webhook_secret` as the bearer, to the creation's endpoints. Newest first, by

@@ -8,6 +8,7 @@
   the workers' sweeper does when a deadline passes (a stand-in move, or a resignation);
 - auth.py: seat tokens, made, hashed and matched to a seat;
 - webhooks.py: which URLs may receive notices, their secrets, what a committed version announces;
+  webhook_addresses.py: which addresses may (an IPv6 judged by the IPv4 it embeds);
 - errors.py: the refusals, one class per reason (not found, stale version, bad token, ...),
   each with a stable code. The engines' ``RulesError`` (an illegal move, not your turn, game
   over) passes through as it is.

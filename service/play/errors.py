@@ -149,10 +149,16 @@ class SeatResigned(PlayError):
 
 
 class WebhookRefused(PlayError):
-    """A webhook URL that may not receive notices (scheme, host, address), or a list of them
-    or of event types that cannot be used."""
+    """A webhook URL that may not receive notices (scheme, host, address), or too many of them."""
 
     code = "webhook_url_refused"
+
+
+class WebhookEventsRefused(PlayError):
+    """Webhook events that are no list of notice types, or that the webhook would never hear
+    (a seat's own webhook hears of its turn, its deadline, its timeout and the end only)."""
+
+    code = "webhook_events_refused"
 
 
 class WebhookNotFound(PlayError):

@@ -4,15 +4,18 @@ Standard Webhooks (https://www.standardwebhooks.com): a secret is ``whsec_`` and
 24 random bytes; a notice is ``{"type", "timestamp", "data"}`` whose ``data`` holds public
 facts only (what ``view(None)`` shows: never a hand, a token, a sealed bid).
 
-- ``check_url``: ``https`` only, and a host that resolves to no loopback, private, link-local,
-  multicast, reserved or unspecified address — at registration and again before each delivery
-  (DNS can change; the delivery connects to the address it checked). Relaxed, for tests and
-  private networks, by ``SKYLINE_WEBHOOK_ALLOW_HTTP`` and ``SKYLINE_WEBHOOK_ALLOW_PRIVATE``.
+- ``check_url``: ``https`` only, a host that is a DNS name (refused before any resolver is
+  asked), and every address it resolves to public (``webhook_addresses.refusal``: an IPv6 that
+  embeds an IPv4 is judged by it) — at registration and again before each delivery (DNS can
+  change; the delivery connects to the address it checked). Relaxed, for tests and private
+  networks, by ``SKYLINE_WEBHOOK_ALLOW_HTTP`` and ``SKYLINE_WEBHOOK_ALLOW_PRIVATE``.
 - ``EVENT_TYPES``: the service's log events and the notice type each becomes. The seat and
   clock events of the lobby (``seat_joined``, ``seat_resigned``, ``turn_timed_out``,
   ``game_started``) become notices by an entry in this table, nothing else.
 - ``notices_for``: the notices one committed version announces (a human seat to act: one
-  ``game.turn`` per seat and version; the end: ``game.finished``).
+  ``game.turn`` per seat and version; the end: ``game.finished``), each stamped with when the
+  version was committed (``timestamp``) and carrying it (``data.version``): what a receiver
+  orders them by, since a notice that fails is retried on its own while later ones go on.
 
 - ``Webhooks``: the use cases. Registration at creation (one ``webhook_secret`` for the
   creation's endpoints, shown once) and by a seat (``PUT /games/{id}/webhook``: its own
@@ -28,12 +31,13 @@ from __future__ import annotations
 import base64
 import hmac
 import ipaddress
+import re
 import secrets
 import socket
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -44,10 +48,15 @@ from service.store.games import GameMissing
 from .auth import seat_of
 from .cursors import read_cursor, write_cursor
 from .deadlines import shown as shown_deadlines
-from .errors import InvalidToken, MissingToken, WebhookNotFound, WebhookRefused
+from .errors import InvalidToken, MissingToken, WebhookEventsRefused, WebhookNotFound, WebhookRefused
 from .results import game_result
+from .webhook_addresses import refusal
 
 SECRET_PREFIX = "whsec_"
+SECRET_BYTES = 24
+# What a secret looks like, the contract's pattern: Standard Webhooks' 24 to 64 random bytes in
+# standard base64, padded (the alphabet its libraries decode, ``+`` and ``/`` included).
+SECRET_PATTERN = SECRET_PREFIX + "[A-Za-z0-9+/]{32,88}={0,2}"
 DELIVERIES_PAGE, DELIVERIES_PAGE_MAX = 100, 200
 # The notice types a subscription may ask for; a subscription without ``events`` gets all.
 NOTICE_TYPES = (
@@ -67,15 +76,19 @@ EVENT_TYPES: dict[str, str] = {
     "turn_timed_out": "turn.timed_out",
     "deadline_near": "deadline.near",
 }
-# The notices a seat's own webhook receives (its turn, its deadline, the end).
-SEAT_NOTICES = frozenset({"game.turn", "deadline.near", "turn.timed_out", "game.finished"})
+# The notices a seat's own webhook receives (its turn, its deadline, its timeout, the end).
+SEAT_NOTICES = ("game.turn", "game.finished", "turn.timed_out", "deadline.near")
 # What a log event may carry into a notice: public facts only (never a card, a bid, a token).
 PUBLIC_EVENT_FIELDS = ("seat", "by", "deadline", "replaced_by")
 MAX_URL_LENGTH = 2048
+# A DNS name: labels of 1 to 63 letters, digits, hyphens (not at an end) and underscores (some
+# real names have them), 253 characters in all (RFC 1035), once IDNA made it ASCII.
+MAX_NAME_LENGTH = 253
+_LABEL = re.compile(r"[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?", re.IGNORECASE)
 
 
 def new_secret() -> str:
-    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(24)).decode()
+    return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(SECRET_BYTES)).decode()
 
 
 def secret_key(secret: str) -> bytes:
@@ -92,19 +105,29 @@ def resolve(host: str, port: int) -> list[str]:
     return sorted({str(info[4][0]) for info in infos})
 
 
-def _forbidden(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return (
-        ip.is_loopback
-        or ip.is_private
-        or ip.is_link_local
-        or ip.is_multicast
-        or ip.is_reserved
-        or ip.is_unspecified
-        or not ip.is_global
-    )
+def dns_name(host: str) -> str:
+    """The name the resolver is asked for ``host`` (IDNA's ASCII form; an address as it is).
+
+    A name no DNS could hold (a label over 63 characters, an empty one, a character no label
+    has) is refused here, before any resolver: under gevent the resolver runs in a thread pool,
+    which writes a traceback to the log for the ``UnicodeError`` such a name raises there.
+    """
+    try:
+        ipaddress.ip_address(host.split("%", 1)[0])
+        return host
+    except ValueError:
+        pass
+    try:
+        name = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        name = ""
+    bare = name.removesuffix(".")  # a trailing dot: the name is absolute
+    if not bare or len(bare) > MAX_NAME_LENGTH or not all(map(_LABEL.fullmatch, bare.split("."))):
+        raise WebhookRefused(
+            f"The webhook host {host!r} is not a DNS name: labels of 1 to 63 letters, digits or "
+            f"hyphens, separated by dots, {MAX_NAME_LENGTH} characters at most."
+        )
+    return name
 
 
 @dataclass(frozen=True)
@@ -145,36 +168,50 @@ def check_url(
     if parts.username or parts.password:
         raise WebhookRefused("A webhook URL carries no user name or password.")
     port = port or (443 if parts.scheme == "https" else 80)
+    name = dns_name(parts.hostname)
     try:
-        addresses = list(resolver(parts.hostname, port))
-    except (OSError, UnicodeError):
+        addresses = list(resolver(name, port))
+    except (OSError, UnicodeError, ValueError):
         raise WebhookRefused(f"The webhook host {parts.hostname!r} does not resolve.") from None
     if not addresses:
         raise WebhookRefused(f"The webhook host {parts.hostname!r} does not resolve.")
     if not allow_private:
+        # Every address: a name with one public and one private address is refused, since the
+        # connection could go to either.
         for address in addresses:
-            if _forbidden(address):
+            why = refusal(address)
+            if why is not None:
                 raise WebhookRefused(
-                    f"The webhook host {parts.hostname!r} resolves to {address}, a loopback, private, "
-                    "link-local or multicast address (SKYLINE_WEBHOOK_ALLOW_PRIVATE lets an operator "
-                    "allow them)."
+                    f"The webhook host {parts.hostname!r} resolves to {address}, {why}: webhooks go to "
+                    "public addresses only (SKYLINE_WEBHOOK_ALLOW_PRIVATE lets an operator allow others)."
                 )
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    return Target(url, parts.scheme, parts.hostname, port, path, addresses[0])
+    # The connection goes to this checked address, never to a second lookup of the name.
+    return Target(url, parts.scheme, name, port, path, addresses[0])
 
 
-def check_events(events: Any) -> tuple[str, ...]:
+def check_events(events: Any, allowed: tuple[str, ...] = NOTICE_TYPES, who: str = "A webhook") -> list[str]:
+    """The events asked for, each once (all of ``allowed`` when None); refused if one is not allowed."""
     if events is None:
-        return NOTICE_TYPES
-    if not isinstance(events, list) or not events or not all(e in NOTICE_TYPES for e in events):
-        raise WebhookRefused("Webhook events are a non-empty list of: " + ", ".join(NOTICE_TYPES) + ".")
-    return tuple(dict.fromkeys(events))
+        return list(allowed)
+    if not isinstance(events, list) or not events or not all(isinstance(e, str) for e in events):
+        raise WebhookEventsRefused(f"Webhook events are a non-empty list of: {', '.join(allowed)}.")
+    asked = list(dict.fromkeys(events))
+    unheard = [e for e in asked if e not in allowed]
+    if unheard:
+        others = "" if allowed == NOTICE_TYPES else " The game's webhooks (at its creation) hear of all."
+        raise WebhookEventsRefused(
+            f"{who} hears of {', '.join(allowed)} only, not of {', '.join(unheard)}.{others}"
+        )
+    return asked
 
 
 # ---- what a committed version announces ----------------------------------------------------
 def notice(kind: str, data: dict[str, Any], at: float | None = None) -> dict[str, Any]:
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() if at is None else at))
-    return {"type": kind, "timestamp": stamp, "data": data}
+    """A Standard Webhooks payload: ``timestamp`` is when the event occurred (ISO 8601, UTC, to
+    the microsecond), not when it is delivered; a retry sends the very same body."""
+    when = datetime.fromtimestamp(time.time() if at is None else at, UTC)
+    return {"type": kind, "timestamp": when.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "data": data}
 
 
 def notices_for(
@@ -187,11 +224,13 @@ def notices_for(
     events: Iterable[dict[str, Any]] = (),
     result: dict[str, Any] | None = None,
     rematch_of: str | None = None,
+    at: float | None = None,
 ) -> list[tuple[int | None, dict[str, Any]]]:
     """The notices of one version, each with the seat it concerns (None: the whole game).
 
     ``events`` are the version's log events; only those in ``EVENT_TYPES`` become notices,
-    with their public fields. ``result`` (a finished game's) gives the ranking only.
+    with their public fields. ``result`` (a finished game's) gives the ranking only. ``at``:
+    when the version was committed, every notice's ``timestamp``.
     """
     base = {"game_id": game_id, "title": title, "version": version, "to_act": list(to_act)}
     if rematch_of is not None:
@@ -201,7 +240,7 @@ def notices_for(
         kind = EVENT_TYPES.get(event.get("type", ""))
         if kind is not None:
             extra = {k: event[k] for k in PUBLIC_EVENT_FIELDS if k in event}
-            found.append((extra.get("seat"), notice(kind, {**base, **extra})))
+            found.append((extra.get("seat"), notice(kind, {**base, **extra}, at)))
     if status == "finished":
         # The result's public part: who won and the ranks (scores and breakdown stay in the game).
         ending = {
@@ -209,12 +248,12 @@ def notices_for(
             for k in ("ranks", "winners", "reason", "resigned")
             if k in (result or {})
         }
-        found.append((None, notice("game.finished", {**base, "result": ending})))
+        found.append((None, notice("game.finished", {**base, "result": ending}, at)))
     else:
         humans = set(human_seats)
         for seat in to_act:
             if seat in humans:
-                found.append((seat, notice("game.turn", {**base, "seat": seat})))
+                found.append((seat, notice("game.turn", {**base, "seat": seat}, at)))
     return found
 
 
@@ -242,11 +281,16 @@ class Webhooks:
     def _endpoint(
         self, url: Any, events: Any, endpoint_id: str, secret: str, seat: int | None
     ) -> dict[str, Any]:
+        """An endpoint checked: its URL, and events it will hear of (a seat's: its own notices)."""
+        if seat is None:
+            wanted = check_events(events)
+        else:
+            wanted = check_events(events, SEAT_NOTICES, "A seat's webhook")
         check_url(url, allow_http=self.allow_http, allow_private=self.allow_private)
         return {
             "id": endpoint_id,
             "url": url,
-            "events": list(check_events(events)),
+            "events": wanted,
             "secret": secret,
             "seat": seat,
             "disabled": False,
@@ -286,7 +330,6 @@ class Webhooks:
         seat = self._seat(stored, token)
         secret = new_secret()
         endpoint = self._endpoint(url, events, f"s{seat}", secret, seat)
-        endpoint["events"] = [e for e in endpoint["events"] if e in SEAT_NOTICES] or sorted(SEAT_NOTICES)
         self.store.put_endpoint(game_id, endpoint, stored.version)  # type: ignore[union-attr]
         return {"seat": seat, "url": url, "events": endpoint["events"], "webhook_secret": secret}
 
@@ -336,7 +379,7 @@ class Webhooks:
         shown = []
         last: tuple[int, str] | None = None
         for record in self.store.deliveries(game_id):  # newest first: by (version, id), descending
-            endpoint_id = endpoint_of_queue(record["endpoint"])
+            endpoint_id = record["endpoint"]
             if endpoint_id not in mine or (after is not None and (record["version"], record["id"]) >= after):
                 continue
             if len(shown) == limit:
@@ -402,6 +445,7 @@ class Webhooks:
                 entry.get("events", []),
                 result,
                 meta.get("rematch_of"),
+                entry.get("at", meta.get("created")),  # version 0's time: the creation's
             )
             entry_deadlines = entry.get("deadlines") or {}
             for seat, message in list(found):
@@ -419,17 +463,17 @@ class Webhooks:
                         "type": message["type"],
                         "seat": seat,
                         "version": entry["version"],
-                        # A deadline's notice waits for its time in a queue of its own, so that it
-                        # holds back nothing sent meanwhile.
-                        "endpoint": endpoint["id"] + (NEAR_QUEUE if near else ""),
+                        "endpoint": endpoint["id"],
                         "body": _body(message),
                         "attempts": 0,
                         "last_status": None,
                         "last_error": None,
-                        "next_attempt": at,
+                        "next_attempt": message["at"] if near else at,
                         "state": "pending",
                     }
                     if near:
+                        # Due at its time: set aside until then (service.store.webhooks), it holds
+                        # back nothing sent meanwhile.
                         record["not_before"] = message["at"]
                         record["deadline_at"] = message["deadline_at"]
                     deliveries.append((delivery, record))
@@ -437,7 +481,6 @@ class Webhooks:
         return len(deliveries)
 
 
-NEAR_QUEUE = "~near"
 # A deadline is near a quarter of the turn before it, an hour at most.
 NEAR_SHARE, NEAR_MAX_SECONDS = 0.25, 3600.0
 
@@ -448,11 +491,6 @@ def _near_notice(turn: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
     ahead = min(meta["clock"]["turn_seconds"] * NEAR_SHARE, NEAR_MAX_SECONDS)
     near = notice("deadline.near", dict(turn["data"]), at=deadline_at - ahead)
     return {**near, "at": deadline_at - ahead, "deadline_at": deadline_at}
-
-
-def endpoint_of_queue(queue: str) -> str:
-    """The endpoint a queue delivers to (a deadline's queue is ``<endpoint>~near``)."""
-    return queue.removesuffix(NEAR_QUEUE)
 
 
 def _wants(endpoint: dict[str, Any], kind: str, seat: int | None) -> bool:

@@ -34,7 +34,7 @@ seat token, only a digest of it.
     (``store.lobby``); added at creation, removed by the seat script when the game starts or is
     aborted, trimmed past ``SKYLINE_LOBBY_TTL_SECONDS`` and pruned of gone games when read.
 ``sk:{<game>}:webhooks``, ``sk:{<game>}:wh:*``, ``sk:webhooks-due``, ``sk:webhooks-sending``,
-    ``sk:wh-rate:<url digest>:<second>``: webhooks, their outbox and deliveries
+    ``sk:webhooks-held``, ``sk:wh-rate:<url digest>:<second>``: webhooks, their outbox and deliveries
     (``store.webhooks``, whose docstring holds their layout); ``sk:webhook-workers``: the
     webhook workers alive, as ``sk:bot-workers`` below.
 ``sk:bot-workers`` (sorted set): the bot workers alive, ``<hostname>:<pid>`` scored by their
@@ -120,9 +120,11 @@ DEADLINES = "sk:deadlines"
 
 
 # Webhooks (store.webhooks): a game's endpoints, the outbox of games with versions to announce,
-# each endpoint's deliveries and queue, the endpoints due to send, and the rate per URL.
+# each endpoint's deliveries, its queue and those set aside, the endpoints due to send and those
+# a worker holds, and the rate per URL.
 WEBHOOKS_DUE = "sk:webhooks-due"
 WEBHOOKS_SENDING = "sk:webhooks-sending"
+WEBHOOKS_HELD = "sk:webhooks-held"
 
 
 def webhooks_key(game_id: str) -> str:
@@ -135,6 +137,10 @@ def deliveries_key(game_id: str) -> str:
 
 def queue_key(game_id: str, endpoint: str) -> str:
     return f"sk:{{{game_id}}}:wh:queue:{endpoint}"
+
+
+def later_key(game_id: str, endpoint: str) -> str:
+    return f"sk:{{{game_id}}}:wh:later:{endpoint}"
 
 
 def sending_member(game_id: str, endpoint: str) -> str:

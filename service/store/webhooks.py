@@ -9,11 +9,18 @@
   move (``ZADD NX``): the outbox rides in the commit, no other round trip.
 - ``sk:{<game>}:wh:deliveries`` (hash): delivery id (the ``webhook-id``) -> its record (type,
   seat, version, endpoint, body, attempts, last status, next attempt, state).
-- ``sk:{<game>}:wh:queue:<endpoint>`` (list): the endpoint's pending deliveries, oldest first:
-  an endpoint gets a game's notices one at a time, in version order.
+- ``sk:{<game>}:wh:queue:<endpoint>`` (list): the endpoint's deliveries not yet tried, in
+  version order (the fan-out's): due at once.
+- ``sk:{<game>}:wh:later:<endpoint>`` (sorted set): its deliveries set aside, scored by when
+  each is due: a failed one until its retry, a ``deadline.near`` until its time. Each waits on
+  its own schedule and holds back none of the others.
 - ``sk:webhooks-sending`` (sorted set): ``<game> <endpoint>`` with a pending delivery, scored
-  by its next attempt. Claiming one pushes its score a lease ahead: a worker killed mid-delivery
-  leaves it to be claimed again when the lease runs out (at least once; receivers dedupe).
+  by when the endpoint is next due (now if its queue holds any, else its earliest set aside).
+- ``sk:webhooks-held`` (sorted set): the same members, while a worker holds one, scored by
+  when its lease runs out. Claiming an endpoint holds it and pushes its ``sending`` score a
+  lease ahead: one delivery at a time per endpoint, and a worker killed mid-delivery leaves it
+  to be claimed again when the lease runs out (at least once; receivers dedupe). A fan-out
+  leaves the score of an endpoint held to its worker, which sets it when it lets go.
 
 Every key of a game's expires with the game (``ttl_seconds``, the longest a game lives).
 """
@@ -28,16 +35,18 @@ import redis
 
 from .keys import (
     WEBHOOKS_DUE,
+    WEBHOOKS_HELD,
     WEBHOOKS_SENDING,
     deliveries_key,
     game_key,
+    later_key,
     queue_key,
     sending_member,
     webhooks_key,
 )
 
-# Claim up to ARGV[3] games or endpoints due by ARGV[1]: each one's score moves to ARGV[2] (a
-# lease), so that no other worker claims it meanwhile.
+# Claim up to ARGV[3] games due by ARGV[1]: each one's score moves to ARGV[2] (a lease), so that
+# no other worker claims it meanwhile.
 _CLAIM = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
 for _, member in ipairs(due) do
@@ -46,21 +55,46 @@ end
 return due
 """
 
+# The same for endpoints, each also held (KEYS[2]) until ARGV[2].
+_CLAIM_SENDING = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, member in ipairs(due) do
+  redis.call('ZADD', KEYS[1], 'XX', ARGV[2], member)
+  redis.call('ZADD', KEYS[2], ARGV[2], member)
+end
+return due
+"""
+
 # The fan-out of versions (notified+1 .. ARGV[2]) of one game, if no other worker did it first.
-# KEYS: webhooks hash, deliveries hash, due set, sending set, game hash, then one queue per
-# endpoint named in ARGV. ARGV: expected notified, new notified, game id, now, ttl, count of
-# deliveries, then per delivery: its id, its record, its endpoint's index among the queue keys.
+# KEYS: webhooks hash, deliveries hash, due set, sending set, game hash, held set, then per
+# endpoint named in ARGV its queue and its set aside. ARGV: expected notified, new notified,
+# game id, now, ttl, count of deliveries, then per delivery: its id, its record, its endpoint's
+# index (from 1), when it is due ('' : at once, queued), then the endpoints' names.
 _FAN_OUT = """
 local notified = redis.call('HGET', KEYS[1], 'notified')
 if notified ~= ARGV[1] then return 0 end
-local ttl = tonumber(ARGV[5])
-local count = tonumber(ARGV[6])
+local now, ttl, count = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local names = 6 + 4 * count
 for i = 0, count - 1 do
-  local id, record, queue = ARGV[7 + 3 * i], ARGV[8 + 3 * i], tonumber(ARGV[9 + 3 * i])
+  local id, record, e, at = ARGV[7 + 4 * i], ARGV[8 + 4 * i], tonumber(ARGV[9 + 4 * i]), ARGV[10 + 4 * i]
+  local queue, later = KEYS[5 + 2 * e], KEYS[6 + 2 * e]
   redis.call('HSET', KEYS[2], id, record)
-  redis.call('RPUSH', KEYS[5 + queue], id)
-  redis.call('EXPIRE', KEYS[5 + queue], ttl)
-  redis.call('ZADD', KEYS[4], 'NX', ARGV[4], ARGV[3] .. ' ' .. ARGV[6 + 3 * count + queue])
+  local due = now
+  if at == '' then
+    redis.call('RPUSH', queue, id)
+    redis.call('EXPIRE', queue, ttl)
+  else
+    due = tonumber(at)
+    redis.call('ZADD', later, due, id)
+    redis.call('EXPIRE', later, ttl)
+  end
+  -- Due at its earliest delivery; but an endpoint held is its worker's, which looks at what
+  -- waits when it lets go.
+  local member = ARGV[3] .. ' ' .. ARGV[names + e]
+  local held = redis.call('ZSCORE', KEYS[6], member)
+  if not held or tonumber(held) <= now then
+    redis.call('ZADD', KEYS[4], 'LT', due, member)
+  end
 end
 redis.call('HSET', KEYS[1], 'notified', ARGV[2])
 redis.call('EXPIRE', KEYS[1], ttl)
@@ -75,20 +109,26 @@ end
 return 1
 """
 
-# After an attempt at the head of an endpoint's queue. KEYS: deliveries hash, queue, sending set.
-# ARGV: delivery id, its record, 'pop' or 'keep', the member, the endpoint's next score (while
-# deliveries wait: the retry's time, or the lease of the job going on with the next one).
-_SETTLE = """
-if ARGV[1] ~= '' then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
-if ARGV[3] == 'pop' and redis.call('LINDEX', KEYS[2], 0) == ARGV[1] then
-  redis.call('LPOP', KEYS[2])
-end
-if redis.call('LLEN', KEYS[2]) == 0 then
-  redis.call('ZREM', KEYS[3], ARGV[4])
+# A worker lets go of an endpoint. KEYS: its queue, its set aside, the sending set, the held set.
+# ARGV: the member, now, not before ('' : no bound). The endpoint is due again at once if its
+# queue holds any, else when the first set aside is due (not before ARGV[3]); with nothing
+# pending it leaves the sending set. Returns when it is due, or false.
+_RELEASE = """
+redis.call('ZREM', KEYS[4], ARGV[1])
+local due
+if redis.call('LLEN', KEYS[1]) > 0 then
+  due = tonumber(ARGV[2])
 else
-  redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4])
+  local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+  if first[1] then due = tonumber(first[2]) end
 end
-return redis.call('LLEN', KEYS[2])
+if not due then
+  redis.call('ZREM', KEYS[3], ARGV[1])
+  return false
+end
+if ARGV[3] ~= '' and tonumber(ARGV[3]) > due then due = tonumber(ARGV[3]) end
+redis.call('ZADD', KEYS[3], due, ARGV[1])
+return tostring(due)
 """
 
 
@@ -97,8 +137,9 @@ class WebhookStore:
         self.redis = client
         self.ttl = ttl_seconds
         self._claim = client.register_script(_CLAIM)
+        self._claim_sending = client.register_script(_CLAIM_SENDING)
         self._fan_out = client.register_script(_FAN_OUT)
-        self._settle = client.register_script(_SETTLE)
+        self._release = client.register_script(_RELEASE)
 
     # ---- endpoints ------------------------------------------------------------------------------
     def register(self, game_id: str, endpoints: list[dict[str, Any]], start: dict[str, Any]) -> None:
@@ -180,10 +221,11 @@ class WebhookStore:
         """Write the deliveries of versions up to ``new_notified`` and mark them notified, in one
         step; False if another worker fanned them out first."""
         endpoints = sorted({record["endpoint"] for _, record in deliveries})
-        index = {endpoint: i for i, endpoint in enumerate(endpoints)}
+        index = {endpoint: i for i, endpoint in enumerate(endpoints, 1)}
         args: list[Any] = [expected_notified, new_notified, game_id, time.time(), self.ttl, len(deliveries)]
         for delivery_id, record in deliveries:
-            args += [delivery_id, orjson.dumps(record), index[record["endpoint"]] + 1]
+            due = record.get("not_before")  # a deadline.near: set aside until its time
+            args += [delivery_id, orjson.dumps(record), index[record["endpoint"]], "" if due is None else due]
         args += endpoints
         keys = [
             webhooks_key(game_id),
@@ -191,73 +233,84 @@ class WebhookStore:
             WEBHOOKS_DUE,
             WEBHOOKS_SENDING,
             game_key(game_id),
-            *(queue_key(game_id, endpoint) for endpoint in endpoints),
+            WEBHOOKS_HELD,
+            *(key for e in endpoints for key in (queue_key(game_id, e), later_key(game_id, e))),
         ]
         return bool(self._fan_out(keys=keys, args=args))
 
     def forget_due(self, game_id: str) -> None:
         self.redis.zrem(WEBHOOKS_DUE, game_id)
 
-    # ---- sending -------------------------------------------------------------------------------
+    # ---- sending ----------------------------------------------------------------------------------
     def claim_sending(self, now: float, lease: float, limit: int = 50) -> list[tuple[str, str]]:
-        members = self._claim(keys=[WEBHOOKS_SENDING], args=[now, now + lease, limit])
+        """The endpoints due by ``now``, each held for ``lease`` seconds by the caller."""
+        members = self._claim_sending(keys=[WEBHOOKS_SENDING, WEBHOOKS_HELD], args=[now, now + lease, limit])
         return [tuple(m.decode().split(" ", 1)) for m in members]  # type: ignore[misc]
 
     def extend_lease(self, game_id: str, endpoint: str, until: float) -> None:
-        self.redis.zadd(WEBHOOKS_SENDING, {sending_member(game_id, endpoint): until}, xx=True)
-
-    def head(self, game_id: str, endpoint: str) -> tuple[str, dict[str, Any]] | None:
-        """The oldest pending delivery of an endpoint, with its record."""
-        delivery_id = self.redis.lindex(queue_key(game_id, endpoint), 0)
-        if delivery_id is None:
-            self.settle_empty(game_id, endpoint)
-            return None
-        raw = self.redis.hget(deliveries_key(game_id), delivery_id)
-        if raw is None:  # expired with its game
-            self.redis.lpop(queue_key(game_id, endpoint))
-            return self.head(game_id, endpoint)
-        return delivery_id.decode(), orjson.loads(raw)
-
-    def settle(
-        self,
-        game_id: str,
-        endpoint: str,
-        delivery_id: str,
-        record: dict[str, Any],
-        *,
-        done: bool,
-        next_at: float,
-    ) -> int:
-        """Store an attempt's outcome; a delivery done (delivered, given up, disabled) leaves the
-        queue. While deliveries wait, the endpoint is due again at ``next_at``."""
-        return int(
-            self._settle(
-                keys=[deliveries_key(game_id), queue_key(game_id, endpoint), WEBHOOKS_SENDING],
-                args=[
-                    delivery_id,
-                    orjson.dumps(record),
-                    "pop" if done else "keep",
-                    sending_member(game_id, endpoint),
-                    next_at,
-                ],
-            )
-        )
-
-    def settle_empty(self, game_id: str, endpoint: str) -> None:
-        self._settle(
-            keys=[deliveries_key(game_id), queue_key(game_id, endpoint), WEBHOOKS_SENDING],
-            args=["", b"", "keep", sending_member(game_id, endpoint), 0],
-        )
-
-    def drop_queue(self, game_id: str, endpoint: str) -> list[str]:
-        """Every pending delivery of an endpoint (disabled): their ids, the queue emptied."""
-        key = queue_key(game_id, endpoint)
+        member = sending_member(game_id, endpoint)
         pipe = self.redis.pipeline(transaction=True)
-        pipe.lrange(key, 0, -1)
-        pipe.delete(key)
-        pipe.zrem(WEBHOOKS_SENDING, sending_member(game_id, endpoint))
-        ids, _, _ = pipe.execute()
-        return [i.decode() for i in ids]
+        pipe.zadd(WEBHOOKS_SENDING, {member: until}, xx=True)
+        pipe.zadd(WEBHOOKS_HELD, {member: until}, xx=True)
+        pipe.execute()
+
+    def next_due(self, game_id: str, endpoint: str, now: float) -> tuple[str, dict[str, Any]] | None:
+        """The endpoint's delivery to try now, with its record: one set aside whose time has come
+        (it has waited longest), else the oldest of its queue; None if none is due."""
+        queue, later = queue_key(game_id, endpoint), later_key(game_id, endpoint)
+        while True:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.zrangebyscore(later, "-inf", now, start=0, num=1)
+            pipe.lindex(queue, 0)
+            waited, queued = pipe.execute()
+            delivery_id = waited[0] if waited else queued
+            if delivery_id is None:
+                return None
+            raw = self.redis.hget(deliveries_key(game_id), delivery_id)
+            if raw is not None:
+                return delivery_id.decode(), orjson.loads(raw)
+            # Expired with its game: nothing to send.
+            pipe = self.redis.pipeline(transaction=True)
+            pipe.lrem(queue, 1, delivery_id)
+            pipe.zrem(later, delivery_id)
+            pipe.execute()
+
+    def settle(self, game_id: str, endpoint: str, record: dict[str, Any], *, retry_at: float | None) -> None:
+        """Store an attempt's outcome. Done (``retry_at`` None: delivered, given up, disabled,
+        skipped), the delivery leaves the endpoint's queue; else it is set aside until ``retry_at``,
+        and the deliveries after it go on meanwhile."""
+        queue, later = queue_key(game_id, endpoint), later_key(game_id, endpoint)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(deliveries_key(game_id), record["id"], orjson.dumps(record))
+        pipe.lrem(queue, 1, record["id"])
+        if retry_at is None:
+            pipe.zrem(later, record["id"])
+        else:
+            pipe.zadd(later, {record["id"]: retry_at})
+            pipe.expire(later, self.ttl)
+        pipe.execute()
+
+    def release(
+        self, game_id: str, endpoint: str, now: float, not_before: float | None = None
+    ) -> float | None:
+        """Let go of an endpoint held: due again when its next delivery is (not before
+        ``not_before``, as a receiver's ``Retry-After`` asks). When that is, or None: none pending."""
+        queue, later = queue_key(game_id, endpoint), later_key(game_id, endpoint)
+        due = self._release(
+            keys=[queue, later, WEBHOOKS_SENDING, WEBHOOKS_HELD],
+            args=[sending_member(game_id, endpoint), now, "" if not_before is None else not_before],
+        )
+        return None if due is None else float(due)
+
+    def drop_pending(self, game_id: str, endpoint: str) -> list[str]:
+        """Every pending delivery of an endpoint (disabled): their ids; its queue and set aside emptied."""
+        queue, later = queue_key(game_id, endpoint), later_key(game_id, endpoint)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.lrange(queue, 0, -1)
+        pipe.zrange(later, 0, -1)
+        pipe.delete(queue, later)
+        queued, waiting, _ = pipe.execute()
+        return [i.decode() for i in [*queued, *waiting]]
 
     def deliveries(self, game_id: str) -> list[dict[str, Any]]:
         """Every delivery record of a game (newest version first)."""

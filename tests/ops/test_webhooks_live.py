@@ -24,6 +24,9 @@ from tests.worker.test_webhooks import Receiver
 
 pytestmark = pytest.mark.xdist_group("webhooks-live")
 LEASE = 3.0
+# The first retry of slow_retry's webhook worker: long enough to tell a notice sent when due from
+# one held back behind a failed one, on a busy machine.
+SLOW_RETRY = 8.0
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +51,31 @@ def hooked(tmp_path_factory):
     url = f"http://127.0.0.1:{port}"
     wait_http(url + "/readyz")
     yield url, processes, webhook_worker
+    processes.stop()
+    redis_server.stop()
+
+
+@pytest.fixture(scope="module")
+def slow_retry(tmp_path_factory):
+    """A live API and a webhook worker (no bot worker: its games are of humans) whose retries wait
+    SLOW_RETRY seconds; yields the API's URL."""
+    redis_server = EmbeddedRedis(tmp_path_factory.mktemp("slow-retry-redis"), appendonly=False).start()
+    env = {
+        **os.environ,
+        **LIVE_ENV,
+        "REDIS_URL": redis_server.url,
+        "SKYLINE_WEBHOOK_ALLOW_HTTP": "1",
+        "SKYLINE_WEBHOOK_ALLOW_PRIVATE": "1",
+        "SKYLINE_WEBHOOK_RETRY_SCHEDULE": f"{SLOW_RETRY},{SLOW_RETRY}",
+        "SKYLINE_WEBHOOK_LEASE_SECONDS": str(LEASE),
+    }
+    processes = Processes(env)
+    port = free_port()
+    processes.start(api_command(port, workers=1))
+    processes.start(webhook_worker_command())
+    url = f"http://127.0.0.1:{port}"
+    wait_http(url + "/readyz")
+    yield url
     processes.stop()
     redis_server.stop()
 
@@ -143,17 +171,117 @@ def test_a_game_to_the_end_notifies_each_turn_once_in_version_order(hooked):
         receiver.close()
 
 
+def _play_one(url: str, game_id: str, tokens: dict[int, str]) -> int:
+    """The seat to act plays its first listed move; the new version."""
+    seat = requests.get(f"{url}/games/{game_id}", timeout=10).json()["to_act"][0]
+    listing = requests.get(f"{url}/games/{game_id}/moves", headers=_auth(tokens[seat]), timeout=10).json()
+    moved = requests.post(
+        f"{url}/games/{game_id}/actions",
+        json={"move": listing["moves"][0]["move"], "version": listing["version"]},
+        headers=_auth(tokens[seat]),
+        timeout=10,
+    )
+    assert moved.status_code == 200, moved.text
+    return moved.json()["version"]
+
+
+def test_a_failed_notice_holds_back_none_of_the_later_ones(slow_retry):
+    """A receiver answers 500 to game.started: the game.turn notices of the moves made at once
+    arrive when due, not behind it; game.started arrives again on its own schedule, later, with
+    the same webhook-id; the listing says so meanwhile; version and timestamp order them all."""
+    url = slow_retry
+    receiver = Receiver(answers_by_type={"game.started": [500]})
+    try:
+        created = _create(url, receiver.url, seats=[{"kind": "human"}, {"kind": "human"}])
+        game_id, secret = created["id"], created["webhook_secret"]
+        tokens = {s["seat"]: s["token"] for s in created["human_seats"]}
+        _wait(lambda: receiver.received, what="the first attempt")
+        failed_at = receiver.arrivals[0]
+        assert json.loads(receiver.received[0][1])["type"] == "game.started"
+        last = max(_play_one(url, game_id, tokens) for _ in range(3))
+
+        def turns_arrived():
+            """(when it arrived, its version) of each game.turn, once the last move's is in."""
+            notices = _verified(receiver, secret)
+            got = [(receiver.arrivals[i], n["data"]["version"]) for i, (_, n) in enumerate(notices)]
+            got = [g for g, (_, n) in zip(got, notices, strict=True) if n["type"] == "game.turn"]
+            return got if got and got[-1][1] == last else None
+
+        turns = _wait(turns_arrived, limit=SLOW_RETRY, what="the game.turn notices")
+        assert [version for _, version in turns] == list(range(last + 1)), "not in version order"
+        assert all(at < failed_at + SLOW_RETRY for at, _ in turns), "a game.turn waited behind game.started"
+        retried = len(receiver.received) > len(turns) + 1
+        (started,) = [d for d in _deliveries(url, game_id, secret) if d["type"] == "game.started"]
+        if not retried:
+            assert (started["state"], started["attempts"], started["last_status"]) == ("pending", 1, 500)
+            assert started["next_attempt"] is not None
+        # The failed one, again, on its own schedule, with the same webhook-id.
+        _wait(lambda: len(receiver.received) > len(turns) + 1, limit=3 * SLOW_RETRY, what="the retry")
+        notices = _verified(receiver, secret)
+        assert notices[-1][1]["type"] == "game.started" and notices[-1][0] == notices[0][0]
+        assert receiver.arrivals[-1] - failed_at >= SLOW_RETRY - 0.5
+        listed = _deliveries(url, game_id, secret)
+        (started,) = [d for d in listed if d["type"] == "game.started"]
+        assert (started["state"], started["attempts"], started["last_status"]) == ("delivered", 2, 200)
+        turns_listed = [(d["state"], d["attempts"]) for d in listed if d["type"] == "game.turn"]
+        assert turns_listed == [("delivered", 1)] * len(turns)
+        # Received out of version order (the retry last); by version, their timestamps agree.
+        received = [(n["data"]["version"], n["timestamp"]) for _, n in notices[1:]]
+        assert received != sorted(received)
+        assert [stamp for _, stamp in sorted(received)] == sorted(stamp for _, stamp in received)
+    finally:
+        receiver.close()
+
+
+def _deliveries(url: str, game_id: str, secret: str) -> list[dict]:
+    reply = requests.get(f"{url}/games/{game_id}/webhooks/deliveries", headers=_auth(secret), timeout=10)
+    assert reply.status_code == 200, reply.text
+    return reply.json()["deliveries"]
+
+
+def test_a_host_with_a_label_over_63_characters_is_refused_with_no_traceback(hooked):
+    """gevent's resolver printed a traceback for the UnicodeError such a name raised inside
+    getaddrinfo, on every request; the name is refused before any lookup now."""
+    url, processes, _ = hooked
+    api_log = processes.logs[0].name  # the API, started first
+    seen = os.path.getsize(api_log)
+    two_humans = {"title": "property", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    created = requests.post(f"{url}/games", json=two_humans, timeout=10).json()
+    token = created["human_seats"][0]["token"]
+    for host in ("a" * 64 + ".example.com", "a..example.com"):
+        refused = requests.post(
+            f"{url}/games",
+            json={**two_humans, "webhooks": [{"url": f"https://{host}/h"}]},
+            timeout=10,
+        )
+        assert refused.status_code == 422 and refused.json()["code"] == "webhook_url_refused", refused.text
+        put = requests.put(
+            f"{url}/games/{created['id']}/webhook",
+            json={"url": f"https://{host}/h"},
+            headers=_auth(token),
+            timeout=10,
+        )
+        assert put.status_code == 422 and "not a DNS name" in put.json()["detail"], put.text
+    assert requests.get(f"{url}/games/{created['id']}", timeout=10).json()["version"] == created["version"]
+    time.sleep(0.5)  # the log is written by the API's process
+    with open(api_log, encoding="utf-8", errors="replace") as log:
+        log.seek(seen)
+        written = log.read()
+    assert "Traceback" not in written and "UnicodeError" not in written, written[-2000:]
+
+
 def test_a_receiver_failing_twice_gets_the_same_webhook_id_three_times(hooked):
     url, _, _ = hooked
-    receiver = Receiver(answers=[500, 503])
+    receiver = Receiver(answers_by_type={"game.started": [500, 503]})
     try:
         created = _create(url, receiver.url, seats=[{"kind": "human"}, {"kind": "human"}])
         secret = created["webhook_secret"]
         _wait(lambda: len(receiver.received) >= 4, what="three attempts and the next notice")
         notices = _verified(receiver, secret)
         first = notices[0][0]
-        assert [i for i, _ in notices[:3]] == [first] * 3
         assert notices[0][1]["type"] == "game.started" and notices[0][1]["data"]["version"] == 0
+        # The next notice (game.turn) went meanwhile, not behind the retries.
+        assert [i for i, _ in notices].count(first) == 3 and notices[1][1]["type"] == "game.turn"
         time.sleep(0.5)
         ids = [i for i, _ in _verified(receiver, secret)]
         assert ids.count(first) == 3, "delivered again after a 200"

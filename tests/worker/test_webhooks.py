@@ -24,22 +24,29 @@ PUBLIC = "93.184.215.14"  # a global address, for resolvers that stand in for DN
 
 
 class Receiver:
-    """A real HTTP server answering each POST with the next of ``answers`` (then 200)."""
+    """A real HTTP server answering each POST with the next of ``answers`` (then 200), or for a
+    notice of a type in ``answers_by_type`` the next of that type's; ``arrivals`` holds when each
+    request came (``time.monotonic()``)."""
 
-    def __init__(self, answers=(), hang: float = 0.0, headers=None) -> None:
+    def __init__(self, answers=(), hang: float = 0.0, headers=None, answers_by_type=None) -> None:
         self.answers = list(answers)
+        self.answers_by_type = {kind: list(statuses) for kind, statuses in (answers_by_type or {}).items()}
         self.hang = hang
         self.extra_headers = headers or {}
         self.received: list[tuple[dict[str, str], bytes]] = []
+        self.arrivals: list[float] = []
         receiver = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self):  # noqa: N802
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                receiver.arrivals.append(time.monotonic())
                 receiver.received.append(({k.lower(): v for k, v in self.headers.items()}, body))
                 if receiver.hang:
                     time.sleep(receiver.hang)
-                status = receiver.answers.pop(0) if receiver.answers else 200
+                kind = json.loads(body or b"{}").get("type") if body.startswith(b"{") else None
+                answers = receiver.answers_by_type.get(kind) or receiver.answers
+                status = answers.pop(0) if answers else 200
                 self.send_response(status)
                 for name, value in receiver.extra_headers.items():
                     self.send_header(name, value)
@@ -213,8 +220,26 @@ def test_a_host_that_turns_private_is_refused_at_delivery(receiver_factory):
     outcome = delivery.attempt(
         "https://hooks.example/h", hooks.new_secret(), "m", b"{}", 1, resolver=lambda h, p: next(answers)
     )
-    assert outcome.result == "retry" and "private" in outcome.error
+    assert outcome.result == "retry" and "127.0.0.1, not a public address" in outcome.error
     assert receiver.received == []
+
+
+def test_the_connection_goes_to_the_address_checked_not_to_a_second_lookup(receiver_factory):
+    """The name resolves nowhere in real DNS (.invalid): the delivery arrives only because the
+    connection goes to the address the check resolved, with the name still in the Host header."""
+    receiver = receiver_factory()
+    port = receiver.server.server_address[1]
+    lookups = []
+
+    def resolver(host, port):
+        lookups.append(host)
+        return ["127.0.0.1"]
+
+    url = f"http://hooks.invalid:{port}/hook"
+    outcome = delivery.attempt(url, hooks.new_secret(), "m", b"{}", 1, resolver=resolver, **OPEN)
+    assert outcome.result == "delivered" and lookups == ["hooks.invalid"]
+    [(headers, _)] = receiver.received
+    assert headers["host"] == f"hooks.invalid:{port}"
 
 
 # ---- what a version announces -------------------------------------------------------------------

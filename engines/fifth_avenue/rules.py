@@ -465,7 +465,7 @@ class FifthAvenueState(State):
         self.auction = None
         self.end = {"reason": reason, "revealed": []}
         events = [event("game_ending", reason=reason)] + scoring.final_scoring(self)
-        events.append(event("game_over", result=self.result().to_dict()))
+        events.append(event("game_over", result=self.final_result().to_dict()))
         return events
 
     def result(self) -> Result | None:

@@ -634,7 +634,7 @@ class NewYorkState(State):
             events.extend(self._refill(seat))
         if self.stop_drawn_by is not None:
             self.phase = OVER
-            events.append(event("game_over", result=self.result().to_dict()))
+            events.append(event("game_over", result=self.final_result().to_dict()))
             return events
         self.turn += 1
         self.exchanged = False

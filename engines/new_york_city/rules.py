@@ -197,7 +197,7 @@ class NewYorkCityState(
         _APPLY[self.stage](self, seat, move, ev)
         self._advance(ev)
         if self.stage == OVER:
-            ev.append(event("game_over", result=self.result().to_dict()))
+            ev.append(event("game_over", result=self.final_result().to_dict()))
         return ev
 
     def explain_illegal(self, seat: int, move: Move):

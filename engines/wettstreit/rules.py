@@ -483,7 +483,7 @@ class WettstreitState(State):
                 self.current = self.final_queue[0]
                 return []
             self.phase = OVER
-            return [event("game_over", result=self.result().to_dict())]
+            return [event("game_over", result=self.final_result().to_dict())]
         if self.end_triggered:
             # WB-END-FINAL-ROUND: after this turn each player, this one last, may add up
             # to three cards; only now may a second corner tower be laid.

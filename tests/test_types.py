@@ -27,8 +27,12 @@ def mypy(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     )
 
 
+def settings() -> dict:
+    return tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
+
+
 def test_the_folders_listed_in_pyproject_have_no_type_error():
-    listed = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["tool"]["mypy"]["files"]
+    listed = settings()["tool"]["mypy"]["files"]
     assert {"engines", "boards"} <= set(listed)
     checked = mypy()
     if checked.returncode != 0:
@@ -50,3 +54,9 @@ def test_a_type_error_fails_and_the_core_is_checked_strictly(tmp_path):
     assert "probe.py:1: error: Function is missing a type annotation" in checked.stdout
     # Outside the strict modules an unannotated function is left alone.
     assert "elsewhere.py" not in checked.stdout
+
+
+def test_the_engines_package_ships_its_annotations():
+    """PEP 561: a user of the installed engines gets their types only with py.typed in the wheel."""
+    assert (ROOT / "engines" / "py.typed").is_file()
+    assert "py.typed" in settings()["tool"]["setuptools"]["package-data"]["engines"]

@@ -250,4 +250,5 @@ class State:
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other.__dict__ == self.__dict__
 
+    # Unhashable: a state is mutable and compares by value (object.__hash__ is typed as a method).
     __hash__ = None  # type: ignore[assignment]

@@ -26,7 +26,7 @@ def _places(top: float) -> dict[str, tuple[float, float]]:
     by_column: dict[int, list[str]] = {}
     for district, column in material.DISTRICT_COLUMN.items():
         by_column.setdefault(column, []).append(district)
-    places = {
+    places: dict[str, tuple[float, float]] = {
         material.START: (COLUMN_X[0], top + HEIGHT / 2),
         material.CENTRAL_PARK: (CENTRAL_PARK_X, top + HEIGHT / 2),
     }

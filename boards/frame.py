@@ -119,7 +119,7 @@ def _seat_blocks(shown: dict[str, Any], module: Any) -> list[Block]:
         module, "seat_rows", default_seat_rows
     )
     held = players(shown["view"])
-    blocks = []
+    blocks: list[Block] = []
     count = len(shown.get("seats") or []) or len(held)
     result = shown.get("result")
     for seat in range(count):
@@ -162,8 +162,8 @@ def svg(shown: dict[str, Any], module: Any) -> str:
         y = canvas.lines(MARGIN + 22, y, wrapped, 12, 4)
         cards = hand_cards(player) if hand_cards and player else []
         for index, (face, card_id, fill) in enumerate(cards):
-            row, column = divmod(index, 12)
-            canvas.card(MARGIN + 22 + column * 76, y + 6 + row * 46, face, card_id, fill, 70, 40)
+            line, column = divmod(index, 12)
+            canvas.card(MARGIN + 22 + column * 76, y + 6 + line * 46, face, card_id, fill, 70, 40)
         if cards:
             y += 6 + 46 * ((len(cards) + 11) // 12)
     rest = [piece for row in other_rows(shown, module) for piece in wrap(row, WIDTH // 7 - 2)]

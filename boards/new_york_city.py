@@ -16,7 +16,7 @@ BOARD_KEYS = frozenset({"districts", "vehicles_on_board", "press", "options"})
 TOM_COLOUR = "#555555"
 
 # Where each district is drawn (west to east, north to south), inside a 600 × 360 box.
-PLACES = {
+PLACES: dict[str, tuple[float, float]] = {
     "jersey-city": (90, 150),
     "manhattan": (290, 120),
     "bronx": (480, 60),

@@ -32,7 +32,7 @@ def seats_meta(count: int, humans: int | None = None) -> list[dict[str, Any]]:
 
 
 def shown_game(
-    game: Game,
+    game: Game[State],
     state: State,
     seat: int | None,
     version: int,
@@ -56,7 +56,7 @@ def shown_game(
     }
 
 
-def play_random(game: Game, state: State, rng: random.Random, moves: int) -> int:
+def play_random(game: Game[State], state: State, rng: random.Random, moves: int) -> int:
     """Plays up to ``moves`` random legal moves; returns how many were played."""
     played = 0
     while played < moves and state.to_act():

@@ -59,7 +59,7 @@ def play(
     rng: random.Random,
     *,
     out_of_time: Callable[[], bool] | None = None,
-    stats: dict | None = None,
+    stats: dict[str, int] | None = None,
 ) -> Move:
     """The move ``plan``'s strategy plays with its budget (``choose`` resolves the plan).
 

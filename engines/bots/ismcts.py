@@ -124,7 +124,7 @@ def ismcts_move(
     searches: int = 1,
     greedy_rollouts: bool = False,
     sharp: bool = False,
-    stats: dict | None = None,
+    stats: dict[str, int] | None = None,
 ) -> Move:
     """The most visited move at the root after ``iterations``, or when ``out_of_time()``.
 
@@ -168,13 +168,14 @@ def _sharp_margins(state: State) -> list[float]:
 
 def _vote(roots: list[Node]) -> Move:
     """The root move with the most visits over all trees (ties: the most reward)."""
-    votes: dict[bytes, list] = {}
+    votes: dict[bytes, tuple[int, float, Move | None]] = {}
     for root in roots:
         for key, child in root.children.items():
-            tally = votes.setdefault(key, [0, 0.0, child.move])
-            tally[0] += child.visits
-            tally[1] += child.reward
-    return max(votes.values(), key=lambda tally: (tally[0], tally[1]))[2]
+            visits, reward, move = votes.get(key, (0, 0.0, child.move))
+            votes[key] = (visits + child.visits, reward + child.reward, move)
+    move = max(votes.values(), key=lambda tally: (tally[0], tally[1]))[2]
+    assert move is not None, "a root's child is a move"
+    return move
 
 
 class _Tree:
@@ -244,21 +245,25 @@ def _seed_root(
     hidden facts) makes the search at least as good as the greedy bot and lets the
     iterations spend themselves on what follows.
     """
-    outcomes: list[list[tuple[list[float] | None, float | None]]] = []
+    # Per move, per world: the seat's final value where the move ends the game, else every
+    # seat's margins, squashed once the scale has seen them all.
+    outcomes: list[list[float | list[float]]] = []
     for move in moves:
-        per_world = []
+        per_world: list[float | list[float]] = []
         for world in worlds:
             after = world.clone()
             after.apply_listed(seat, move)
             if after.is_over():
-                per_world.append((None, final_values(after)[seat]))
+                per_world.append(final_values(after)[seat])
             else:
                 values = judge(after)
                 scale.observe(values)
-                per_world.append((values, None))
+                per_world.append(values)
         outcomes.append(per_world)
     for move, per_world in zip(moves, outcomes, strict=True):
-        rewards = [final if values is None else scale.squash(values)[seat] for values, final in per_world]
+        rewards = [
+            scale.squash(outcome)[seat] if isinstance(outcome, list) else outcome for outcome in per_world
+        ]
         child = Node(seat, move)
         child.visits = child.avail = visits
         # A speck of noise breaks ties at random, as the greedy bot does, not by listing order.
@@ -335,6 +340,8 @@ def _iterate(
             )
             if score > best_score:
                 best, best_score = child, score
+        # Every move here has a child (none untried), each scoring above -1.
+        assert best is not None and best.move is not None
         world.apply_listed(actor, best.move)
         if chooser is not node:
             shared.append(best)

@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING
 
+from ..core.values import JSONObject
+
 if TYPE_CHECKING:
-    from ..core import Game
+    from ..core import Game, State
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ class Level:
     sharp_evaluation: bool = False
     default_for_bot: bool = False
 
-    def for_game(self, game: Game) -> Level:
+    def for_game(self, game: Game[State]) -> Level:
         """The level as played in ``game``: ISMCTS rollouts, iterations and prior weight as it asks."""
         if self.bot != "ismcts":
             return self
@@ -62,7 +64,7 @@ class Level:
             sharp_evaluation=self.sharp_evaluation and game.evaluate_seats_sharp is not None,
         )
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         data = asdict(self)
         data.pop("default_for_bot")
         return {"level": data.pop("name"), **data}

@@ -7,9 +7,8 @@ from ..core import State
 
 def final_values(state: State) -> list[float]:
     """1 for a winner, 0 for the last, evenly between (automata such as Tom count as rivals)."""
-    result = state.result()
-    data = result.to_dict()
-    field = len(result.ranks) + len(data.get("automata", []))
+    result = state.final_result()
+    field = len(result.ranks) + len(result.automata())
     if field <= 1:
         return [1.0 for _ in result.ranks]
     return [1.0 - (rank - 1) / (field - 1) for rank in result.ranks]

@@ -12,11 +12,12 @@ from .errors import (
     UnknownGame,
     UnknownSeat,
 )
-from .events import Event, event, redact, redact_all, secret_event
+from .events import Event, Secret, event, redact, redact_all, secret_event
 from .game import Game
 from .options import Option
-from .result import Result, ranks_from_keys
-from .state import Move, State, move_key
+from .result import Result, ResultDict, ranks_from_keys
+from .state import Move, State, View, move_key
+from .values import JSONObject, JSONValue
 
 __all__ = [
     "Chance",
@@ -27,14 +28,19 @@ __all__ = [
     "InvalidMove",
     "InvalidOptions",
     "InvalidState",
+    "JSONObject",
+    "JSONValue",
     "Move",
     "NotYourTurn",
     "Option",
     "Result",
+    "ResultDict",
     "RulesError",
+    "Secret",
     "State",
     "UnknownGame",
     "UnknownSeat",
+    "View",
     "event",
     "move_key",
     "ranks_from_keys",

@@ -42,7 +42,7 @@ class ConformanceError(AssertionError):
 
 @dataclass
 class Playout:
-    game: Game
+    game: Game[State]
     seats: int
     options: dict[str, Any]
     seed: int
@@ -272,8 +272,10 @@ def check_evaluation(p: Playout, step: int, state: State) -> None:
             raise _fail(p, step, "evaluate_seats_sharp changed the state")
     if p.game.evaluate_seats is None:
         return
+    evaluate = p.game.evaluate
+    assert evaluate is not None, f"{p.game.id} has evaluate_seats but no evaluate"
     together = list(p.game.evaluate_seats(state))
-    alone = [p.game.evaluate(state, seat) for seat in range(state.seats)]
+    alone = [evaluate(state, seat) for seat in range(state.seats)]
     if together != alone:
         raise _fail(p, step, f"evaluate_seats gave {together}, evaluate seat by seat {alone}")
 
@@ -302,8 +304,7 @@ def check_result(p: Playout, state: State) -> None:
     if len(result.scores) != n or len(result.ranks) != n or len(result.breakdown) != n:
         raise _fail(p, -1, "the result does not give one score, rank and breakdown per seat")
     # Automata (Gédéon, Tom) are ranked beside the seats in result.extra["automata"].
-    automata = data.get("automata", [])
-    everyone = list(result.ranks) + [a.get("rank") for a in automata]
+    everyone = list(result.ranks) + [a.get("rank") for a in result.automata()]
     if 1 not in everyone or any(not isinstance(r, int) or not 1 <= r <= len(everyone) for r in everyone):
         raise _fail(p, -1, f"ranks {everyone} are not 1..{len(everyone)} with a winner")
     for seat in range(n):
@@ -318,7 +319,7 @@ def check_result(p: Playout, state: State) -> None:
 
 
 def replay(
-    game: Game, seats: int, options: dict[str, Any], seed: int, moves: list[tuple[int, Move]]
+    game: Game[State], seats: int, options: dict[str, Any], seed: int, moves: list[tuple[int, Move]]
 ) -> State:
     """Return the state reached by replaying ``moves`` from a new game with that seed."""
     state = game.setup(seats, options, seed)
@@ -327,14 +328,16 @@ def replay(
     return state
 
 
-def _playout_pool(game: Game, state: State, seat: int, moves: list[Move], rng: random.Random) -> list[Move]:
+def _playout_pool(
+    game: Game[State], state: State, seat: int, moves: list[Move], rng: random.Random
+) -> list[Move]:
     if game.playout_moves is None or rng.random() >= PREFERRED_SHARE:
         return moves
     return game.playout_moves(state, seat, moves) or moves
 
 
 def random_playout(
-    game: Game,
+    game: Game[State],
     seats: int,
     options: dict[str, Any],
     seed: int,

@@ -7,25 +7,38 @@ The full event is stored; :func:`redact` builds what one viewer receives.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TypedDict, cast
 
-Event = dict[str, Any]
+from .values import JSONObject, JSONValue
+
+# An event: a JSON object with a string ``type`` and, when some of it is hidden, a ``Secret``
+# under ``secret``. Open, because each game has its own fields (its events.schema.json).
+Event = JSONObject
 
 
-def event(kind: str, **fields: Any) -> Event:
+class Secret(TypedDict):
+    """The hidden part of an event: the seats that may see it, and its fields."""
+
+    to: list[int]
+    fields: Mapping[str, JSONValue]
+
+
+def event(kind: str, **fields: JSONValue) -> Event:
     """Return a public event."""
     return {"type": kind, **fields}
 
 
-def secret_event(kind: str, to: Iterable[int], secret: dict[str, Any], **public: Any) -> Event:
+def secret_event(kind: str, to: Iterable[int], secret: Mapping[str, JSONValue], **public: JSONValue) -> Event:
     """Return an event whose ``secret`` fields only the seats in ``to`` may see."""
-    return {"type": kind, **public, "secret": {"to": sorted(set(to)), "fields": secret}}
+    hidden: Secret = {"to": sorted(set(to)), "fields": secret}
+    return {"type": kind, **public, "secret": hidden}
 
 
 def redact(e: Event, viewer: int | None, reveal_all: bool = False) -> Event:
     """Return the event as ``viewer`` (a seat, or None for a spectator) may see it."""
-    hidden = e.get("secret")
+    # Only secret_event writes ``secret``, always a Secret.
+    hidden = cast(Secret | None, e.get("secret"))
     if hidden is None:
         return e
     public = {k: v for k, v in e.items() if k != "secret"}

@@ -7,19 +7,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from . import options as opts
 from . import shapes
 from .chance import seed_state
 from .errors import InvalidOptions
-from .state import State
+from .state import Move, State
 
-Evaluator = Callable[[State, int], float]
+# The game's own state class. Covariant, so that any game is a ``Game[State]`` (the registry's):
+# its functions (evaluate, playout_moves...) take its own states, and it is only ever given
+# states it made (``setup``, ``restore``).
+S = TypeVar("S", bound=State, covariant=True)
 
 
 @dataclass(frozen=True, eq=False)
-class Game:
+class Game(Generic[S]):
     """Everything the service, bots and tests need to know about one game.
 
     ``folder`` holds ``moves.schema.json`` and ``view.schema.json``, the JSON Schemas of
@@ -30,7 +33,7 @@ class Game:
     title: str
     min_seats: int
     max_seats: int
-    state_class: type[State]
+    state_class: type[S]
     folder: Path
     rules_version: int = 1
     options: tuple[opts.Option, ...] = ()
@@ -38,16 +41,16 @@ class Game:
     # Upper bound on the number of moves of any game, so tests can prove games end.
     max_moves: int = 10_000
     # Score plus what the position promises, from ``seat``'s point of view (greedy bots).
-    evaluate: Evaluator | None = None
+    evaluate: Callable[[S, int], float] | None = None
     # Every seat's ``evaluate`` at once, where the seats share most of the work (New York
     # City scores the whole table once for all): bots evaluate every seat of every position
     # they judge. Must give exactly what ``evaluate`` gives seat by seat (conformance checks).
-    evaluate_seats: Callable[[State], list[float]] | None = None
+    evaluate_seats: Callable[[S], list[float]] | None = None
     # A sharper every-seat evaluation for the levels that judge with it (Level.sharp_evaluation,
     # ``hard``): costlier than ``evaluate``, and better by measurement (bench/RESULTS.md),
     # such as Wettstreit's, which knows what of a hand can still be laid. None: those levels
     # use evaluate.
-    evaluate_seats_sharp: Callable[[State], list[float]] | None = None
+    evaluate_seats_sharp: Callable[[S], list[float]] | None = None
     # How many random moves ISMCTS plays past a new node before judging with ``evaluate``
     # (negative: until the searching seat is to act again, at most that many); None keeps
     # the bot level's own. Set by measurement (bench/bots.py): 0 where evaluate judges a
@@ -80,12 +83,12 @@ class Game:
     # of thousands of moves that no player would make (New York: losing one's own buildings
     # by choice, NY-TAKE-OWN). Every listed move is still played now and then; bots and the
     # service never use this.
-    playout_moves: Callable[[State, int, list[Any]], list[Any]] | None = None
+    playout_moves: Callable[[S, int, list[Move]], list[Move]] | None = None
     # The moves ISMCTS considers for the other seats' and its own later decisions (below
     # the root, and in its rollouts): a game may leave out moves no sensible player makes
     # and whose numbers drown the search (Wettstreit: bids above one's own money, which
     # can only forfeit it, and jumps far above the last bid). The root keeps every move.
-    search_moves: Callable[[State, int, list[Any]], list[Any]] | None = None
+    search_moves: Callable[[S, int, list[Move]], list[Move]] | None = None
     # Extra setup checks over the whole option dict (raise InvalidOptions).
     check_setup: Callable[[int, dict[str, Any]], None] | None = field(default=None)
 
@@ -106,7 +109,7 @@ class Game:
             self.check_setup(seats, options)
         return options
 
-    def setup(self, seats: int, options: dict[str, Any] | None = None, seed: int | str = 0) -> State:
+    def setup(self, seats: int, options: dict[str, Any] | None = None, seed: int | str = 0) -> S:
         """Return the initial state of a new game; the same arguments give the same state."""
         normalized = self.normalize_options(seats, options)
         state = object.__new__(self.state_class)
@@ -116,7 +119,7 @@ class Game:
         state.setup()
         return state
 
-    def restore(self, data: dict[str, Any]) -> State:
+    def restore(self, data: dict[str, Any]) -> S:
         return self.state_class.from_dict(data)
 
     def seat_counts(self) -> range:
@@ -139,19 +142,21 @@ class Game:
 
     @cached_property
     def move_schema(self) -> dict[str, Any]:
-        return json.loads((self.folder / "moves.schema.json").read_text(encoding="utf-8"))
+        schema: dict[str, Any] = json.loads((self.folder / "moves.schema.json").read_text(encoding="utf-8"))
+        return schema
 
     @cached_property
     def move_shape_schema(self) -> dict[str, Any]:
         """The move schema without value ranges: what a move must be to be judged by the rules
         rather than refused as malformed (engines/core/shapes.py)."""
-        return shapes.structural(self.move_schema)
+        schema: dict[str, Any] = shapes.structural(self.move_schema)
+        return schema
 
     @cached_property
     def view_schema(self) -> dict[str, Any]:
         """``view.schema.json``, with the view's ``options`` (every option, filled in) described
         by the options themselves rather than written out again in each game's file."""
-        schema = json.loads((self.folder / "view.schema.json").read_text(encoding="utf-8"))
+        schema: dict[str, Any] = json.loads((self.folder / "view.schema.json").read_text(encoding="utf-8"))
         properties = schema.get("properties", {})
         if "options" in properties:
             properties["options"] = {

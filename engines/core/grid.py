@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from functools import cache
+from typing import TypeVar
+
+H = TypeVar("H", bound=Hashable)
 
 
 @cache
@@ -36,15 +39,16 @@ def group_sizes(marked: list[bool], size: int) -> list[int]:
     return group_sizes_by_value([True if mine else None for mine in marked], size).get(True, [])
 
 
-def group_sizes_by_value(cells: Sequence[Hashable | None], size: int) -> dict[Hashable, list[int]]:
+def group_sizes_by_value(cells: Sequence[H | None], size: int) -> dict[H, list[int]]:
     """For every value on the board (``None`` is an empty cell), the sizes of the groups its
     cells form by their sides, in board order: every owner's groups in one walk of the board."""
     near = side_neighbours(size)
     seen = [value is None for value in cells]
-    sizes: dict[Hashable, list[int]] = {}
+    sizes: dict[H, list[int]] = {}
     for start, value in enumerate(cells):
         if seen[start]:
             continue
+        assert value is not None  # an empty cell is seen from the start
         seen[start] = True
         frontier = [start]
         count = 0

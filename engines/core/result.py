@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, cast
+
+from .values import JSONValue
 
 
 def ranks_from_keys(keys: Sequence[Sequence[Any]]) -> list[int]:
@@ -22,27 +24,45 @@ def ranks_from_keys(keys: Sequence[Sequence[Any]]) -> list[int]:
     return ranks
 
 
+class ResultDict(TypedDict):
+    """A result as saved and sent: the fields every game gives. A game's own facts of the end
+    (its result.schema.json: the automata's ranks, the tiles revealed) ride along beside them
+    under their own keys, as a TypedDict allows."""
+
+    scores: list[int | float]
+    ranks: list[int]
+    winners: list[int]
+    breakdown: list[dict[str, object]]
+    reason: str
+
+
 @dataclass
 class Result:
     """Final scores per seat, what made them, and ranks with the rulebook's tie-breaks."""
 
-    scores: list[int | float]
-    ranks: list[int]
-    breakdown: list[dict[str, Any]]
+    scores: Sequence[int | float]
+    ranks: Sequence[int]
+    # Each seat's score by source: a game's own record (a TypedDict or a dict).
+    breakdown: Sequence[Mapping[str, object]]
     reason: str
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, JSONValue] = field(default_factory=dict)
+
+    def automata(self) -> Sequence[Mapping[str, object]]:
+        """The automata ranked beside the seats (New York City's Toms), from ``extra``."""
+        # A game with automata lists their records there; the others leave the key out.
+        return cast(Sequence[Mapping[str, object]], self.extra.get("automata", ()))
 
     @property
     def winners(self) -> list[int]:
         return [seat for seat, rank in enumerate(self.ranks) if rank == 1]
 
-    def to_dict(self) -> dict[str, Any]:
-        out = {
+    def to_dict(self) -> ResultDict:
+        common: ResultDict = {
             "scores": list(self.scores),
             "ranks": list(self.ranks),
             "winners": self.winners,
             "breakdown": [dict(b) for b in self.breakdown],
             "reason": self.reason,
         }
-        out.update(self.extra)
-        return out
+        # The game's own facts after the common fields (a TypedDict may carry more keys).
+        return cast(ResultDict, {**common, **self.extra})

@@ -42,7 +42,7 @@ def _pattern(text: str) -> re.Pattern[str]:
     return re.compile(text)
 
 
-def _same(a: Any, b: Any) -> bool:
+def _same(a: object, b: object) -> bool:
     """Exact equality, as moves are compared: true is not 1, and 1.0 is not 1."""
     if isinstance(a, (bool, float)) or isinstance(b, (bool, float)):
         return type(a) is type(b) and a == b

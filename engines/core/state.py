@@ -21,18 +21,26 @@ from __future__ import annotations
 import json
 import marshal
 import random
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import MutableSequence
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from .chance import Chance
 from .errors import GameOver, IllegalMove, InvalidMove, InvalidState, NotYourTurn, UnknownSeat
 from .events import Event
 from .result import Result
 from .shapes import move_shape_error
+from .values import JSONObject
 
 if TYPE_CHECKING:
     from .game import Game
 
+# A move: a JSON object with a string ``type``. Its fields are the game's (moves.schema.json),
+# read by the rules that listed it; a move from outside is Any until ``resolve`` has found it
+# among the listed ones.
 Move = dict[str, Any]
+
+# What a seat (or a spectator) may see of a state: a JSON object (the game's view.schema.json).
+View = JSONObject
 
 # Attributes every state carries, set by Game.setup before State.setup runs.
 BASE_ATTRIBUTES = ("seats", "options", "rng")
@@ -46,7 +54,7 @@ def move_key(move: Any) -> str:
 class State:
     """Base class of every game's state. See the module docstring for the contract."""
 
-    game: ClassVar[Game]
+    game: ClassVar[Game[State]]
     move_types: ClassVar[tuple[str, ...]] = ()
     # False for games where every seat sees everything (determinize is then a clone).
     hidden_information: ClassVar[bool] = True
@@ -73,11 +81,12 @@ class State:
     def _apply(self, seat: int, move: Move) -> list[Event]:
         raise NotImplementedError
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> View:
         """Return everything ``seat`` (a seat of this game, or ``None``) may see."""
         raise NotImplementedError
 
     def result(self) -> Result | None:
+        """The result once the game is over; None while it runs."""
         raise NotImplementedError
 
     def redeal_hidden(self, seat: int, rng: random.Random) -> None:
@@ -99,7 +108,7 @@ class State:
         return None
 
     # ---- provided ---------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> View:
         """Return everything ``seat`` may see (``None``: a spectator), as JSON values.
 
         Raise ``UnknownSeat`` for anything else: a view meant for a seat that does not exist
@@ -122,6 +131,12 @@ class State:
 
     def is_over(self) -> bool:
         return not self.to_act()
+
+    def final_result(self) -> Result:
+        """The result of a game that is over (its ``game_over`` event carries it)."""
+        result = self.result()
+        assert result is not None, f"{self.game.id}: the game is over but has no result"
+        return result
 
     def apply(self, seat: int, move: Any) -> list[Event]:
         """Apply a move of ``seat`` and return the events; raise and change nothing if illegal."""
@@ -172,7 +187,7 @@ class State:
         """Apply a move taken from ``legal_moves(seat)`` without checking it again (bots)."""
         return self._apply(seat, move)
 
-    def determinize(self, seat: int, rng: random.Random) -> State:
+    def determinize(self, seat: int, rng: random.Random) -> Self:
         """Return a copy where all that ``seat`` cannot see is re-dealt at random.
 
         The copy's own chance is reseeded from ``rng`` too, so future draws and dice
@@ -193,13 +208,13 @@ class State:
     def roll(self, sides: int) -> int:
         return self.random_below(sides) + 1
 
-    def shuffle(self, items: list[Any]) -> None:
+    def shuffle(self, items: MutableSequence[Any]) -> None:
         chance = Chance(self.rng)
         chance.shuffle(items)
         self.rng = chance.state
 
     # ---- serialization ------------------------------------------------------------
-    def clone(self) -> State:
+    def clone(self) -> Self:
         """Return an independent copy (marshal is the fastest exact copy of JSON values)."""
         copy = object.__new__(type(self))
         copy.__dict__ = marshal.loads(marshal.dumps(self.__dict__))
@@ -215,7 +230,7 @@ class State:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> State:
+    def from_dict(cls, data: dict[str, Any]) -> Self:
         if not isinstance(data, dict) or data.get("game") != cls.game.id:
             raise InvalidState("wrong_game", f"This is not a saved {cls.game.id} state.")
         if data.get("rules_version") != cls.game.rules_version:
@@ -235,4 +250,5 @@ class State:
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other.__dict__ == self.__dict__
 
+    # Unhashable: a state is mutable and compares by value (object.__hash__ is typed as a method).
     __hash__ = None  # type: ignore[assignment]

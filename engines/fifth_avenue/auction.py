@@ -7,26 +7,58 @@ card (kept private, the *draft*), add another, then ``bid`` to lay them all face
 ``pass`` (rules FA-AUCTION-RAISE, FA-AUCTION-PASS). The winner then builds or orders a
 building stop (``build`` / ``close_district``).
 
-``state.auction`` (plain JSON) holds: ``pawn``, ``starter``, ``venues`` (still to come,
-the current one first), ``allowed`` (per seat, the colours its first card may have),
-``turn``, ``bids`` / ``draft`` (cards per seat), ``colours`` (the colour each seat bids),
-``passed``, ``acted``, ``high`` (seat, "gedeon" or None), ``value``, ``park_colour``,
-``gedeon`` (two players: his cards and bid) and ``award`` (the winner's decision).
+``state.auction`` (plain JSON, ``Auction``) holds the auctions of one pawn's return, and
+the one going on.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
-from ..core import event
+from ..core import Event, Move, event
 from . import board, building_stop, gedeon, piles
 from . import material as m
 
 if TYPE_CHECKING:
     from .rules import FifthAvenueState
 
-Events = list[dict[str, Any]]
+Events = list[Event]
 PARK = m.CENTRAL_PARK
+
+
+class GedeonBid(TypedDict):
+    cards: list[str]
+    value: int
+    acted: bool
+
+
+class Award(TypedDict):
+    """What the winner may do (rules FA-AUCTION-BUILD, FA-CLOSURE-WHEN, FA-PARK-BUILD)."""
+
+    seat: int
+    colour: str
+    limit: int  # skyscrapers at most
+    plot: int | None  # its index in the district; None in Central Park
+    close: str  # a building stop: "no", "may" or "must"
+
+
+class Auction(TypedDict):
+    pawn: str
+    starter: int
+    venues: list[str]  # still to come, the current one first
+    # Set when each venue's auction opens (_open):
+    allowed: NotRequired[list[list[str]]]  # per seat, the colours its first card may have
+    turn: NotRequired[int]
+    bids: NotRequired[list[list[str]]]  # cards per seat, face up
+    draft: NotRequired[list[list[str]]]  # cards per seat, chosen but not yet bid (private)
+    colours: NotRequired[list[str | None]]  # the colour each seat bids
+    passed: NotRequired[list[bool]]
+    acted: NotRequired[list[bool]]
+    high: NotRequired[board.Owner | None]
+    value: NotRequired[int]
+    park_colour: NotRequired[str | None]
+    gedeon: NotRequired[GedeonBid | None]  # two players: his cards and bid
+    award: NotRequired[Award | None]  # the winner's decision
 
 
 def start(state: FifthAvenueState, pawn: str, starter: int) -> Events:
@@ -38,22 +70,24 @@ def start(state: FifthAvenueState, pawn: str, starter: int) -> Events:
 
 
 def _open(state: FifthAvenueState) -> Events:
-    a = state.auction
+    a = state.running_auction()
     n = state.seats
     venue = a["venues"][0]
     a.update(
-        allowed=[allowed_colours(state, venue, seat) for seat in range(n)],
-        turn=a["starter"],
-        bids=[[] for _ in range(n)],
-        draft=[[] for _ in range(n)],
-        colours=[None] * n,
-        passed=[False] * n,
-        acted=[False] * n,
-        high=None,
-        value=0,
-        park_colour=None,
-        gedeon={"cards": [], "value": 0, "acted": False} if state.gedeon is not None else None,
-        award=None,
+        {
+            "allowed": [allowed_colours(state, venue, seat) for seat in range(n)],
+            "turn": a["starter"],
+            "bids": [[] for _ in range(n)],
+            "draft": [[] for _ in range(n)],
+            "colours": [None] * n,
+            "passed": [False] * n,
+            "acted": [False] * n,
+            "high": None,
+            "value": 0,
+            "park_colour": None,
+            "gedeon": {"cards": [], "value": 0, "acted": False} if state.gedeon is not None else None,
+            "award": None,
+        }
     )
     state.phase = "bid"
     return [event("auction_opened", venue=venue, allowed=[list(c) for c in a["allowed"]])]
@@ -88,7 +122,7 @@ def _in_colour_order(colours: Any) -> list[str]:
 
 def bid_colour(state: FifthAvenueState, seat: int) -> str | None:
     """The colour this seat's bid follows (its first card), or None before its first card."""
-    a = state.auction
+    a = state.running_auction()
     if a["colours"][seat]:
         return a["colours"][seat]
     draft = a["draft"][seat]
@@ -96,7 +130,7 @@ def bid_colour(state: FifthAvenueState, seat: int) -> str | None:
 
 
 def first_card_colours(state: FifthAvenueState, seat: int) -> list[str]:
-    a = state.auction
+    a = state.running_auction()
     if a["venues"][0] == PARK and a["park_colour"]:
         return [a["park_colour"]]
     return a["allowed"][seat]
@@ -106,8 +140,8 @@ def total(cards: list[str]) -> int:
     return sum(m.CARD_VALUE[c] for c in cards)
 
 
-def moves(state: FifthAvenueState, seat: int) -> list[dict[str, Any]]:
-    a = state.auction
+def moves(state: FifthAvenueState, seat: int) -> list[Move]:
+    a = state.running_auction()
     if a["award"] is not None:
         return award_moves(state)
     draft = a["draft"][seat]
@@ -116,7 +150,7 @@ def moves(state: FifthAvenueState, seat: int) -> list[dict[str, Any]]:
         available.remove(card)
     colour = bid_colour(state, seat)
     kinds = first_card_colours(state, seat) if colour is None else [colour, m.BLACK]
-    out: list[dict[str, Any]] = [
+    out: list[Move] = [
         {"type": "add_card", "card": card}
         for card in sorted(set(available), key=_card_order)
         if m.CARD_KIND[card] in kinds
@@ -133,13 +167,13 @@ def _card_order(card: str) -> tuple[int, int]:
 
 def add_card(state: FifthAvenueState, seat: int, card: str) -> Events:
     """Put one more card in the draft; only the seat sees it until the bid."""
-    state.auction["draft"][seat].append(card)
+    state.running_auction()["draft"][seat].append(card)
     return []
 
 
 def bid(state: FifthAvenueState, seat: int) -> Events:
     """Lay the draft face up beside the cards already bid (rule FA-AUCTION-RAISE)."""
-    a = state.auction
+    a = state.running_auction()
     player = state.players[seat]
     cards = a["draft"][seat]
     a["draft"][seat] = []
@@ -160,7 +194,7 @@ def bid(state: FifthAvenueState, seat: int) -> Events:
 
 def pass_turn(state: FifthAvenueState, seat: int) -> Events:
     """Rule FA-AUCTION-PASS: out of this auction, taking back every card bid."""
-    a = state.auction
+    a = state.running_auction()
     player = state.players[seat]
     returned = a["bids"][seat]
     for card in returned:
@@ -172,7 +206,7 @@ def pass_turn(state: FifthAvenueState, seat: int) -> Events:
 
 def _next(state: FifthAvenueState, last: int) -> Events:
     """After a bid or a pass: Gédéon's turn, the end of the auction, or the next seat."""
-    a = state.auction
+    a = state.running_auction()
     events: Events = []
     g = a["gedeon"]
     if g is not None and not g["acted"] and all(a["acted"]):
@@ -188,7 +222,7 @@ def _next(state: FifthAvenueState, last: int) -> Events:
 
 
 def _next_bidder(state: FifthAvenueState, last: int) -> int:
-    a = state.auction
+    a = state.running_auction()
     for offset in range(1, state.seats + 1):
         seat = (last + offset) % state.seats
         if not a["passed"][seat] and seat != a["high"]:
@@ -198,7 +232,7 @@ def _next_bidder(state: FifthAvenueState, last: int) -> int:
 
 def _close_bidding(state: FifthAvenueState) -> Events:
     """Rules FA-AUCTION-END, FA-AUCTION-DISCARD: the winner pays, or the auction is cancelled."""
-    a = state.auction
+    a = state.running_auction()
     venue = a["venues"][0]
     events: Events = []
     if a["gedeon"] is not None:
@@ -216,6 +250,7 @@ def _close_bidding(state: FifthAvenueState) -> Events:
     cards = a["bids"][winner]
     a["bids"][winner] = []
     colour = a["colours"][winner]
+    assert colour is not None  # the winner bid, in a colour
     limit = min(m.SKYSCRAPERS_ON_CARD[m.CARD_VALUE[c]] for c in cards)
     for card in cards:
         kind = m.CARD_KIND[card]
@@ -233,7 +268,7 @@ def _close_bidding(state: FifthAvenueState) -> Events:
     return events
 
 
-def _award(state: FifthAvenueState, venue: str, seat: int, colour: str, limit: int) -> dict[str, Any]:
+def _award(state: FifthAvenueState, venue: str, seat: int, colour: str, limit: int) -> Award:
     """What the winner may do (rules FA-AUCTION-BUILD, FA-CLOSURE-WHEN, FA-PARK-BUILD)."""
     if venue == PARK:
         return {"seat": seat, "colour": colour, "limit": limit, "plot": None, "close": "no"}
@@ -249,9 +284,16 @@ def _award(state: FifthAvenueState, venue: str, seat: int, colour: str, limit: i
     return {"seat": seat, "colour": colour, "limit": limit, "plot": plot, "close": close}
 
 
-def award_moves(state: FifthAvenueState) -> list[dict[str, Any]]:
-    award = state.auction["award"]
-    out: list[dict[str, Any]] = []
+def won_award(state: FifthAvenueState) -> Award:
+    """What the winner of the auction going on may do (phase build)."""
+    award = state.running_auction()["award"]
+    assert award is not None, "the auction is not won yet"
+    return award
+
+
+def award_moves(state: FifthAvenueState) -> list[Move]:
+    award = won_award(state)
+    out: list[Move] = []
     if award["close"] != "must":
         most = min(award["limit"], state.players[award["seat"]]["reserve"])
         out = [{"type": "build", "count": k} for k in range(most + 1)]
@@ -261,14 +303,15 @@ def award_moves(state: FifthAvenueState) -> list[dict[str, Any]]:
 
 
 def build(state: FifthAvenueState, seat: int, count: int) -> Events:
-    a = state.auction
-    award = a["award"]
+    a = state.running_auction()
+    award = won_award(state)
     venue = a["venues"][0]
     player = state.players[seat]
     player["reserve"] -= count
     if venue == PARK:
         player["park"] += count
     elif count:
+        assert award["plot"] is not None  # a district's award names its plot
         plot = state.districts[m.DISTRICT_INDEX[venue]]["plots"][award["plot"]]
         plot["owner"] = seat
         plot["count"] += count
@@ -287,7 +330,7 @@ def order_closure(state: FifthAvenueState, seat: int) -> Events:
 
 def finish_venue(state: FifthAvenueState) -> Events:
     """Rule FA-AUCTION-TOKEN: the token goes back to Start; on to the next venue or back to play."""
-    a = state.auction
+    a = state.running_auction()
     venue = a["venues"].pop(0)
     pawn = a["pawn"]
     events: Events = []

@@ -8,12 +8,24 @@ on the plot it already holds in that district (rule FA-ONE-PLOT).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Final, Literal, TypedDict
 
 from . import material as m
 
-GEDEON = "gedeon"
-Plot = dict[str, Any]
+GEDEON: Final = "gedeon"
+# Who holds a plot, orders a building stop or wins an auction: a seat, or Gédéon (two players).
+Owner = int | Literal["gedeon"]
+
+
+class Plot(TypedDict):
+    shops: list[str]
+    owner: Owner | None
+    count: int  # skyscrapers
+
+
+class District(TypedDict):
+    closed: bool
+    plots: list[Plot]  # in ring order (material.rings)
 
 
 def new_plot() -> Plot:
@@ -56,7 +68,7 @@ def is_full(plots: list[Plot]) -> bool:
     return not any(is_free(plot) for plot in plots)
 
 
-def plot_of(plots: list[Plot], owner: Any) -> int | None:
+def plot_of(plots: list[Plot], owner: Owner) -> int | None:
     """The index of the plot ``owner`` holds in this district, if any."""
     for index, plot in enumerate(plots):
         if plot["count"] and plot["owner"] == owner:
@@ -69,7 +81,7 @@ def takes_a_shop(plot: Plot) -> bool:
     return not plot["count"] and len(plot["shops"]) < m.MAX_SHOPS_PER_PLOT
 
 
-def skyscrapers_in(plots: list[Plot], owner: Any) -> int:
+def skyscrapers_in(plots: list[Plot], owner: Owner) -> int:
     return sum(plot["count"] for plot in plots if plot["owner"] == owner)
 
 

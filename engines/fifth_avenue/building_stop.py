@@ -8,21 +8,21 @@ go back to Start. The second building stop ends the game.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ..core import event
+from ..core import Event, event
 from . import board, scoring
 from . import material as m
 
 if TYPE_CHECKING:
     from .rules import FifthAvenueState
 
-Events = list[dict[str, Any]]
+Events = list[Event]
 
 
-def order(state: FifthAvenueState, orderer: int | str) -> Events:
+def order(state: FifthAvenueState, orderer: board.Owner) -> Events:
     """Rules FA-CLOSURE-SCORE, FA-CLOSURE-REMOVE, FA-END-CLOSURE: close the district auctioned."""
-    venue = state.auction["venues"][0]
+    venue = state.running_auction()["venues"][0]
     index = m.DISTRICT_INDEX[venue]
     district = state.districts[index]
     points = scoring.closure_points(state, index, orderer)
@@ -34,9 +34,10 @@ def order(state: FifthAvenueState, orderer: int | str) -> Events:
     for plot in district["plots"]:
         owner = plot["owner"]
         if plot["count"] and owner == board.GEDEON:
-            state.gedeon["boxed"] += plot["count"]
+            state.gedeon_skyscrapers()["boxed"] += plot["count"]
             removed_gedeon += plot["count"]
         elif plot["count"]:
+            assert isinstance(owner, int)  # skyscrapers have an owner, here a seat
             state.players[owner]["boxed"] += plot["count"]
             removed[owner] += plot["count"]
         state.boxed_tiles.extend(plot["shops"])

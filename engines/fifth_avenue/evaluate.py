@@ -95,7 +95,7 @@ def _auction_worth(state: FifthAvenueState, seat: int) -> float:
 def _build_worth(state: FifthAvenueState, seat: int, colour: str, limit: int) -> float:
     """What winning the current venue with this colour and card limit adds (FA-AUCTION-BUILD)."""
     count = min(limit, state.players[seat]["reserve"])
-    venue = state.auction["venues"][0]
+    venue = state.running_auction()["venues"][0]
     if venue == m.CENTRAL_PARK:
         return count * (PARK_SKYSCRAPER - RESERVE_SKYSCRAPER)
     index = m.DISTRICT_INDEX[venue]

@@ -195,7 +195,7 @@ def _add_card(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> Illeg
     if card not in m.CARD_KIND:
         return IllegalMove("no_such_card", f"{card!r} is not a construction card (e.g. 'grey-4', 'black-6').")
     available = list(state.players[seat]["hand"])
-    for drafted in state.auction["draft"][seat]:
+    for drafted in state.running_auction()["draft"][seat]:
         available.remove(drafted)
     if card not in available:
         return IllegalMove("card_not_in_hand", f"You hold no {card} you have not already added.")
@@ -207,7 +207,7 @@ def _add_card(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> Illeg
         )
     if colour is None:
         allowed = auction.first_card_colours(state, seat)
-        if state.auction["venues"][0] == m.CENTRAL_PARK:
+        if state.running_auction()["venues"][0] == m.CENTRAL_PARK:
             return IllegalMove(
                 "park_colour_fixed",
                 f"In Central Park everyone bids the colour of the first card: {allowed[0]}.",
@@ -226,7 +226,7 @@ def _add_card(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> Illeg
 
 
 def _bid(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> IllegalMove | None:
-    a = state.auction
+    a = state.running_auction()
     if not a["draft"][seat]:
         return IllegalMove("nothing_added", "Add cards (add_card) before bidding; a raise only adds cards.")
     return IllegalMove(
@@ -235,7 +235,7 @@ def _bid(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> IllegalMov
 
 
 def _build(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> IllegalMove | None:
-    award = state.auction["award"]
+    award = auction.won_award(state)
     count = move["count"]
     if award["close"] == "must":
         return IllegalMove(
@@ -253,7 +253,7 @@ def _build(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> IllegalM
 
 
 def _close_district(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> IllegalMove | None:
-    if state.auction["venues"][0] == m.CENTRAL_PARK:
+    if state.running_auction()["venues"][0] == m.CENTRAL_PARK:
         return IllegalMove("park_never_closed", "Central Park is never closed to building.")
     return IllegalMove(
         "district_not_full",

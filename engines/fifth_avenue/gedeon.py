@@ -9,22 +9,23 @@ scores.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ..core import event
+from ..core import Event, event
 from . import board, building_stop, piles
 from . import material as m
 
 if TYPE_CHECKING:
     from .rules import FifthAvenueState
 
-Events = list[dict[str, Any]]
+Events = list[Event]
 
 
 def bid(state: FifthAvenueState) -> Events:
     """Draw black cards until one value repeats; their sum (8 to 21) is his one and only bid."""
-    a = state.auction
+    a = state.running_auction()
     g = a["gedeon"]
+    assert g is not None  # he bids in the two-player game
     events: Events = []
     seen: set[int] = set()
     while True:
@@ -49,7 +50,8 @@ def bid(state: FifthAvenueState) -> Events:
 
 def return_cards(state: FifthAvenueState) -> Events:
     """Rule FA-GEDEON-CARDS: at the end of the auction his cards go face down under the black pile."""
-    g = state.auction["gedeon"]
+    g = state.running_auction()["gedeon"]
+    assert g is not None  # he bids in the two-player game
     if not g["cards"]:
         return []
     for card in g["cards"]:
@@ -59,7 +61,7 @@ def return_cards(state: FifthAvenueState) -> Events:
     return [event("gedeon_cards_returned", count=count)] + state.settle_black()
 
 
-def best_free_plots(plots: list[dict[str, Any]]) -> list[int]:
+def best_free_plots(plots: list[board.Plot]) -> list[int]:
     """The free plots a skyscraper would score most on in a normal scoring (all of them if tied)."""
     free = [i for i, plot in enumerate(plots) if board.is_free(plot)]
     if not free:
@@ -79,9 +81,9 @@ def build(state: FifthAvenueState, venue: str) -> Events:
         return building_stop.order(state, board.GEDEON)
     built = []
     for i in chosen:
-        if state.gedeon["supply"] <= 0:
+        if state.gedeon_skyscrapers()["supply"] <= 0:
             break
-        state.gedeon["supply"] -= 1
+        state.gedeon_skyscrapers()["supply"] -= 1
         plots[i]["owner"], plots[i]["count"] = board.GEDEON, 1
         built.append(state.rings[index][i])
     return [event("gedeon_builds", venue=venue, plots=built)]

@@ -16,36 +16,49 @@ What the table knows is kept with the cards, because it is what ``determinize`` 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Generic, TypedDict, TypeVar
 
 from ..core.cards import redeal as deal_again
 from . import material as m
 
-Pile = dict[str, list[Any]]
+# What lies known under a pile: a colour pile's cards, or in the black pile ``[card, face_up]``
+# pairs (a JSON array, so no tuple; a list of a str and a bool has no closer type).
+Known = TypeVar("Known")
+BlackCard = list[Any]
 
 
-def new_pile(cards: list[str]) -> Pile:
+class Pile(TypedDict, Generic[Known]):
+    hidden: list[str]  # top first, in an order nobody knows
+    known: list[Known]  # under it, top first
+
+
+class Hand(TypedDict):
+    hand: list[str]  # every card
+    shown: list[str]  # those the table has seen enter it
+
+
+def new_pile(cards: list[str]) -> Pile[Known]:
     return {"hidden": list(cards), "known": []}
 
 
-def top(pile: Pile) -> str | None:
+def top(pile: Pile[str]) -> str | None:
     """The card seen on top of a colour pile (None when it is empty)."""
     if pile["hidden"]:
         return pile["hidden"][0]
     return pile["known"][0] if pile["known"] else None
 
 
-def size(pile: Pile) -> int:
+def size(pile: Pile[Known]) -> int:
     return len(pile["hidden"]) + len(pile["known"])
 
 
-def take_top(pile: Pile) -> str:
+def take_top(pile: Pile[str]) -> str:
     """Take the top card of a (non-empty) colour pile."""
     return pile["hidden"].pop(0) if pile["hidden"] else pile["known"].pop(0)
 
 
-def draw_black(pile: Pile) -> tuple[str, bool] | None:
+def draw_black(pile: Pile[BlackCard]) -> tuple[str, bool] | None:
     """Draw the top black card: ``(card, seen_by_all)``, or None when the pile is empty.
 
     A card the table watched Gédéon put under the pile is still known when it comes up.
@@ -59,7 +72,7 @@ def draw_black(pile: Pile) -> tuple[str, bool] | None:
     return None
 
 
-def settle_black(pile: Pile, shuffle: Callable[[list[Any]], None]) -> bool:
+def settle_black(pile: Pile[BlackCard], shuffle: Callable[[list[str]], None]) -> bool:
     """Rule FA-BLACK-RESHUFFLE: once a face-up black card comes to the top, shuffle the pile.
 
     Returns whether it reshuffled.
@@ -73,13 +86,13 @@ def settle_black(pile: Pile, shuffle: Callable[[list[Any]], None]) -> bool:
 
 
 # ---- hands -----------------------------------------------------------------------------------
-def give(player: dict[str, Any], card: str, seen: bool) -> None:
+def give(player: Hand, card: str, seen: bool) -> None:
     player["hand"].append(card)
     if seen:
         player["shown"].append(card)
 
 
-def remove(player: dict[str, Any], card: str) -> None:
+def remove(player: Hand, card: str) -> None:
     """Take a card out of a hand to show it (a bid).
 
     Of two equal cards, the one the table already knew leaves first: what stays secret is
@@ -90,14 +103,14 @@ def remove(player: dict[str, Any], card: str) -> None:
         player["shown"].remove(card)
 
 
-def secret_cards(player: dict[str, Any]) -> list[str]:
+def secret_cards(player: Hand) -> list[str]:
     rest = list(player["hand"])
     for card in player["shown"]:
         rest.remove(card)
     return rest
 
 
-def hidden_kinds(player: dict[str, Any]) -> dict[str, int]:
+def hidden_kinds(player: Hand) -> dict[str, int]:
     """How many secret cards of each kind a hand holds (the table knows this much)."""
     counts = {kind: 0 for kind in m.KINDS}
     for card in secret_cards(player):
@@ -106,7 +119,11 @@ def hidden_kinds(player: dict[str, Any]) -> dict[str, int]:
 
 
 def redeal(
-    players: list[dict[str, Any]], piles: dict[str, Pile], black: Pile, others: list[int], rng: random.Random
+    players: Sequence[Hand],
+    piles: Mapping[str, Pile[str]],
+    black: Pile[BlackCard],
+    others: list[int],
+    rng: random.Random,
 ) -> None:
     """Re-deal what one seat cannot know: the other hands' secret cards and the unseen pile parts.
 

@@ -21,11 +21,13 @@ state's generator.
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Iterator
+from typing import TypedDict
 
-from ..core import IllegalMove, Move, Result, State, event, ranks_from_keys, secret_event
+from ..core import Event, IllegalMove, Move, Result, State, View, event, ranks_from_keys, secret_event
 from . import auction, board, piles, scoring
 from . import material as m
+from .auction import Auction
 from .explain import explain
 from .view import build_view
 
@@ -38,7 +40,39 @@ ACTION_TEXT = {
     "C": "draw a black card and move a commission pawn, then take 2 colour cards and move a pawn",
     "D": "score a district, then draw 2 black cards, then move a commission pawn",
 }
-Events = list[dict[str, Any]]
+Events = list[Event]
+
+
+class Player(piles.Hand):
+    score: int
+    points: dict[str, int]  # by scoring category (scoring.CATEGORIES)
+    reserve: int  # skyscrapers ready to build
+    supply: int  # skyscrapers still in the common supply for this player
+    park: int  # skyscrapers beside Central Park
+    boxed: int  # skyscrapers removed by building stops
+
+
+class Gedeon(TypedDict):
+    supply: int
+    boxed: int
+
+
+class Turn(TypedDict):
+    action: str | None
+    step: int  # the phase of the action, 1 to 3
+    taken: list[str]  # colours of the cards taken this turn
+
+
+class SetupStep(TypedDict):
+    tile: str | None  # the initial shop tile to place
+    placed: int
+    order: list[int]  # the snake order of the initial skyscrapers
+    index: int
+
+
+class End(TypedDict):
+    reason: str
+    revealed: list[str]  # tiles revealed from under Central Park
 
 
 class FifthAvenueState(State):
@@ -57,16 +91,38 @@ class FifthAvenueState(State):
         "close_district",
     )
 
-    # attributes (all plain JSON):
-    #   districts: per district {"closed", "plots": [{"shops", "owner", "count"}]} (board.py)
-    #   pawns: location of each commission pawn; expertise: districts holding each colour's tokens
-    #   closed_order: districts closed, in order; blocks: the shop supply, 8 blocks left to right
-    #   under_park: tiles under Central Park; boxed_tiles: shops removed by building stops
-    #   tile_bag: face-down shop tiles (hidden order); shops_placed: by the players in play
-    #   colour_piles, black_pile, players[...]["hand"/"shown"]: see piles.py
-    #   players: per seat score, points by category, reserve, supply (common), park, boxed
-    #   gedeon: None, or Gédéon's skyscrapers (two players)
-    #   phase, current, turn {"action", "step", "taken"}, setup_step, auction, end
+    # The attributes, all plain JSON (see State).
+    districts: list[board.District]
+    pawns: dict[str, str]  # where each commission pawn is
+    expertise: dict[str, list[str]]  # the districts holding each colour's tokens
+    closed_order: list[str]  # districts closed, in order
+    blocks: list[list[str]]  # the shop supply, 8 blocks left to right
+    under_park: list[str]  # tiles under Central Park
+    boxed_tiles: list[str]  # shops removed by building stops
+    tile_bag: list[str]  # face-down shop tiles (hidden order)
+    shops_placed: int  # by the players in play
+    colour_piles: dict[str, piles.Pile[str]]  # see piles.py
+    black_pile: piles.Pile[piles.BlackCard]
+    players: list[Player]
+    gedeon: Gedeon | None  # Gédéon's skyscrapers (two players)
+    phase: str
+    current: int
+    turn: Turn
+    setup_step: SetupStep
+    auction: Auction | None
+    end: End | None
+
+    def running_auction(self) -> Auction:
+        assert self.auction is not None, "no auction is going on"
+        return self.auction
+
+    def gedeon_skyscrapers(self) -> Gedeon:
+        assert self.gedeon is not None, "Gédéon plays only in the two-player game"
+        return self.gedeon
+
+    def game_end(self) -> End:
+        assert self.end is not None, "the game is not over"
+        return self.end
 
     @property
     def rings(self) -> tuple[tuple[str, ...], ...]:
@@ -141,7 +197,7 @@ class FifthAvenueState(State):
         if phase == "initial_skyscraper":
             return [self.setup_step["order"][self.setup_step["index"]]]
         if phase in ("bid", "build"):
-            return [self.auction["turn"]]
+            return [self.running_auction()["turn"]]
         return [self.current]
 
     def _legal_moves(self, seat: int) -> list[Move]:
@@ -230,6 +286,7 @@ class FifthAvenueState(State):
         step = self.setup_step
         d = m.DISTRICT_INDEX[move["district"]]
         tile = step["tile"]
+        assert tile is not None  # drawn for each initial shop
         self.districts[d]["plots"][self.rings[d].index(move["plot"])]["shops"].append(tile)
         step["placed"] += 1
         events = [
@@ -297,7 +354,7 @@ class FifthAvenueState(State):
                 return block
         return None
 
-    def _shop_plots(self):
+    def _shop_plots(self) -> Iterator[tuple[int, int]]:
         for d, district in enumerate(self.districts):
             if district["closed"]:
                 continue
@@ -341,6 +398,7 @@ class FifthAvenueState(State):
 
     def _place_shop(self, seat: int, move: Move) -> Events:
         block = self.active_block()
+        assert block is not None  # action B needs a shop to place
         block.remove(move["shop"])
         d = m.DISTRICT_INDEX[move["district"]]
         self.districts[d]["plots"][self.rings[d].index(move["plot"])]["shops"].append(move["shop"])
@@ -465,7 +523,7 @@ class FifthAvenueState(State):
         self.auction = None
         self.end = {"reason": reason, "revealed": []}
         events = [event("game_ending", reason=reason)] + scoring.final_scoring(self)
-        events.append(event("game_over", result=self.result().to_dict()))
+        events.append(event("game_over", result=self.final_result().to_dict()))
         return events
 
     def result(self) -> Result | None:
@@ -478,8 +536,9 @@ class FifthAvenueState(State):
             {**p["points"], "cards_in_hand": len(p["hand"]), "central_park_skyscrapers": p["park"]}
             for p in self.players
         ]
-        extra = {"central_park_revealed": list(self.end["revealed"])}
-        return Result(scores, ranks_from_keys(keys), breakdown, self.end["reason"], extra)
+        end = self.game_end()
+        extra = {"central_park_revealed": list(end["revealed"])}
+        return Result(scores, ranks_from_keys(keys), breakdown, end["reason"], extra)
 
     # ---- labels ------------------------------------------------------------------------------
     def label(self, move: Move) -> str:
@@ -488,8 +547,8 @@ class FifthAvenueState(State):
             return f"Action {move['action']}: {ACTION_TEXT[move['action']]}"
         if kind in ("place_shop", "place_initial_shop", "place_initial_skyscraper"):
             what = {
-                "place_shop": f"Place the {m.SHOP_NAMES.get(move.get('shop'), 'shop')}",
-                "place_initial_shop": f"Place the {m.SHOP_NAMES.get(self.setup_step['tile'], 'shop')}",
+                "place_shop": f"Place the {_shop_name(move.get('shop'))}",
+                "place_initial_shop": f"Place the {_shop_name(self.setup_step['tile'])}",
                 "place_initial_skyscraper": "Place a skyscraper",
             }[kind]
             return f"{what} on the {move['plot']} plot of {m.DISTRICT_NAMES[move['district']]}"
@@ -506,7 +565,7 @@ class FifthAvenueState(State):
             return f"Take the {move['colour']} card" + (f" ({card})" if card else "")
         if kind == "add_card":
             return f"Add {move['card']} to your bid"
-        a = self.auction
+        a = self.running_auction()
         if kind == "bid":
             seat = a["turn"]
             added = a["draft"][seat]
@@ -516,13 +575,13 @@ class FifthAvenueState(State):
             return "Pass (take your bid back)"
         venue = a["venues"][0]
         if kind == "build":
-            plot = a["award"]["colour"]
+            plot = auction.won_award(self)["colour"]
             where = "beside Central Park" if venue == m.CENTRAL_PARK else f"on the {plot} plot"
             return f"Build {move['count']} skyscraper{'s' if move['count'] != 1 else ''} {where}"
         return f"Order a building stop in {m.DISTRICT_NAMES[venue]}"
 
     # ---- what seats see ----------------------------------------------------------------------
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> View:
         return build_view(self, seat)
 
     def redeal_hidden(self, seat: int, rng: random.Random) -> None:
@@ -544,3 +603,7 @@ class FifthAvenueState(State):
 
     def explain_illegal(self, seat: int, move: Move) -> IllegalMove:
         return explain(self, seat, move)
+
+
+def _shop_name(shop: str | None) -> str:
+    return "shop" if shop is None else m.SHOP_NAMES.get(shop, "shop")

@@ -79,5 +79,5 @@ def final_scoring(state: FifthAvenueState) -> list[dict[str, Any]]:
     events.append(
         event("central_park_scored", revealed=revealed, per_skyscraper=per_skyscraper, points=points)
     )
-    state.end["revealed"] = revealed
+    state.game_end()["revealed"] = revealed
     return events

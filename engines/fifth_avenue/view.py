@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..core import View
 from . import board, piles
 from . import material as m
 
@@ -39,7 +40,7 @@ def _card_order(card: str) -> tuple[int, int]:
     return _CARD_ORDER[card]
 
 
-def build_view(state: FifthAvenueState, seat: int | None) -> dict[str, Any]:
+def build_view(state: FifthAvenueState, seat: int | None) -> View:
     facts = _PLOT_FACTS[state.options["six_plot_board"]]
     districts = []
     for d, district in enumerate(state.districts):

@@ -24,7 +24,7 @@ UNPLANNED_SHARE = 0.85  # of the cap, for a type with no owned retailer and no r
 def estimated_totals(state: FreshFishState) -> list[float]:
     """Per seat: estimated final total (route lengths minus money), lower is better."""
     if state.phase == "over":
-        return [float(score) for score in state.result().scores]
+        return [float(score) for score in state.final_result().scores]
     size, cap = state.size, state.cap
     network = in_network(state.board)
     reserved = [state.reserved_plots(seat) for seat in range(state.seats)]
@@ -35,8 +35,9 @@ def estimated_totals(state: FreshFishState) -> list[float]:
         for seat, player in enumerate(state.players):
             where = player["retailers"].get(goods)
             if where is not None:
-                on_board = dist is not None and where != "front"
-                totals[seat] += capped(length_to(size, dist, where) if on_board else None, cap)
+                totals[seat] += capped(
+                    length_to(size, dist, where) if dist is not None and where != "front" else None, cap
+                )
             elif dist is not None and reserved[seat]:
                 best = min(capped(length_to(size, dist, plot), cap) for plot in reserved[seat])
                 totals[seat] += (best + cap) / 2

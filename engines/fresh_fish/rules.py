@@ -20,9 +20,20 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from typing import Any
+from typing import Any, Final, Literal, TypedDict
 
-from ..core import IllegalMove, InvalidMove, Move, Result, State, event, ranks_from_keys, secret_event
+from ..core import (
+    Event,
+    IllegalMove,
+    InvalidMove,
+    Move,
+    Result,
+    State,
+    View,
+    event,
+    ranks_from_keys,
+    secret_event,
+)
 from . import auction
 from . import material as m
 from .board import cells, coordinates, corners, neighbours, one_per_quarter, plot_at, quarters, where
@@ -30,26 +41,57 @@ from .expropriation import unbuildable
 from .routes import capped, distances_from, length_to
 
 DISTRIBUTE, TURN, AUCTION, PLACE, OVER = "distribute", "turn", "auction", "place", "over"
-FRONT = "front"  # a retailer kept in front of its owner, off the board (rule FF-AUCTION-FRONT)
+FRONT: Final = "front"  # a retailer kept in front of its owner, off the board (rule FF-AUCTION-FRONT)
+# Where a retailer is: a plot, or in front of its owner.
+RetailerPlace = int | Literal["front"]
+
+
+class Player(TypedDict):
+    money: int
+    cubes: int  # in hand
+    set_aside: int  # cubes kept for the first two retailers
+    retailers: dict[str, RetailerPlace]  # goods -> where
+
+
+class LastAuction(TypedDict):
+    retailer: str
+    drawer: int
+    bids: list[int | None]
+    winner: int
+    price: int
+    free: bool  # given to the only seat lacking that goods (FF-LAST-RETAILER)
 
 
 class FreshFishState(State):
     move_types = ("reserve", "draw", "place", "bid", "build", "place_distributor", "pass")
 
-    # attributes (all plain JSON):
-    #   size, cap: board edge and route cap for this player count
-    #   board: per plot the tile on it (None: undeveloped)
-    #   reserved: per plot the seat whose cube reserves it (undeveloped plots only), else None
-    #   frontier: sorted free plots (undeveloped, unreserved) touching a developed or reserved
-    #     plot by a side: the plots open to reservation after one's first turn. A plot once
-    #     developed or reserved stays so, so the frontier is kept as plots fill instead of
-    #     recomputed for every listing
-    #   distributors: goods -> plot; players: per seat {"money", "cubes" (in hand),
-    #     "set_aside" (cubes kept for the first two retailers), "retailers": goods -> plot|"front"}
-    #   pile (top = end, hidden order), set_aside: blocking buildings out of the pile
-    #   phase, current, first_player, turn, turns_taken, drawn, drawer, placer,
-    #   bidders, bids (sealed), last_auction, next_distributor
-    #   acting_again: the drawer acts again after losing an auction, and may pass
+    # The attributes, all plain JSON (see State).
+    size: int  # the board's edge for this player count
+    cap: int  # the route cap for this player count
+    board: list[str | None]  # per plot the tile on it (None: undeveloped)
+    reserved: list[int | None]  # per plot the seat whose cube reserves it (undeveloped plots only)
+    # Sorted free plots (undeveloped, unreserved) touching a developed or reserved plot by a
+    # side: the plots open to reservation after one's first turn. A plot once developed or
+    # reserved stays so, so the frontier is kept as plots fill instead of recomputed for
+    # every listing.
+    frontier: list[int]
+    distributors: dict[str, int]  # goods -> plot
+    players: list[Player]
+    pile: list[str]  # top = end, hidden order
+    set_aside: dict[str, int]  # blocking buildings out of the pile
+    phase: str
+    current: int
+    first_player: int
+    turn: int
+    turns_taken: list[int]
+    drawn: str | None  # the tile drawn, while it is auctioned or placed
+    drawer: int | None
+    placer: int | None  # who places the drawn tile or the next distributor
+    bidders: list[int]
+    bids: list[int | None]  # sealed
+    last_auction: LastAuction | None
+    next_distributor: int | None  # index in PLACEMENT_ORDER while they are placed freely
+    acting_again: bool  # the drawer acts again after losing an auction, and may pass
 
     def setup(self) -> None:
         seats = self.seats
@@ -105,6 +147,7 @@ class FreshFishState(State):
         if phase == AUCTION:
             return [s for s in self.bidders if self.bids[s] is None]
         if phase in (PLACE, DISTRIBUTE):
+            assert self.placer is not None  # these phases are a placer's
             return [self.placer]
         return []
 
@@ -148,10 +191,20 @@ class FreshFishState(State):
         at = cells(self.size)
         return [{"type": kind, "row": at[plot][0], "column": at[plot][1]} for plot in plots]
 
+    def _drawn_tile(self) -> str:
+        """The tile drawn: only while it is auctioned or placed."""
+        assert self.drawn is not None, "no tile is drawn now"
+        return self.drawn
+
+    def _next_distributor(self) -> int:
+        """The next distributor's index in PLACEMENT_ORDER: only while they are placed freely."""
+        assert self.next_distributor is not None, "the distributors are placed"
+        return self.next_distributor
+
     def label(self, move: Move) -> str:
         kind = move["type"]
         if kind == "bid":
-            return f"Bid {move['amount']} for the {m.NAMES[self.drawn]}"
+            return f"Bid {move['amount']} for the {m.NAMES[self._drawn_tile()]}"
         if kind == "draw":
             return "Build: draw a tile from the pile"
         if kind == "pass":
@@ -160,12 +213,12 @@ class FreshFishState(State):
         if kind == "reserve":
             return f"Reserve the plot at {at}"
         if kind == "place":
-            return f"Build the {m.NAMES[self.drawn]} on your plot at {at}"
+            return f"Build the {m.NAMES[self._drawn_tile()]} on your plot at {at}"
         if kind == "build":
             return f"Build a {m.NAMES[move['tile']]} on your plot at {at}"
-        return f"Place the {m.NAMES[m.PLACEMENT_ORDER[self.next_distributor]]} at {at}"
+        return f"Place the {m.NAMES[m.PLACEMENT_ORDER[self._next_distributor()]]} at {at}"
 
-    def _apply(self, seat: int, move: Move) -> list[Any]:
+    def _apply(self, seat: int, move: Move) -> list[Event]:
         kind = move["type"]
         if kind == "bid":
             return self._bid(seat, move["amount"])
@@ -207,7 +260,7 @@ class FreshFishState(State):
     def distributor_plots(self) -> list[int]:
         """Rule FF-DISTRIBUTORS-FREE: where the next distributor may go."""
         size, board = self.size, self.board
-        tile = m.PLACEMENT_ORDER[self.next_distributor]
+        tile = m.PLACEMENT_ORDER[self._next_distributor()]
         # Every undeveloped plot is buildable: the check after each placement (FF-EXPROPRIATE)
         # has already turned the others into streets.
         candidates = [plot for plot, t in enumerate(board) if t is None]
@@ -240,7 +293,7 @@ class FreshFishState(State):
                     frontier.insert(j, other)
 
     # ---- a turn ---------------------------------------------------------------------------
-    def _reserve(self, seat: int, plot: int) -> list[Any]:
+    def _reserve(self, seat: int, plot: int) -> list[Event]:
         """Rule FF-RESERVE: a cube from hand marks the plot as the seat's alone."""
         self.reserved[plot] = seat
         self._occupy(plot)
@@ -248,7 +301,7 @@ class FreshFishState(State):
         row, column = coordinates(self.size, plot)
         return [event("plot_reserved", seat=seat, row=row, column=column), *self._end_turn()]
 
-    def _draw(self, seat: int) -> list[Any]:
+    def _draw(self, seat: int) -> list[Event]:
         """Rule FF-BUILD: draw the top tile of the face-down pile and reveal it."""
         tile = self.pile.pop()
         self.acting_again = False
@@ -264,25 +317,25 @@ class FreshFishState(State):
         self.phase, self.placer = PLACE, seat
         return events
 
-    def _place(self, seat: int, plot: int) -> list[Any]:
+    def _place(self, seat: int, plot: int) -> list[Event]:
         if self.drawn in m.RETAILERS:
             return self._build_retailer(seat, plot)
         return self._build_drawn(seat, plot)
 
-    def _build_drawn(self, seat: int, plot: int) -> list[Any]:
-        tile = self.drawn
+    def _build_drawn(self, seat: int, plot: int) -> list[Event]:
+        tile = self._drawn_tile()
         self.drawn = self.drawer = self.placer = None
         self.phase = TURN
         events = self._build(seat, plot, tile)
         return events + self._end_turn()
 
-    def _build_from_supply(self, seat: int, plot: int, tile: str) -> list[Any]:
+    def _build_from_supply(self, seat: int, plot: int, tile: str) -> list[Event]:
         """Rule FF-BUILD-EMPTY: with the pile empty, a street or a set-aside building."""
         if tile != m.STREET:
             self.set_aside[tile] -= 1
         return self._build(seat, plot, tile) + self._end_turn()
 
-    def _build(self, seat: int, plot: int, tile: str) -> list[Any]:
+    def _build(self, seat: int, plot: int, tile: str) -> list[Event]:
         """Put a tile on the seat's reserved plot, then expropriate (rule FF-EXPROPRIATE)."""
         self.board[plot] = tile
         self.reserved[plot] = None
@@ -304,7 +357,7 @@ class FreshFishState(State):
             return built
         return built + self._expropriate()
 
-    def _expropriate(self) -> list[Any]:
+    def _expropriate(self) -> list[Event]:
         """Rules FF-EXPROPRIATE, FF-CONNECTED, FF-ACCESS: every plot that could no longer be
         built on becomes a street at once; a reservation cube goes back to its owner."""
         taken = unbuildable(self.size, self.board)
@@ -323,7 +376,7 @@ class FreshFishState(State):
         return [event("expropriated", plots=plots)]
 
     # ---- the auction ------------------------------------------------------------------------
-    def _open_auction(self, drawer: int, tile: str) -> list[Any]:
+    def _open_auction(self, drawer: int, tile: str) -> list[Event]:
         """Rules FF-AUCTION-BIDDERS and FF-LAST-RETAILER."""
         goods = m.GOODS_OF[tile]
         lacking = [s for s in range(self.seats) if goods not in self.players[s]["retailers"]]
@@ -343,19 +396,21 @@ class FreshFishState(State):
         self.bids = [None] * self.seats
         return [event("auction_opened", tile=tile, drawer=drawer, bidders=list(lacking))]
 
-    def _bid(self, seat: int, amount: int) -> list[Any]:
+    def _bid(self, seat: int, amount: int) -> list[Event]:
         """Rule FF-AUCTION-SEALED: the bid stays hidden until every bidder has sealed one."""
         self.bids[seat] = amount
         events = [secret_event("bid_sealed", [seat], {"amount": amount}, seat=seat)]
         if any(self.bids[s] is None for s in self.bidders):
             return events
-        bids = self.bids
-        won = auction.winner(bids, self.drawer)
+        bids, drawer, tile = self.bids, self.drawer, self._drawn_tile()
+        assert drawer is not None  # the tile auctioned was drawn
+        won = auction.winner(bids, drawer)
         price = bids[won]
+        assert price is not None  # the winner bid
         self.players[won]["money"] -= price
         self.last_auction = {
-            "retailer": self.drawn,
-            "drawer": self.drawer,
+            "retailer": tile,
+            "drawer": drawer,
             "bids": list(bids),
             "winner": won,
             "price": price,
@@ -363,17 +418,15 @@ class FreshFishState(State):
         }
         self.bidders = []
         self.bids = [None] * self.seats
-        events.append(
-            event("auction_won", seat=won, tile=self.drawn, price=price, bids=list(bids), drawer=self.drawer)
-        )
+        events.append(event("auction_won", seat=won, tile=tile, price=price, bids=list(bids), drawer=drawer))
         return events + self._award(won)
 
-    def _award(self, seat: int) -> list[Any]:
+    def _award(self, seat: int) -> list[Event]:
         """Rules FF-AUCTION-PLACE and FF-AUCTION-FRONT: build at once on a reserved plot
         (the winner chooses among several), or keep it in front, off the board."""
         own = self.reserved_plots(seat)
         if not own:
-            tile = self.drawn
+            tile = self._drawn_tile()
             self.players[seat]["retailers"][m.GOODS_OF[tile]] = FRONT
             events = [event("retailer_kept_in_front", seat=seat, tile=tile)]
             return events + self._after_retailer(seat)
@@ -382,14 +435,15 @@ class FreshFishState(State):
         self.phase, self.placer = PLACE, seat
         return []
 
-    def _build_retailer(self, seat: int, plot: int) -> list[Any]:
-        events = self._build(seat, plot, self.drawn)
+    def _build_retailer(self, seat: int, plot: int) -> list[Event]:
+        events = self._build(seat, plot, self._drawn_tile())
         return events + self._after_retailer(seat)
 
-    def _after_retailer(self, seat: int) -> list[Any]:
+    def _after_retailer(self, seat: int) -> list[Event]:
         """Rule FF-AUCTION-AFTER: the drawer's turn ends if they got the retailer; otherwise
         they act again (reserve or draw)."""
         drawer = self.drawer
+        assert drawer is not None  # the retailer was drawn
         self.drawn = self.drawer = self.placer = None
         self.phase = TURN
         if seat == drawer or None not in self.board:
@@ -401,14 +455,14 @@ class FreshFishState(State):
         return self._end_turn()
 
     # ---- turns and the end ------------------------------------------------------------------
-    def _end_turn(self) -> list[Any]:
+    def _end_turn(self) -> list[Event]:
         self.acting_again = False
         self.turns_taken[self.current] += 1
         self.turn += 1
         self.phase = TURN
         if None not in self.board:
             return self._finish()
-        events = []
+        events: list[Event] = []
         seat = self.current
         for _ in range(self.seats):
             seat = (seat + 1) % self.seats
@@ -422,24 +476,25 @@ class FreshFishState(State):
         # beside it is developed or reserved, or reserved, and then its owner can build).
         return events + self._finish()
 
-    def _finish(self) -> list[Any]:
+    def _finish(self) -> list[Event]:
         self.phase = OVER
         self.drawn = self.drawer = self.placer = None
-        return [event("game_over", result=self.result().to_dict())]
+        return [event("game_over", result=self.final_result().to_dict())]
 
     # ---- free placement of the distributors ---------------------------------------------------
-    def _put_distributor(self, plot: int, tile: str) -> list[Any]:
+    def _put_distributor(self, plot: int, tile: str) -> list[Event]:
         self.board[plot] = tile
         self._occupy(plot)
         self.distributors[m.GOODS_OF[tile]] = plot
         return self._expropriate()
 
-    def _place_distributor(self, seat: int, plot: int) -> list[Any]:
-        tile = m.PLACEMENT_ORDER[self.next_distributor]
+    def _place_distributor(self, seat: int, plot: int) -> list[Event]:
+        placed = self._next_distributor()
+        tile = m.PLACEMENT_ORDER[placed]
         row, column = coordinates(self.size, plot)
         events = [event("distributor_placed", seat=seat, tile=tile, row=row, column=column)]
         events += self._put_distributor(plot, tile)
-        self.next_distributor += 1
+        self.next_distributor = placed + 1
         if self.next_distributor < len(m.PLACEMENT_ORDER):
             self.placer = (self.first_player + self.next_distributor) % self.seats
             return events
@@ -498,7 +553,7 @@ class FreshFishState(State):
         return Result(scores, ranks_from_keys(keys), breakdown, "all_plots_developed")
 
     # ---- what seats see -----------------------------------------------------------------------
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> View:
         size = self.size
         board = self.board
         # The cube on a plot: a reservation, or the owner's marker on a retailer.
@@ -589,13 +644,13 @@ def _cell(size: int, plot: int) -> dict[str, int]:
     return {"row": row, "column": column}
 
 
-def _where_retailer(size: int, plot: int | str | None) -> dict[str, int] | str | None:
+def _where_retailer(size: int, plot: RetailerPlace | None) -> dict[str, int] | str | None:
     if plot is None or plot == FRONT:
         return "in_front" if plot == FRONT else None
     return _cell(size, plot)
 
 
-def _copy_auction(last: dict[str, Any]) -> dict[str, Any]:
+def _copy_auction(last: LastAuction) -> LastAuction:
     return {**last, "bids": list(last["bids"])}
 
 
@@ -624,7 +679,8 @@ def explain(state: FreshFishState, seat: int, move: Move) -> IllegalMove:
             AUCTION: ("auction_in_progress", "A retailer is being auctioned: seal a bid first."),
             PLACE: (
                 "placement_pending",
-                f"The drawn {m.NAMES.get(state.drawn, 'tile')} must be placed first.",
+                f"The drawn {'tile' if state.drawn is None else m.NAMES.get(state.drawn, 'tile')} "
+                "must be placed first.",
             ),
             DISTRIBUTE: ("distributors_not_placed", "The distributors must be placed first."),
             TURN: ("no_such_step_now", f"There is nothing to {kind.replace('_', ' ')} now; it is a turn."),
@@ -674,7 +730,7 @@ def explain(state: FreshFishState, seat: int, move: Move) -> IllegalMove:
     if kind == "place_distributor":
         if tile is not None:
             return IllegalMove("plot_developed", f"The plot at {where(size, plot)} is already developed.")
-        if m.PLACEMENT_ORDER[state.next_distributor] == "port" and plot not in corners(size):
+        if m.PLACEMENT_ORDER[state._next_distributor()] == "port" and plot not in corners(size):
             return IllegalMove("port_not_in_corner", "The port goes in one of the corners of the board.")
         return IllegalMove("quarter_taken", "One distributor per quarter of the board: that quarter has one.")
     if kind == "build":

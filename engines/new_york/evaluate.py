@@ -21,7 +21,7 @@ def evaluate(state: NewYorkState, seat: int) -> float:
     """
     if state.phase == "target" and state.current == seat:
         best = None
-        for choice in plays.choices(state, seat, state.pending["cards"]):
+        for choice in plays.choices(state, seat, state.pending_cards()):
             after = state.clone()
             after.apply_listed(seat, choice)
             value = _static(after, seat)

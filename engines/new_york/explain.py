@@ -216,7 +216,7 @@ def _event(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
 
 # ---- what the cards reach ----------------------------------------------------------------------
 def _pending_kind(state: NewYorkState) -> str:
-    cards = state.pending["cards"]
+    cards = state.pending_cards()
     if len(cards) == 1:
         return "name"
     return "line" if m.STATIK in (m.CARD_EVENT[cards[0]], m.CARD_EVENT[cards[1]]) else "take"
@@ -235,7 +235,7 @@ def _take(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
     error = error or _square(move)
     if error:
         return error
-    red, blue = state.pending["cards"]
+    red, blue = state.pending_cards()
     a, s = move["avenue"], move["street"]
     owner = state.board[a - 1][s - 1]
     if m.BAULOWE in (m.CARD_EVENT[red], m.CARD_EVENT[blue]):
@@ -272,7 +272,7 @@ def _line_choice(state: NewYorkState, seat: int, move: Move) -> IllegalMove | No
     error = _wrong_choice(state, move)
     if error:
         return error
-    red, blue = state.pending["cards"]
+    red, blue = state.pending_cards()
     kind = "street" if m.CARD_EVENT[red] == m.STATIK else "avenue"
     error = _fields(move, {kind}, frozenset({"victim", "colour"}))
     if error:
@@ -340,7 +340,7 @@ def _rebuild(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
     error = _fields(move, {"avenue", "street"}, frozenset({"colour"})) or _square(move)
     if error:
         return error
-    if [move["avenue"], move["street"]] not in state.rebuild["squares"]:
+    if [move["avenue"], move["street"]] not in state.rebuilding()["squares"]:
         return _bad("not_a_cleared_square", "Pieces go only on the cleared squares that are still empty.")
     return _gain_colour(state, seat, move)
 
@@ -349,7 +349,7 @@ def _surrender(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None
     error = _fields(move, {"avenue", "street"}) or _square(move)
     if error:
         return error
-    pending = state.surrender
+    pending = state.surrendering()
     where = "" if pending["line"] is None else f" in {pending['line']['kind']} {pending['line']['number']}"
     return _bad(
         "not_a_building_to_give", f"Give up one of your {m.COLOURS[pending['colour']]} buildings{where}."

@@ -45,7 +45,8 @@ def _sorted(cards: list[str]) -> list[str]:
 
 def redeal(state: NewYorkState, viewer: int, rng: random.Random) -> None:
     others = [s for s in range(state.seats) if s != viewer]
-    offerer = state.current if state.offer is not None else None
+    offered = None if state.offer is None else state.offer["card"]
+    offerer = state.current if offered is not None else None
     # Each re-dealt hand starts with the cards the seat knows there (given to its partner, or
     # offered by it), then its other places sorted by epoch: a canonical layout, so the
     # re-deal never depends on the order the truth holds its cards in.
@@ -56,9 +57,9 @@ def redeal(state: NewYorkState, viewer: int, rng: random.Random) -> None:
     free: dict[int, list[int]] = {}
     for s in others:
         known = list(state.known[s].get(str(viewer), []))
-        if offerer == s and viewer == state.partner(s) and state.offer["card"] not in known:
+        if offered is not None and offerer == s and viewer == state.partner(s) and offered not in known:
             # The offered card may be the very card the seat gave: then it knows of one only.
-            known.append(state.offer["card"])
+            known.append(offered)
         rest = list(zip(state.hands[s], state.hand_epochs[s], strict=True))
         kept: list[tuple[str, int]] = []
         for card in known:

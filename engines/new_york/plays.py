@@ -106,7 +106,7 @@ def statik_victims(state: NewYorkState, seat: int, kind: str, number: int) -> li
         return []
     leaders = [c for c in range(state.colours) if per_colour[c] == most and state.colour_seat[c] != seat]
     if state.owner_is_player():
-        return [c for c in leaders if c == state.seat_colours[state.colour_seat[c]][0]]
+        return [c for c in leaders if c == state.seat_colours[state.seat_of(c)][0]]
     return leaders
 
 

@@ -23,9 +23,9 @@ money, pieces, hand sizes, the discard pile. Chance: the shuffles and the colour
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from ..core import IllegalMove, Move, Result, State, event, secret_event
+from ..core import Event, IllegalMove, Move, Result, State, View, event, secret_event
 from ..core.cards import refill_from_discard
 from . import city, plays
 from . import material as m
@@ -51,6 +51,43 @@ CHOOSE, PRELIM, PLAY, TARGET, EXCHANGE, REBUILD, SURRENDER, OVER = (
 )
 
 
+class Line(TypedDict):
+    kind: str  # "avenue" or "street"
+    number: int
+
+
+class Rebuild(TypedDict):
+    """Sanierung or Ruin: the squares cleared still to refill, and who puts the next piece."""
+
+    event: str
+    squares: list[list[int]]  # [avenue, street]
+    seat: int
+
+
+class Surrender(TypedDict):
+    """Spekulation or Statik: the victim chooses which building goes to the card player."""
+
+    seat: int
+    colour: int  # the victim's colour
+    line: Line | None  # Statik's avenue or street
+    gain: int  # the colour the card player takes it in
+    event: str
+    draw: bool  # whether the card player draws after it
+
+
+class Pending(TypedDict):
+    cards: list[str]
+
+
+class Offer(TypedDict):
+    card: str
+
+
+class Revealed(TypedDict):
+    seat: int
+    cards: list[str]
+
+
 class NewYorkState(State):
     move_types = (
         "place",
@@ -68,26 +105,44 @@ class NewYorkState(State):
         "surrender",
     )
 
-    # attributes (all plain JSON):
-    #   colours: how many piece colours are in play (the players, or 4 in variant 3)
-    #   colour_seat[c]: the seat playing colour c (None until the colours are drawn)
-    #   seat_colours[s]: the colours of seat s (two in variant 3)
-    #   provisional_seat[c]: who places colour c in the preliminary round
-    #   board[avenue-1][street-1]: colour index or None
-    #   avenue_counts[c][a-1], street_counts[c][s-1], on_board[c], supply[c]: pieces
-    #   money[s]; hands[s], hand_epochs[s]: cards and the stock epoch each was drawn in
-    #   known[s][str(v)]: cards of hand s that seat v knows (given in an exchange)
-    #   exchange_received[s]: cards s received in exchanges since its hand was last discarded
-    #     (public: everyone sees an exchange, not its cards; bounds known[s] when re-dealt)
-    #   min_red_blue[s]: what the table knows of hand s: at least [red, blue] cards
-    #   stock, discard: card lists (top = end); stock_epoch counts reshuffles
-    #   stops_added: the Stop cards are on the discard pile or in the stock
-    #   phase, current, turn, choose_queue, prelim_queue, pick_order
-    #   rebuild: {"event", "squares", "seat"}; surrender: {"seat", "colour", "line", "gain", "event", "draw"}
-    #   pending: {"cards"} played, waiting for the building / line / victim (phase "target")
-    #   offer: {"card"} pending between partners; exchanged: this turn's exchange is done
-    #   colour_draw: the colour cards as drawn; revealed: a hand shown by NY-DEAD-HAND
-    #   stop_drawn_by: the seat that drew a Stop card (the end)
+    # The attributes, all plain JSON (see State).
+    colours: int  # how many piece colours are in play (the players, or 4 in variant 3)
+    pieces_per_colour: int
+    preliminary_per_colour: int
+    colour_seat: list[int | None]  # [c]: the seat playing colour c (None until the colours are drawn)
+    seat_colours: list[list[int]]  # [s]: the colours of seat s (two in variant 3)
+    provisional_seat: list[int | None]  # [c]: who places colour c in the preliminary round
+    board: list[list[int | None]]  # [avenue-1][street-1]: colour index or None
+    avenue_counts: list[list[int]]  # [c][a-1]: pieces
+    street_counts: list[list[int]]  # [c][s-1]: pieces
+    on_board: list[int]  # [c]
+    supply: list[int]  # [c]
+    money: list[int]  # [s]
+    hands: list[list[str]]  # [s]
+    hand_epochs: list[list[int]]  # [s]: the stock epoch each card of the hand was drawn in
+    known: list[dict[str, list[str]]]  # [s][str(v)]: cards of hand s that seat v knows (an exchange's)
+    # [s]: cards s received in exchanges since its hand was last discarded (public: everyone
+    # sees an exchange, not its cards; bounds known[s] when re-dealt)
+    exchange_received: list[int]
+    min_red_blue: list[list[int]]  # [s]: what the table knows of hand s: at least [red, blue] cards
+    stock: list[str]  # top = end
+    discard: list[str]
+    stock_epoch: int  # reshuffles so far
+    stops_added: bool  # the Stop cards are on the discard pile or in the stock
+    stop_drawn_by: int | None  # the seat that drew a Stop card (the end)
+    phase: str
+    current: int
+    turn: int
+    choose_queue: list[int]
+    prelim_queue: list[int]
+    pick_order: list[int]
+    rebuild: Rebuild | None
+    surrender: Surrender | None
+    pending: Pending | None  # cards played, waiting for the building / line / victim (phase "target")
+    offer: Offer | None  # pending between partners
+    exchanged: bool  # this turn's exchange is done
+    colour_draw: list[str] | None  # the colour cards as drawn
+    revealed: Revealed | None  # a hand shown by NY-DEAD-HAND
 
     # ---- setup -----------------------------------------------------------------------
     def setup(self) -> None:
@@ -151,13 +206,15 @@ class NewYorkState(State):
         if phase == CHOOSE:
             return [self.choose_queue[0]]
         if phase == PRELIM:
-            return [self.provisional_seat[self.prelim_queue[0]]]
+            placer = self.provisional_seat[self.prelim_queue[0]]
+            assert placer is not None  # the colours placed are chosen, or named provisionally
+            return [placer]
         if phase == EXCHANGE:
             return [self.partner(self.current)]
         if phase == REBUILD:
-            return [self.rebuild["seat"]]
+            return [self.rebuilding()["seat"]]
         if phase == SURRENDER:
-            return [self.surrender["seat"]]
+            return [self.surrendering()["seat"]]
         return [self.current]
 
     def _legal_moves(self, seat: int) -> list[Move]:
@@ -165,7 +222,7 @@ class NewYorkState(State):
         if phase == PLAY:
             return self.turn_moves(seat)
         if phase == TARGET:
-            return list(plays.choices(self, seat, self.pending["cards"]))
+            return list(plays.choices(self, seat, self.pending_cards()))
         if phase == PRELIM:
             colour = self.prelim_queue[0]
             return [{"type": "place", "avenue": a, "street": s} for a, s in self.preliminary_squares(colour)]
@@ -180,14 +237,38 @@ class NewYorkState(State):
             return moves + [{"type": "refuse"}]
         if phase == REBUILD:
             moves = []
-            for a, s in self.rebuild["squares"]:
+            for a, s in self.rebuilding()["squares"]:
                 moves.extend(plays.colour_variants(self, seat, {"type": "rebuild", "avenue": a, "street": s}))
             return moves
         if phase == SURRENDER:
             return [{"type": "surrender", "avenue": a, "street": s} for a, s in self.surrender_squares()]
         return []
 
+    # ---- what a phase is about (set while the phase lasts) ------------------------------
+    def pending_cards(self) -> list[str]:
+        """The cards played whose building, line or victim is still to choose (phase target)."""
+        assert self.pending is not None, "no cards wait for their target"
+        return self.pending["cards"]
+
+    def rebuilding(self) -> Rebuild:
+        assert self.rebuild is not None, "no squares wait to be rebuilt"
+        return self.rebuild
+
+    def surrendering(self) -> Surrender:
+        assert self.surrender is not None, "no building waits to be given up"
+        return self.surrender
+
+    def offered_card(self) -> str:
+        assert self.offer is not None, "no card is offered between partners"
+        return self.offer["card"]
+
     # ---- who plays what --------------------------------------------------------------
+    def seat_of(self, colour: int) -> int:
+        """The seat playing ``colour``, once the colours are drawn or chosen."""
+        seat = self.colour_seat[colour]
+        assert seat is not None, "the colours are not drawn yet"
+        return seat
+
     def partner(self, seat: int) -> int:
         """Variant 4: partners sit opposite each other (seats 0 and 2, 1 and 3)."""
         return (seat + 2) % 4
@@ -206,7 +287,7 @@ class NewYorkState(State):
     def preliminary_squares(self, colour: int) -> list[tuple[int, int]]:
         """Rule NY-PRELIM-ADJACENT: any free square not beside (orthogonally) the same colour."""
         board = self.board
-        beside = set()
+        beside: set[tuple[int, int]] = set()
         for a, s in m.SQUARES:
             if board[a - 1][s - 1] == colour:
                 beside.update(city.NEIGHBOURS[(a, s)])
@@ -241,15 +322,15 @@ class NewYorkState(State):
                 list(map(sum, zip(*(counts[c] for c in colours), strict=True)))
                 for colours in self.seat_colours
             ]
-            tables.append([per_seat[self.colour_seat[c]] for c in range(self.colours)])
+            tables.append([per_seat[self.seat_of(c)] for c in range(self.colours)])
         return tables[0], tables[1]
 
     def surrender_squares(self) -> list[tuple[int, int]]:
-        pending = self.surrender
+        pending = self.surrendering()
         colour = pending["colour"]
         # Statik in variant 3 (NY-V3-OWNER): the player gives a building of either colour.
         give = (
-            set(self.seat_colours[self.colour_seat[colour]])
+            set(self.seat_colours[self.seat_of(colour)])
             if pending["event"] == m.STATIK and self.owner_is_player()
             else {colour}
         )
@@ -276,7 +357,7 @@ class NewYorkState(State):
                 return f"{text}: {self._choice_text(cards, options[0])}"
             return f"{text}, then choose"
         if kind in ("take", "line", "name"):
-            text = self._choice_text(self.pending["cards"], move)
+            text = self._choice_text(self.pending_cards(), move)
             return text[0].upper() + text[1:]
         if kind == "offer":
             return f"Offer your partner {m.card_text(move['card'])} in exchange for a card"
@@ -302,7 +383,7 @@ class NewYorkState(State):
                 return f"{line}, where nobody else has the most buildings: no effect"
             victim = choice["victim"]
             if self.owner_is_player():  # NY-V3-OWNER: the player gives, of either colour
-                colours = self.seat_colours[self.colour_seat[m.COLOURS.index(victim)]]
+                colours = self.seat_colours[self.seat_of(m.COLOURS.index(victim))]
                 victim = "the " + "/".join(m.COLOURS[c] for c in colours) + " player"
             return f"{line}: {victim} gives you one of its buildings there{colour}"
         a, s = choice["avenue"], choice["street"]
@@ -318,7 +399,7 @@ class NewYorkState(State):
         return f"buy {m.COLOURS[owner]}'s building on {where} for {cost}{colour}"
 
     # ---- applying moves ----------------------------------------------------------------
-    def _apply(self, seat: int, move: Move) -> list[dict[str, Any]]:
+    def _apply(self, seat: int, move: Move) -> list[Event]:
         kind = move["type"]
         if kind == "place":
             return self._place(seat, move)
@@ -327,7 +408,7 @@ class NewYorkState(State):
         if kind in ("play", "event"):
             return self._lay_down(seat, move)
         if kind in ("take", "line", "name"):
-            cards = self.pending["cards"]
+            cards = self.pending_cards()
             self.pending = None
             self.phase = PLAY
             return self._resolve(seat, cards, move)
@@ -342,7 +423,7 @@ class NewYorkState(State):
         return self._surrender(seat, move)
 
     # -- before the game
-    def _choose_colour(self, seat: int, move: Move) -> list[dict[str, Any]]:
+    def _choose_colour(self, seat: int, move: Move) -> list[Event]:
         colour = m.COLOURS.index(move["colour"])
         self.colour_seat[colour] = seat
         self.provisional_seat[colour] = seat
@@ -356,7 +437,7 @@ class NewYorkState(State):
             self.prelim_queue = self.pick_order * self.preliminary_per_colour
         return events
 
-    def _place(self, seat: int, move: Move) -> list[dict[str, Any]]:
+    def _place(self, seat: int, move: Move) -> list[Event]:
         colour = self.prelim_queue.pop(0)
         self._put(colour, move["avenue"], move["street"])
         events = [
@@ -376,7 +457,7 @@ class NewYorkState(State):
             events.extend(self._start_main_round())
         return events
 
-    def _start_main_round(self) -> list[dict[str, Any]]:
+    def _start_main_round(self) -> list[Event]:
         events = []
         if not self.options["chosen_colours"]:
             # Rule NY-COLOUR-DRAW: the colour cards are shuffled and each player draws one
@@ -393,7 +474,7 @@ class NewYorkState(State):
             drawn = {m.COLOURS[c]: self.colour_seat[c] for c in range(self.colours)}
             events.append(event("colours_drawn", colours=drawn))
         # Rule NY-DEAL: the red player begins; one card each in turn until 2 red + 2 blue.
-        first = self.colour_seat[0]
+        first = self.seat_of(0)
         order = [(first + i) % self.seats for i in range(self.seats)]
         drawn_cards: dict[int, list[str]] = {s: [] for s in order}
         progress = True
@@ -420,12 +501,12 @@ class NewYorkState(State):
         return events
 
     # -- a turn
-    def _lay_down(self, seat: int, move: Move) -> list[dict[str, Any]]:
+    def _lay_down(self, seat: int, move: Move) -> list[Event]:
         """Rule NY-PLAY: the cards are played face up; what they leave to choose comes next."""
         cards = [move["red"], move["blue"]] if move["type"] == "play" else [move["card"]]
         options = list(itertools.islice(plays.choices(self, seat, cards), 2))
         self._play_cards(seat, cards)
-        events: list[dict[str, Any]] = [event("cards_played", seat=seat, cards=cards)]
+        events: list[Event] = [event("cards_played", seat=seat, cards=cards)]
         name = m.CARD_EVENT[cards[0]]
         if len(cards) == 1 and name in (m.SANIERUNG, m.RUIN):
             return events + self._clear_and_rebuild(seat, name)
@@ -435,14 +516,14 @@ class NewYorkState(State):
         self.phase = TARGET
         return events
 
-    def _resolve(self, seat: int, cards: list[str], choice: Move) -> list[dict[str, Any]]:
+    def _resolve(self, seat: int, cards: list[str], choice: Move) -> list[Event]:
         kind = choice["type"]
         if kind == "name":
             victim = m.COLOURS.index(choice["victim"])
             return self._ask_surrender(seat, victim, None, choice, m.SPEKULATION, draw=False)
         if kind == "line":
             line_kind = "avenue" if "avenue" in choice else "street"
-            line = {"kind": line_kind, "number": choice[line_kind]}
+            line: Line = {"kind": line_kind, "number": choice[line_kind]}
             if "victim" not in choice:
                 events = [event("statik_no_effect", seat=seat, line=line)]
                 return events + self._end_turn(seat, draw=True)
@@ -450,7 +531,7 @@ class NewYorkState(State):
             return self._ask_surrender(seat, victim, line, choice, m.STATIK, draw=True)
         a, s = choice["avenue"], choice["street"]
         owner = self.board[a - 1][s - 1]
-        events: list[dict[str, Any]] = []
+        events = []
         if m.BAULOWE in (m.CARD_EVENT[cards[0]], m.CARD_EVENT[cards[-1]]):
             # Rule NY-EV-BAULOWE: another player's building, taken free.
             colour = self._gain_colour(seat, choice)
@@ -499,11 +580,11 @@ class NewYorkState(State):
         return events + self._end_turn(seat, draw=True)
 
     def _ask_surrender(
-        self, seat: int, victim: int, line: dict[str, Any] | None, choice: Move, name: str, draw: bool
-    ) -> list[dict[str, Any]]:
+        self, seat: int, victim: int, line: Line | None, choice: Move, name: str, draw: bool
+    ) -> list[Event]:
         """Spekulation and Statik: the victim chooses which building goes to the card player."""
         self.surrender = {
-            "seat": self.colour_seat[victim],
+            "seat": self.seat_of(victim),
             "colour": victim,
             "line": line,
             "gain": self._gain_colour(seat, choice),
@@ -513,7 +594,7 @@ class NewYorkState(State):
         self.phase = SURRENDER
         return [event(name, seat=seat, victim=m.COLOURS[victim], line=line)]
 
-    def _clear_and_rebuild(self, seat: int, name: str) -> list[dict[str, Any]]:
+    def _clear_and_rebuild(self, seat: int, name: str) -> list[Event]:
         """Rules NY-EV-SANIERUNG and NY-EV-RUIN: the squares are cleared, then refilled."""
         squares = m.CENTRE_SQUARES if name == m.SANIERUNG else m.CORNER_SQUARES
         cleared = []
@@ -527,31 +608,31 @@ class NewYorkState(State):
         self.phase = REBUILD
         return events + self._next_rebuilder(seat, first=True)
 
-    def _next_rebuilder(self, after: int, first: bool = False) -> list[dict[str, Any]]:
+    def _next_rebuilder(self, after: int, first: bool = False) -> list[Event]:
         """From the card player on, clockwise, each puts one piece until the squares are full."""
         for offset in range(0 if first else 1, self.seats + (0 if first else 1)):
             seat = (after + offset) % self.seats
-            if self.rebuild["squares"] and plays.gaining_colours(self, seat):
-                self.rebuild["seat"] = seat
+            if self.rebuilding()["squares"] and plays.gaining_colours(self, seat):
+                self.rebuilding()["seat"] = seat
                 return []
         # Done (or nobody has a piece left, which leaves squares empty).
-        name = self.rebuild["event"]
-        left = [{"avenue": a, "street": s} for a, s in self.rebuild["squares"]]
+        name = self.rebuilding()["event"]
+        left = [{"avenue": a, "street": s} for a, s in self.rebuilding()["squares"]]
         self.rebuild = None
         self.phase = PLAY
         events = [event("rebuilt", event_card=name, left_empty=left)]
         return events + self._end_turn(self.current, draw=False)
 
-    def _rebuild(self, seat: int, move: Move) -> list[dict[str, Any]]:
+    def _rebuild(self, seat: int, move: Move) -> list[Event]:
         a, s = move["avenue"], move["street"]
         colour = self._gain_colour(seat, move)
         self._put(colour, a, s)
-        self.rebuild["squares"].remove([a, s])
+        self.rebuilding()["squares"].remove([a, s])
         events = [event("piece_rebuilt", seat=seat, colour=m.COLOURS[colour], avenue=a, street=s)]
         return events + self._next_rebuilder(seat)
 
-    def _surrender(self, seat: int, move: Move) -> list[dict[str, Any]]:
-        pending = self.surrender
+    def _surrender(self, seat: int, move: Move) -> list[Event]:
+        pending = self.surrendering()
         a, s = move["avenue"], move["street"]
         gain = pending["gain"]
         given = self.board[a - 1][s - 1]  # the named colour, or its player's other (NY-V3-OWNER)
@@ -574,7 +655,7 @@ class NewYorkState(State):
         # Rule NY-EV-SINGLE: after a single event (Spekulation) the player does not draw.
         return events + self._end_turn(self.current, draw=pending["draw"])
 
-    def _offer(self, seat: int, move: Move) -> list[dict[str, Any]]:
+    def _offer(self, seat: int, move: Move) -> list[Event]:
         self.offer = {"card": move["card"]}
         self.phase = EXCHANGE
         partner = self.partner(seat)
@@ -584,9 +665,9 @@ class NewYorkState(State):
             )
         ]
 
-    def _answer_offer(self, seat: int, move: Move) -> list[dict[str, Any]]:
+    def _answer_offer(self, seat: int, move: Move) -> list[Event]:
         giver = self.current
-        offered = self.offer["card"]
+        offered = self.offered_card()
         self.offer = None
         self.exchanged = True
         self.phase = PLAY
@@ -615,7 +696,7 @@ class NewYorkState(State):
             )
         ]
 
-    def _discard_hand(self, seat: int) -> list[dict[str, Any]]:
+    def _discard_hand(self, seat: int) -> list[Event]:
         """Rule NY-DEAD-HAND: show the hand, discard it all, draw a new one; the turn ends."""
         hand = sorted(self.hands[seat], key=m.CARD_RANK.__getitem__)
         self.revealed = {"seat": seat, "cards": hand}
@@ -628,13 +709,13 @@ class NewYorkState(State):
         events = [event("hand_revealed", seat=seat, cards=hand)]
         return events + self._end_turn(seat, draw=True)
 
-    def _end_turn(self, seat: int, draw: bool) -> list[dict[str, Any]]:
+    def _end_turn(self, seat: int, draw: bool) -> list[Event]:
         events = self._check_stop_trigger()
         if draw:
             events.extend(self._refill(seat))
         if self.stop_drawn_by is not None:
             self.phase = OVER
-            events.append(event("game_over", result=self.result().to_dict()))
+            events.append(event("game_over", result=self.final_result().to_dict()))
             return events
         self.turn += 1
         self.exchanged = False
@@ -643,7 +724,7 @@ class NewYorkState(State):
         events.append(event("turn_started", seat=self.current))
         return events
 
-    def _check_stop_trigger(self) -> list[dict[str, Any]]:
+    def _check_stop_trigger(self) -> list[Event]:
         """Rule NY-END-TRIGGER: at 4 unowned buildings the Stop cards go on the discard pile."""
         if self.stops_added or m.SIZE * m.SIZE - sum(self.on_board) > m.STOP_WHEN_UNOWNED:
             return []
@@ -652,7 +733,7 @@ class NewYorkState(State):
         return [event("stop_cards_added", unowned=m.SIZE * m.SIZE - sum(self.on_board))]
 
     # ---- cards -----------------------------------------------------------------------
-    def _take_from_stock(self, events: list[dict[str, Any]]) -> str | None:
+    def _take_from_stock(self, events: list[Event]) -> str | None:
         """Rule NY-RESHUFFLE: an empty stock is rebuilt from the shuffled discards."""
         if refill_from_discard(self.stock, self.discard, self.shuffle):
             self.stock_epoch += 1
@@ -661,9 +742,9 @@ class NewYorkState(State):
             return None
         return self.stock.pop()
 
-    def _refill(self, seat: int) -> list[dict[str, Any]]:
+    def _refill(self, seat: int) -> list[Event]:
         """Rule NY-DRAW: draw until the hand holds at least two red and two blue cards."""
-        events: list[dict[str, Any]] = []
+        events: list[Event] = []
         drawn: list[str] = []
         hand = self.hands[seat]
         while not complete(hand):
@@ -726,7 +807,7 @@ class NewYorkState(State):
         return m.SIZE * m.SIZE - sum(self.on_board)
 
     # ---- what seats see --------------------------------------------------------------
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> View:
         return view(self, seat)
 
     def result(self) -> Result | None:

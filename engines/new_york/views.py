@@ -8,19 +8,20 @@ the cards a partner handed over in an exchange (to those two), an offered card (
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ..core import View
 from . import material as m
 
 if TYPE_CHECKING:
     from .rules import NewYorkState
 
 
-def view(state: NewYorkState, seat: int | None) -> dict[str, Any]:
+def view(state: NewYorkState, seat: int | None) -> View:
     names = m.COLOURS
     players = []
     for s in range(state.seats):
-        shown: dict[str, Any] = {
+        shown: dict[str, object] = {
             "seat": s,
             "colours": [names[c] for c in state.seat_colours[s]],
             "money": state.money[s],
@@ -53,7 +54,7 @@ def view(state: NewYorkState, seat: int | None) -> dict[str, Any]:
         "in_stock": (m.STOP_COPIES - in_discard - drawn) if state.stops_added else 0,
         "drawn_by": state.stop_drawn_by,
     }
-    offer = None
+    offer: dict[str, int | str] | None = None
     if state.offer is not None:
         offer = {"from": state.current, "to": state.partner(state.current)}
         if seat in (state.current, state.partner(state.current)):

@@ -14,31 +14,29 @@ from when the board is empty, whether character 21 adds one).
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core import Move, event
 from . import board as b
 from . import cards as c
 from . import characters as ch
 from . import press
 from .stages import BUILD, CHARACTER, PHASE3, PRESTIGE, REPLACE
+from .table import Events, Table
 
-Events = list[dict[str, Any]]
 BOARD, NONE = "board", "none"
 
 
-class ActionsMixin:
+class ActionsMixin(Table):
     # ---- evaluation (rule NYC-BONUS, NYC-ACTION-ORDER) ---------------------------------------
     def _bid_value(self, p: int) -> int:
-        bid = self.bidding["bids"][p]
+        bid = self.current_bidding()["bids"][p]
         return bid["value"] if bid else 0
 
     def _bonus(self, p: int) -> int:
-        ranking = self.bidding["ranking"]
+        ranking = self.current_bidding()["ranking"]
         return 1 if ranking and ranking[0] == p else 0
 
     def _evaluate(self, ev: Events) -> None:
-        bidding = self.bidding
+        bidding = self.current_bidding()
         r = bidding["round"]
         standing = press.standing(self.press)
         bidders = [p for p in range(len(self.players)) if self._bid_value(p) > 0]
@@ -73,6 +71,7 @@ class ActionsMixin:
         elif kind == c.PRESTIGE:
             for p in in_press_order:
                 bid = bidding["bids"][p]
+                assert bid is not None  # p is among the bidders
                 self._gain(p, bid["value"] * (2 if bid["double"] else 1), ev, "prestige")
             self.stage, self.queue = PRESTIGE, ranking[:2]
             return
@@ -86,7 +85,7 @@ class ActionsMixin:
         self._check_statue(ev)
         self.discard.extend(self.table)
         self.table = []
-        r = self.bidding["round"]
+        r = self.current_bidding()["round"]
         if r < len(c.BIDDING_ROUNDS) - 1:
             self.stage = REPLACE
             self.queue = [p for p in press.order(self.press) if self._can_use(p, 22)]

@@ -20,21 +20,18 @@ card (character 20) 2 · ``res15`` a reserve card beside the same symbol played 
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core import Move, event
 from . import cards as c
 from . import characters as ch
 from . import press
 from .stages import BID
-
-Events = list[dict[str, Any]]
+from .table import Bid, Events, PendingBid, Table
 
 # Elements that give the bid its "real" card, so jokers may join (jokers never alone).
 BASE_KINDS = frozenset({"match", "pair", "jpair", "conv13", "conv20", "pair15", "prestige17"})
 
 
-def new_pending() -> dict[str, Any]:
+def new_pending() -> PendingBid:
     return {
         "elements": [],
         "value": 0,
@@ -51,7 +48,7 @@ def new_pending() -> dict[str, Any]:
     }
 
 
-class BiddingMixin:
+class BiddingMixin(Table):
     def _start_bidding(self, r: int, ev: Events) -> None:
         """A bidding round: Tom draws (modes B and C), then one chance each, clockwise from
         the starting player (rule NYC-BID-ORDER)."""
@@ -74,7 +71,7 @@ class BiddingMixin:
         self.stage = BID
 
     def _step_bid(self, ev: Events) -> None:
-        bidding = self.bidding
+        bidding = self.current_bidding()
         if bidding["index"] >= len(bidding["order"]):
             self._evaluate(ev)
             return
@@ -88,18 +85,18 @@ class BiddingMixin:
 
     # ---- what a bidder may do --------------------------------------------------------------------
     def _reserved_dollars(self) -> int:
-        return sum(1 for n in self.pending["uses"] if ch.NEEDS_DOLLAR[n])
+        return sum(1 for n in self.bid_in_progress()["uses"] if ch.NEEDS_DOLLAR[n])
 
     def _bid_moves(self, seat: int) -> list[Move]:
         player = self.players[seat]
-        pending = self.pending
+        pending = self.bid_in_progress()
         if pending["select12"] is not None:
             # Character 12: reserve cards to discard, chosen one at a time.
             left = player["reserve"] + player["shown"]
             for card in pending["select12"]:
                 left.remove(card)
             return [{"type": "select", "card": s} for s in c.distinct(left)] + [{"type": "confirm"}]
-        kind = c.BIDDING_ROUNDS[self.bidding["round"]]
+        kind = c.BIDDING_ROUNDS[self.current_bidding()["round"]]
         hand = c.counts(player["hand"])
         reserve = c.counts(player["reserve"] + player["shown"])
         moves: list[Move] = []
@@ -127,7 +124,7 @@ class BiddingMixin:
         return moves
 
     def _bid_uses(self, p: int, kind: str, hand: dict[str, int], reserve: dict[str, int]) -> list[Move]:
-        pending = self.pending
+        pending = self.bid_in_progress()
         base = pending["base"]
         moves: list[Move] = []
         for n in self._usable(p, ch.PHASE_II_NUMBERS, pending["uses"], self._reserved_dollars()):
@@ -153,7 +150,7 @@ class BiddingMixin:
                 if kind == c.PRESTIGE:
                     moves.append({"type": "use", "character": 17})
             elif n == 18:
-                bidding = self.bidding
+                bidding = self.current_bidding()
                 last = bidding["index"] == len(bidding["order"]) - 1
                 if not pending["elements"] and not pending["uses"] and not bidding["used18"] and not last:
                     moves.append({"type": "use", "character": 18})
@@ -162,8 +159,8 @@ class BiddingMixin:
     # ---- doing it ---------------------------------------------------------------------------------
     def _apply_bid(self, seat: int, move: Move, ev: Events) -> None:
         kind = move["type"]
-        pending = self.pending
-        round_kind = c.BIDDING_ROUNDS[self.bidding["round"]]
+        pending = self.bid_in_progress()
+        round_kind = c.BIDDING_ROUNDS[self.current_bidding()["round"]]
         if kind == "exchange":
             self._exchange(seat, move["give"], move["take"], ev)
         elif kind == "play":
@@ -177,20 +174,21 @@ class BiddingMixin:
         elif kind == "use":
             self._use_phase2(seat, move, ev)
         elif kind == "select":
+            assert pending["select12"] is not None  # listed while character 12's cards are chosen
             pending["select12"].append(move["card"])
         elif kind == "confirm":
             self._renew_reserve(seat, ev)
         elif kind == "bid":
             self._commit_bid(seat, ev)
         elif kind == "pass":
-            self.bidding["bids"][seat] = None
+            self.current_bidding()["bids"][seat] = None
             self._end_bid_turn()
             ev.append(event("passed", player=seat, round=round_kind))
 
     def _exchange(self, p: int, give: str, take: str, ev: Events) -> None:
         """Rule NYC-RESERVE-EXCHANGE: a hand card for a reserve card, the reserve keeps its size."""
         player = self.players[p]
-        pending = self.pending
+        pending = self.bid_in_progress()
         tag = self._take(p, "hand", give)
         if take in player["reserve"]:
             index = player["reserve"].index(take)
@@ -210,7 +208,7 @@ class BiddingMixin:
 
     def _to_bid(self, p: int, where: str, card: str) -> None:
         """Move a card into the bid being built (the table still counts it where it was)."""
-        pending = self.pending
+        pending = self.bid_in_progress()
         if where == "hand":
             tag = self._take(p, "hand", card)
             pending["from_hand"] += 1
@@ -220,7 +218,7 @@ class BiddingMixin:
         pending["tags"].append(tag)
 
     def _add_element(self, kind: str, cards: list[str], value: int) -> None:
-        pending = self.pending
+        pending = self.bid_in_progress()
         pending["elements"].append({"kind": kind, "cards": cards, "value": value})
         pending["value"] += value
         if kind in BASE_KINDS:
@@ -228,7 +226,7 @@ class BiddingMixin:
 
     def _use_phase2(self, p: int, move: Move, ev: Events) -> None:
         n = move["character"]
-        pending = self.pending
+        pending = self.bid_in_progress()
         if n == 12:
             pending["select12"] = []  # the reserve cards to discard are selected next
             return
@@ -236,7 +234,7 @@ class BiddingMixin:
             # Public at once: $1, and this player bids last in this bidding round.
             self._use(p, 18, ev)
             self._take_dollars(p, 1, ev, "character 18")
-            bidding = self.bidding
+            bidding = self.current_bidding()
             del bidding["order"][bidding["index"]]
             bidding["order"].append(p)
             bidding["used18"] = True
@@ -275,8 +273,9 @@ class BiddingMixin:
     def _renew_reserve(self, p: int, ev: Events) -> None:
         """Character 12, confirmed (public at once): +1 point, the selected reserve cards
         discarded, the reserve refilled from the deck."""
-        chosen = self.pending["select12"]
-        self.pending["select12"] = None
+        chosen = self.bid_in_progress()["select12"]
+        assert chosen is not None  # listed while character 12's cards are chosen
+        self.bid_in_progress()["select12"] = None
         self._use(p, 12, ev)
         self._gain(p, 1, ev, "character 12")
         for card in chosen:
@@ -288,8 +287,8 @@ class BiddingMixin:
 
     def _commit_bid(self, p: int, ev: Events) -> None:
         """The bid is laid face up: characters paid, press spaces given back (character 14)."""
-        pending = self.pending
-        round_kind = c.BIDDING_ROUNDS[self.bidding["round"]]
+        pending = self.bid_in_progress()
+        round_kind = c.BIDDING_ROUNDS[self.current_bidding()["round"]]
         for n in pending["uses"]:
             self._use(p, n, ev)
         if pending["steps"]:
@@ -297,13 +296,13 @@ class BiddingMixin:
             ev.append(event("press_moved", player=p, steps=-pending["steps"], reason="character 14"))
         cards = c.sort_cards(pending["cards"])
         self.table.extend(cards)
-        bid = {
+        bid: Bid = {
             "value": pending["value"],
             "cards": cards,
             "double": pending["double"],
             "characters": sorted(pending["uses"]),
         }
-        self.bidding["bids"][p] = bid
+        self.current_bidding()["bids"][p] = bid
         ev.append(
             event(
                 "bid",
@@ -317,7 +316,7 @@ class BiddingMixin:
         self._end_bid_turn()
 
     def _end_bid_turn(self) -> None:
-        self.bidding["index"] += 1
+        self.current_bidding()["index"] += 1
         self.pending = None
         self.actor = -1
 

@@ -9,9 +9,8 @@ epoch (the deck after a reshuffle holds exactly the discards seen before it).
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core import event, secret_event
+from .table import Events, Place, Table, cards_and_tags
 
 PRESS, DOLLARS, CHARACTERS, PLANS, PRESTIGE, SKYSCRAPERS, JOKER = (
     "press",
@@ -40,8 +39,6 @@ TITLES = {
 RESERVE_SIZE = 2  # cards under the player board
 PHASE0_DRAW = 3  # cards each player draws in Phase 0
 KNOWN = -1  # tag of a card whose symbol the table has seen
-
-Events = list[dict[str, Any]]
 
 
 def sort_cards(cards: list[str]) -> list[str]:
@@ -82,13 +79,8 @@ def sub_multisets(cards: list[str], largest: int | None = None, smallest: int = 
     return out
 
 
-class CardsMixin:
+class CardsMixin(Table):
     """Drawing, discarding and moving tagged cards (state attributes: deck, discard, epoch)."""
-
-    deck: list[str]
-    discard: list[str]
-    epoch: int
-    players: list[dict[str, Any]]
 
     def _draw(self, count: int, ev: Events, epochs: list[int] | None = None) -> list[str]:
         """Take cards from the top of the deck; an empty deck is rebuilt from the discards.
@@ -102,7 +94,7 @@ class CardsMixin:
                     break  # every card is in play: nothing to draw (never seen in practice)
                 self.deck = self.discard
                 self.discard = []
-                self.shuffle(self.deck)  # type: ignore[attr-defined]
+                self.shuffle(self.deck)
                 self.epoch += 1
                 ev.append(event("deck_reshuffled", size=len(self.deck)))
             drawn.append(self.deck.pop())
@@ -110,13 +102,13 @@ class CardsMixin:
                 epochs.append(self.epoch)
         return drawn
 
-    def _draw_into(self, p: int, where: str, count: int, ev: Events, why: str) -> list[str]:
+    def _draw_into(self, p: int, where: Place, count: int, ev: Events, why: str) -> list[str]:
         """Draw ``count`` unseen cards into a player's hand or reserve (only they see them)."""
         epochs: list[int] = []
         cards = self._draw(count, ev, epochs)
-        player = self.players[p]
-        player[where].extend(cards)
-        player[where + "_tags"].extend(epochs)
+        held, tags = cards_and_tags(self.players[p], where)
+        held.extend(cards)
+        tags.extend(epochs)
         ev.append(
             secret_event(
                 "cards_drawn",
@@ -130,15 +122,14 @@ class CardsMixin:
         )
         return cards
 
-    def _take(self, p: int, where: str, symbol: str) -> int:
+    def _take(self, p: int, where: Place, symbol: str) -> int:
         """Remove one card of ``symbol`` from a hand or reserve and return its tag.
 
         A card the table knows is taken first: when a player plays or discards a symbol it
         holds both known and unknown, the table cannot tell which left, so what it can still
         be sure of is the smaller set.
         """
-        cards = self.players[p][where]
-        tags = self.players[p][where + "_tags"]
+        cards, tags = cards_and_tags(self.players[p], where)
         index = -1
         for i, card in enumerate(cards):
             if card == symbol:

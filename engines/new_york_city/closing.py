@@ -6,18 +6,15 @@ order (leader first) in both windows.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core import Move, event
 from . import board as b
 from . import cards as c
 from . import characters as ch
 from . import press
+from .table import Events, Table
 
-Events = list[dict[str, Any]]
 
-
-class ClosingMixin:
+class ClosingMixin(Table):
     # ---- character 22: after a bidding round, replace up to 2 hand cards ----------------------------
     def _step_replace(self, ev: Events) -> None:
         while self.queue and not self._replace_moves(self.queue[0])[:-1]:
@@ -25,7 +22,7 @@ class ClosingMixin:
         if self.queue:
             self.actor = self.queue[0]
         else:
-            self._start_bidding(self.bidding["round"] + 1, ev)
+            self._start_bidding(self.current_bidding()["round"] + 1, ev)
 
     def _replace_moves(self, seat: int) -> list[Move]:
         moves: list[Move] = []

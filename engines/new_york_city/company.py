@@ -8,20 +8,13 @@ skyscrapers come from limited supplies).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from ..core import event
 from . import characters as ch
+from .table import Events, Table
 
-Events = list[dict[str, Any]]
 
-
-class CompanyMixin:
-    players: list[dict[str, Any]]
-    display: list[list[int]]
-    stacks: list[list[int]]
-    supply_dollars: int
-
+class CompanyMixin(Table):
     # ---- characters ------------------------------------------------------------------------------
     def _free_copies(self, p: int, number: int) -> int:
         player = self.players[p]

@@ -22,7 +22,7 @@ projected total is subtracted.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import board as b
 from . import cards as c
@@ -30,6 +30,10 @@ from . import characters as ch
 from . import press
 from .scoring import end_condition, final_scores
 from .stages import BID, CHARACTER, OVER, PHASE3, PICK, PILES, PRESTIGE
+from .table import FinalScores
+
+if TYPE_CHECKING:
+    from .rules import NewYorkCityState
 
 if TYPE_CHECKING:
     from .rules import NewYorkCityState
@@ -82,7 +86,7 @@ def evaluate_seats(state: NewYorkCityState) -> list[float]:
     return [_projected(state, scoring, seat) - best_tom for seat in seats]
 
 
-def _projected(state: Any, scoring: dict[str, Any], p: int) -> float:
+def _projected(state: NewYorkCityState, scoring: FinalScores, p: int) -> float:
     parts = scoring["breakdown"][p]
     player = state.players[p]
     rounds_left = _rounds_left(state)
@@ -103,7 +107,7 @@ def _projected(state: Any, scoring: dict[str, Any], p: int) -> float:
     return total
 
 
-def _rounds_left(state: Any) -> float:
+def _rounds_left(state: NewYorkCityState) -> float:
     """Rounds in which a character may still be used: the later ones, half of this one."""
     if state.stage == OVER:
         return 0.0
@@ -115,7 +119,7 @@ def _press_worth(space: int) -> float:
     return PRESS_STEP_BEFORE_BONUS * before + PRESS_STEP_AFTER_BONUS * max(space - b.PRESS_BONUS_SPACE, 0)
 
 
-def _open_rounds(state: Any, p: int) -> list[str]:
+def _open_rounds(state: NewYorkCityState, p: int) -> list[str]:
     """The bidding rounds of this round in which ``p`` may still play hand cards."""
     if state.stage in (PILES, PICK):
         return list(c.BIDDING_ROUNDS)
@@ -126,7 +130,7 @@ def _open_rounds(state: Any, p: int) -> list[str]:
     return list(c.BIDDING_ROUNDS[r if still_to_bid else r + 1 :])
 
 
-def _cards_worth(state: Any, p: int) -> float:
+def _cards_worth(state: NewYorkCityState, p: int) -> float:
     player = state.players[p]
     open_rounds = _open_rounds(state, p)
     worth = RESERVE_CARD_WORTH * (len(player["reserve"]) + len(player["shown"]))
@@ -143,11 +147,11 @@ def _cards_worth(state: Any, p: int) -> float:
     return worth
 
 
-def _bid_worth(state: Any, p: int) -> float:
+def _bid_worth(state: NewYorkCityState, p: int) -> float:
     """What the seat's bid of this bidding round will bring, before it resolves."""
     if state.stage != BID:
         return 0.0
-    bidding = state.bidding
+    bidding = state.current_bidding()
     kind = c.BIDDING_ROUNDS[bidding["round"]]
     if p == state.actor and state.pending is not None:
         pending = state.pending
@@ -165,9 +169,9 @@ def _bid_worth(state: Any, p: int) -> float:
     return worth + _bonus_worth(state, p, kind, value) - cost
 
 
-def _bonus_worth(state: Any, p: int, kind: str, value: int) -> float:
+def _bonus_worth(state: NewYorkCityState, p: int, kind: str, value: int) -> float:
     """The bonus (NYC-BONUS) if this bid is the highest so far, ties to the press leader."""
-    bidding = state.bidding
+    bidding = state.current_bidding()
     standing = press.standing(state.press)
     rivals = [(bid["value"], q) for q, bid in enumerate(bidding["bids"]) if q != p and bid and bid["value"]]
     above = sum(1 for v, q in rivals if v > value or (v == value and standing[q] < standing[p]))
@@ -179,7 +183,7 @@ def _bonus_worth(state: Any, p: int, kind: str, value: int) -> float:
     return worth if still_to_bid <= 0 else worth * BONUS_CHANCE_NOT_LAST
 
 
-def _action_due_worth(state: Any, p: int) -> float:
+def _action_due_worth(state: NewYorkCityState, p: int) -> float:
     """A resolved bid whose action the seat has still to take (a character, a prestige tile)."""
     if p not in (state.queue or []) or state.bidding is None:
         return 0.0
@@ -192,7 +196,7 @@ def _action_due_worth(state: Any, p: int) -> float:
     return 0.0
 
 
-def _character_worth(state: Any, p: int, n: int) -> float:
+def _character_worth(state: NewYorkCityState, p: int, n: int) -> float:
     if n in ch.SETS:
         return ch.VALUE[n] + 2.0  # a set may be completed later
     condition = end_condition(state, p, n) if ch.PHASE[n] == ch.END else 0

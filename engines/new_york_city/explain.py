@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core import IllegalMove, InvalidMove
 from . import board as b
 from . import cards as c
 from . import characters as ch
 from .stages import BID, BUILD, CHARACTER, PHASE3, PICK, PILES, PRESTIGE, REPLACE
+
+if TYPE_CHECKING:
+    from .rules import NewYorkCityState
 
 # The moves each stage can take, and what the stage waits for.
 STAGE_MOVES = {
@@ -70,7 +73,7 @@ def _holds(cards: list[str], wanted: list[str]) -> bool:
     return all(have.get(s, 0) >= k for s, k in c.counts(wanted).items())
 
 
-def explain(state: Any, seat: int, move: dict[str, Any]) -> IllegalMove:
+def explain(state: NewYorkCityState, seat: int, move: dict[str, Any]) -> IllegalMove:
     kind = move["type"]
     stage = state.stage
     if kind not in STAGE_MOVES.get(stage, set()):
@@ -164,7 +167,7 @@ def _done(state, seat, player, move):
     return None
 
 
-def stage_is(state: Any, stage: str) -> bool:
+def stage_is(state: NewYorkCityState, stage: str) -> bool:
     return state.stage == stage
 
 
@@ -320,7 +323,7 @@ _EXPLAIN = {
 }
 
 
-def _explain_use(state: Any, seat: int, move: dict[str, Any]) -> IllegalMove:
+def _explain_use(state: NewYorkCityState, seat: int, move: dict[str, Any]) -> IllegalMove:
     n = move.get("character")
     if not _is_int(n) or n not in ch.VALUE:
         return IllegalMove("no_such_character", "Characters are numbered 1 to 42.")
@@ -345,7 +348,7 @@ def _explain_use(state: Any, seat: int, move: dict[str, Any]) -> IllegalMove:
     reserved = state._reserved_dollars() if state.stage == BID and state.pending else 0
     if ch.NEEDS_DOLLAR[n] and player["dollars"] - reserved < 1:
         return IllegalMove("no_dollar", f"Using character {n} costs $1 placed on it; you have none to spare.")
-    if state.stage == PICK and (state.turn["select"] is not None or state.turn["discard"]):
+    if state.stage == PICK and (state.pick_turn()["select"] is not None or state.pick_turn()["discard"]):
         return IllegalMove("finish_character_first", "Finish the discards of the character in use first.")
     refusal = _finish_selection_first(state)
     if refusal is not None:

@@ -24,19 +24,21 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..core import View
 from . import board as b
 from . import cards as c
 from . import characters as ch
 from . import press
 from .bidding import new_pending
 from .stages import BID, OVER, PICK, PILES
+from .table import Player, Table
 
 PHASES = {PILES: "setup", PICK: "I", OVER: "end"}
 
 
-class HiddenMixin:
+class HiddenMixin(Table):
     # ---- the view ---------------------------------------------------------------------------------
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> View:
         track = self.press
         spaces = {who: space for who, space in track}
         return {
@@ -182,7 +184,7 @@ class HiddenMixin:
         return out
 
     def _pending_view(self) -> dict[str, Any]:
-        pending = self.pending
+        pending = self.bid_in_progress()
         return {
             "value": pending["value"],
             "cards": c.sort_cards(pending["cards"]),
@@ -203,7 +205,8 @@ class HiddenMixin:
         if self.stage == "character":
             return {"stage": self.stage, "player": p, "limit": self._character_limit(p)}
         if self.stage == "prestige":
-            return {"stage": self.stage, "player": p, "rank": 1 if self.bidding["ranking"][0] == p else 2}
+            rank = 1 if self.current_bidding()["ranking"][0] == p else 2
+            return {"stage": self.stage, "player": p, "rank": rank}
         if self.stage == "build":
             return {
                 "stage": self.stage,
@@ -230,7 +233,8 @@ class HiddenMixin:
         # What the seat knows of each other hand and reserve: the known cards and, for every
         # other card, the deck epoch it came from. Unknown symbols join their epoch's pool.
         pools: dict[int, list[str]] = {}
-        layout: list[tuple[dict[str, Any], list[list[Any]], list[list[Any]]]] = []
+        # Per other seat: the player, and its hand and reserve as [tag, card] slots.
+        layout: list[tuple[Player, list[list[Any]], list[list[Any]]]] = []
         for q in range(self.humans):
             if q == seat:
                 continue
@@ -259,10 +263,12 @@ class HiddenMixin:
             deck.extend(pool)  # only the current epoch has cards left: the deck
         self.deck = deck
         for player, hand, reserve in layout:
-            for where, slots in (("hand", hand), ("reserve", reserve)):
-                slots.sort(key=_slot_key)
-                player[where] = [card for _, card in slots]
-                player[where + "_tags"] = [tag for tag, _ in slots]
+            hand.sort(key=_slot_key)
+            player["hand"] = [card for _, card in hand]
+            player["hand_tags"] = [tag for tag, _ in hand]
+            reserve.sort(key=_slot_key)
+            player["reserve"] = [card for _, card in reserve]
+            player["reserve_tags"] = [tag for tag, _ in reserve]
         if bid:
             self._sample_bid(bid)
 
@@ -300,7 +306,7 @@ class HiddenMixin:
     def _sample_bid(self, slots: list[list[Any]]) -> None:
         """The bid another seat is building, as the table knows it: one reserve card per use
         of character 15 (the hand cards that went with them are back in the hand)."""
-        pending = self.pending
+        pending = self.bid_in_progress()
         for tag, card in slots:
             pending["cards"].append(card)
             pending["tags"].append(tag)

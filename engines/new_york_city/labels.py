@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import board as b
 from . import cards as c
 from . import characters as ch
+
+if TYPE_CHECKING:
+    from .rules import NewYorkCityState
 
 
 def _cards(cards: list[str]) -> str:
@@ -37,7 +40,7 @@ def _use(move: dict[str, Any]) -> str:
     return text
 
 
-def label(state: Any, move: dict[str, Any]) -> str:
+def label(state: NewYorkCityState, move: dict[str, Any]) -> str:
     kind = move["type"]
     if kind == "choose_pile":
         pile = state.piles[move["pile"]]
@@ -67,7 +70,7 @@ def label(state: Any, move: dict[str, Any]) -> str:
     if kind == "play_pair":
         return f"Play {_cards(move['cards'])} as one card of the round"
     if kind == "bid":
-        return f"Bid {state.pending['value']}"
+        return f"Bid {state.bid_in_progress()['value']}"
     if kind == "pass":
         return "Pass"
     if kind == "take_character":

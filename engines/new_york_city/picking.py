@@ -12,19 +12,16 @@ confirmed); ``discard`` (the two cards character 5 discards); ``done``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core import Move, event
 from . import board as b
 from . import cards as c
 from . import characters as ch
 from . import press
 from .stages import PICK
+from .table import Events, Table
 
-Events = list[dict[str, Any]]
 
-
-class PickingMixin:
+class PickingMixin(Table):
     # ---- setup: starting piles ----------------------------------------------------------------------
     def _step_piles(self, ev: Events) -> None:
         if self.queue:
@@ -69,11 +66,11 @@ class PickingMixin:
         self._start_bidding(0, ev)
 
     def _may_take(self) -> bool:
-        turn = self.turn
+        turn = self.pick_turn()
         return bool(self.pairs) and turn["taken"] < turn["takes"]
 
     def _pick_moves(self, seat: int) -> list[Move]:
-        turn = self.turn
+        turn = self.pick_turn()
         hand = self.players[seat]["hand"]
         if turn["discard"]:
             return [{"type": "discard", "cards": cards} for cards in c.sub_multisets(hand, 2, 2)]
@@ -93,7 +90,7 @@ class PickingMixin:
 
     def _phase1_uses(self, p: int, take: bool) -> list[Move]:
         player = self.players[p]
-        turn = self.turn
+        turn = self.pick_turn()
         moves: list[Move] = []
         for n in self._usable(p, ch.PHASE_I_NUMBERS):
             if n == 2:
@@ -149,7 +146,7 @@ class PickingMixin:
 
     def _reserve_match_moves(self, p: int) -> list[Move]:
         """Character 8: for each card of the pair just taken, an identical reserve card to hand."""
-        last = self.turn["last"]
+        last = self.pick_turn()["last"]
         if not last:
             return []
         player = self.players[p]
@@ -162,7 +159,7 @@ class PickingMixin:
         return moves
 
     def _apply_pick(self, seat: int, move: Move, ev: Events) -> None:
-        turn = self.turn
+        turn = self.pick_turn()
         kind = move["type"]
         if kind == "take_pair":
             self._take_cards(seat, self.pairs.pop(move["pair"]), ev)
@@ -170,9 +167,11 @@ class PickingMixin:
             self._end_pick_turn()
             return
         elif kind == "select":
+            assert turn["select"] is not None  # listed while character 1's cards are chosen
             turn["select"].append(move["card"])
         elif kind == "confirm":
             chosen = turn["select"]
+            assert chosen is not None  # listed while character 1's cards are chosen
             turn["select"] = None
             self._use(seat, 1, ev)
             self._gain(seat, 1, ev, "character 1")
@@ -198,8 +197,8 @@ class PickingMixin:
         player["hand"].extend(cards)
         player["hand_tags"].extend([c.KNOWN] * len(cards))
         player["pairs_taken"] += 1
-        self.turn["taken"] += 1
-        self.turn["last"] = list(cards)
+        self.pick_turn()["taken"] += 1
+        self.pick_turn()["last"] = list(cards)
         ev.append(event("pair_taken", player=p, cards=list(cards)))
 
     def _discard_from_hand(self, p: int, cards: list[str], ev: Events, reason: str) -> None:
@@ -212,7 +211,7 @@ class PickingMixin:
     def _use_phase1(self, p: int, move: Move, ev: Events) -> None:
         n = move["character"]
         player = self.players[p]
-        turn = self.turn
+        turn = self.pick_turn()
         if n == 1:
             turn["select"] = []  # paid when the discards are confirmed
             return

@@ -20,9 +20,9 @@ decide.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
-from ..core import Move, Result, State, event, ranks_from_keys
+from ..core import Event, IllegalMove, Move, Result, State, event, ranks_from_keys
 from . import board as b
 from . import cards as c
 from . import characters as ch
@@ -37,6 +37,7 @@ from .labels import label
 from .picking import PickingMixin
 from .scoring import final_scores
 from .stages import BID, BUILD, CHARACTER, OVER, PHASE3, PICK, PILES, PRESTIGE, REPLACE
+from .table import Events
 from .tom import TOM_LEVELS, TomMixin
 
 TOM_NAMES = ("Tom I", "Tom II", "Tom III")
@@ -94,7 +95,7 @@ class NewYorkCityState(
         self.piles = self._starting_piles()
         revealed = b.piles_to_reveal(humans, toms)
         self.box = sorted(n for pile in self.piles[revealed:] for n in pile)  # never seen
-        self.removed: list[int] = []  # characters discarded with character 7
+        self.removed = []  # characters discarded with character 7
         self.piles = self.piles[:revealed]
         # Setup 5–9: progression letters, base values, prestige tiles, statue, vehicles.
         letters = list(b.LETTERS)
@@ -103,19 +104,19 @@ class NewYorkCityState(
         values = list(b.BASE_VALUES)
         self.shuffle(values)
         self.base = values
-        self.tiles: list[list[int]] = [[] for _ in b.DISTRICTS]
+        self.tiles = [[] for _ in b.DISTRICTS]
         self.prestige_stack = list(range(len(b.PRESTIGE_TILES)))
         self.shuffle(self.prestige_stack)
-        self.prestige_open: list[int] = []
-        self.prestige_box: list[int] = []
+        self.prestige_open = []
+        self.prestige_box = []
         self.statue_flipped = False
         self.connections = list(range(len(b.CONNECTIONS)))
         # Setup 10–12: Dollars, the deck, black skyscrapers and the black press pawn.
         self.deck = list(c.DECK)
         self.shuffle(self.deck)
-        self.discard: list[str] = []
+        self.discard = []
         self.epoch = 0
-        self.table: list[str] = []  # cards played in the current bidding round
+        self.table = []  # cards played in the current bidding round
         self.black = [b.BLACK_PER_DISTRICT] * len(b.DISTRICTS)
         self.black_removed = 0
         self.towers = [[0] * count for _ in b.DISTRICTS]
@@ -155,18 +156,18 @@ class NewYorkCityState(
         self.shuffle(pawns)
         self.press = [[b.BLACK, b.BLACK_PAWN_SPACE[count]]] + [[p, b.PRESS_START] for p in pawns]
         # Setup 15: two reserve cards each (not Tom).
-        ignored: list[Any] = []
+        ignored: Events = []
         for p in range(humans):
             self._draw_into(p, "reserve", c.RESERVE_SIZE, ignored, "reserve")
         self.round = 0
         self.mayor = -1
-        self.pairs: list[list[str]] = []
+        self.pairs = []
         self.starter = -1
-        self.bidding: dict[str, Any] | None = None
-        self.turn: dict[str, Any] | None = None
-        self.pending: dict[str, Any] | None = None
-        self.choice: dict[str, Any] | None = None
-        self.final: dict[str, Any] | None = None
+        self.bidding = None
+        self.turn = None
+        self.pending = None
+        self.choice = None
+        self.final = None
         # Setup 16: starting piles chosen in reverse press order (then the Toms).
         self.stage = PILES
         self.queue = [p for p in reversed(press.order(self.press)) if p < humans]
@@ -192,24 +193,24 @@ class NewYorkCityState(
     def label(self, move: Move) -> str:
         return label(self, move)
 
-    def _apply(self, seat: int, move: Move) -> list[Any]:
-        ev: list[Any] = []
+    def _apply(self, seat: int, move: Move) -> list[Event]:
+        ev: Events = []
         _APPLY[self.stage](self, seat, move, ev)
         self._advance(ev)
         if self.stage == OVER:
-            ev.append(event("game_over", result=self.result().to_dict()))
+            ev.append(event("game_over", result=self.final_result().to_dict()))
         return ev
 
-    def explain_illegal(self, seat: int, move: Move):
+    def explain_illegal(self, seat: int, move: Move) -> IllegalMove:
         return explain(self, seat, move)
 
     # ---- the flow ---------------------------------------------------------------------------------
-    def _advance(self, ev: list[Any]) -> None:
+    def _advance(self, ev: Events) -> None:
         """Play every automatic step until a seat must decide or the game is over."""
         while self.actor < 0 and self.stage != OVER:
             _STEPS[self.stage](self, ev)
 
-    def _start_round(self, ev: list[Any]) -> None:
+    def _start_round(self, ev: Events) -> None:
         """Phase 0 (rule NYC-PHASE0): Dollars back, the Mayor moves, tiles and cards revealed."""
         self.round += 1
         for player in self.players:
@@ -264,7 +265,7 @@ class NewYorkCityState(
             extra=extra,
         )
 
-    def _finish(self, ev: list[Any]) -> None:
+    def _finish(self, ev: Events) -> None:
         """Rule NYC-END: after the fifth round, the final scoring."""
         self.final = final_scores(self)
         self.stage = OVER
@@ -272,7 +273,7 @@ class NewYorkCityState(
         ev.append(event("final_scoring", totals=list(self.final["totals"])))
 
 
-_STEPS = {
+_STEPS: dict[str, Callable[[NewYorkCityState, Events], None]] = {
     PILES: NewYorkCityState._step_piles,
     PICK: NewYorkCityState._step_pick,
     BID: NewYorkCityState._step_bid,
@@ -282,7 +283,7 @@ _STEPS = {
     REPLACE: NewYorkCityState._step_replace,
     PHASE3: NewYorkCityState._step_phase3,
 }
-_MOVES = {
+_MOVES: dict[str, Callable[[NewYorkCityState, int], list[Move]]] = {
     PILES: NewYorkCityState._pile_moves,
     PICK: NewYorkCityState._pick_moves,
     BID: NewYorkCityState._bid_moves,
@@ -293,7 +294,7 @@ _MOVES = {
     PHASE3: NewYorkCityState._phase3_moves,
     OVER: lambda state, seat: [],
 }
-_APPLY = {
+_APPLY: dict[str, Callable[[NewYorkCityState, int, Move, Events], None]] = {
     PILES: NewYorkCityState._apply_pile,
     PICK: NewYorkCityState._apply_pick,
     BID: NewYorkCityState._apply_bid,

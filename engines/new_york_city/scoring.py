@@ -6,11 +6,15 @@ Pure functions of the state: ``final_scores`` is used once the fifth round is ov
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import board as b
 from . import characters as ch
 from . import press
+from .table import FinalScores
+
+if TYPE_CHECKING:
+    from .rules import NewYorkCityState
 
 
 def majority_points(first: int, ranked: int) -> list[int]:
@@ -24,11 +28,11 @@ def majority_points(first: int, ranked: int) -> list[int]:
     return points
 
 
-def district_value(state: Any, d: int) -> int:
+def district_value(state: NewYorkCityState, d: int) -> int:
     return state.base[d] + sum(b.TILE_VALUE[t] for t in state.tiles[d])
 
 
-def majorities(state: Any) -> list[list[int]]:
+def majorities(state: NewYorkCityState) -> list[list[int]]:
     """Points per district (rows) per participant (columns), the black skyscrapers ranked as a
     neutral player; ties go to the pawn ahead on the press track, the black pawn included."""
     count = len(state.players)
@@ -62,7 +66,7 @@ def best_sets(
     ]
     generic = [n for n in owned if n in ch.SETS and n not in specific]
     have = {v: vehicles.count(v) for v in b.VEHICLES}
-    best = (-1, 0, 0, 0, {})
+    best: tuple[int, int, int, int, dict[int, int]] = (-1, 0, 0, 0, {})
 
     def generic_walk(
         i: int, free_vehicles: int, money: int, board: int, points: int, chosen: dict[int, int]
@@ -110,7 +114,7 @@ def best_sets(
     return points, money, board, chosen
 
 
-def end_condition(state: Any, p: int, number: int) -> int:
+def end_condition(state: NewYorkCityState, p: int, number: int) -> int:
     """Characters 28–36: the points of one end-game condition."""
     player = state.players[p]
     if number in ch.LANTERN_OF:
@@ -140,7 +144,7 @@ def tom_characters(values: list[int], dollars: int) -> tuple[int, int]:
     return sum(values) + sum(values[:doubled]), left
 
 
-def final_scores(state: Any) -> dict[str, Any]:
+def final_scores(state: NewYorkCityState) -> FinalScores:
     """Every participant's final score and its breakdown (seats first, then the Toms)."""
     table = majorities(state)
     breakdown = []

@@ -9,14 +9,11 @@ number of cards drawn in Phase I (2–9); the rulebook's table names twelve leve
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core import event
 from . import board as b
 from . import cards as c
 from . import press
-
-Events = list[dict[str, Any]]
+from .table import Events, Player, Table
 
 # The rulebook's table: level -> (mode, cards drawn in Phase I). Easy 1–4, medium 5–8, hard 9–12.
 TOM_LEVELS = {
@@ -37,7 +34,7 @@ RECOMMENDED_LEVEL = 5  # "Pour débuter, nous vous recommandons la combinaison B
 TOM_JOKERS = frozenset({c.JOKER, c.PLANS})  # Building plans are always jokers for Tom
 
 
-class TomMixin:
+class TomMixin(Table):
     # ---- Phase I (rule NYC-TOM-PHASE1) ----------------------------------------------------------
     def _tom_takes_pairs(self, ev: Events) -> None:
         """Tom gets a remaining pair, then draws as many cards as his level says."""
@@ -85,10 +82,10 @@ class TomMixin:
     # ---- Phase II: Tom's bid (rule NYC-TOM-BID) -----------------------------------------------------
     def _tom_bids(self, p: int, ev: Events) -> None:
         player = self.players[p]
-        r = self.bidding["round"]
+        r = self.current_bidding()["round"]
         kind = c.BIDDING_ROUNDS[r]
         if kind == c.PLANS:
-            self.bidding["bids"][p] = None
+            self.current_bidding()["bids"][p] = None
             return
         if kind == c.SKYSCRAPERS:
             played, value = self._tom_last_bid(player)
@@ -111,13 +108,18 @@ class TomMixin:
         if value:
             cards = c.sort_cards(played)
             self.table.extend(cards)
-            self.bidding["bids"][p] = {"value": value, "cards": cards, "double": False, "characters": []}
+            self.current_bidding()["bids"][p] = {
+                "value": value,
+                "cards": cards,
+                "double": False,
+                "characters": [],
+            }
             ev.append(event("bid", player=p, round=kind, value=value, cards=cards, characters=[]))
         else:
-            self.bidding["bids"][p] = None
+            self.current_bidding()["bids"][p] = None
             ev.append(event("passed", player=p, round=kind))
 
-    def _tom_last_bid(self, player: dict[str, Any]) -> tuple[list[str], int]:
+    def _tom_last_bid(self, player: Player) -> tuple[list[str], int]:
         """The Skyscrapers round: Tom plays every card left. Without a Skyscrapers card, two
         jokers stand for one; a single joker left alone is discarded."""
         cards = list(player["staged"]) + list(player["reserve"])
@@ -140,7 +142,7 @@ class TomMixin:
     def _tom_wins(self, p: int, value: int) -> bool:
         """Whether a bid of ``value`` beats every bid made so far (ties: ahead on the press)."""
         standing = press.standing(self.press)
-        for q, bid in enumerate(self.bidding["bids"]):
+        for q, bid in enumerate(self.current_bidding()["bids"]):
             if q == p or not bid:
                 continue
             if bid["value"] > value or (bid["value"] == value and standing[q] < standing[p]):

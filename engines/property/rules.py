@@ -20,23 +20,72 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-from typing import Any
+from typing import TypedDict
 
-from ..core import IllegalMove, InvalidMove, Move, Result, State, event, ranks_from_keys, secret_event
+from ..core import (
+    Event,
+    IllegalMove,
+    InvalidMove,
+    Move,
+    Result,
+    State,
+    View,
+    event,
+    ranks_from_keys,
+    secret_event,
+)
 from ..core.cards import draw, refill_from_discard
 from . import material as m
 
 PLAY, BUY = "play", "buy"
 
+# The cards a hidden hand slot may hold, by (stock epoch, red): None for either colour when no
+# colour pattern fits (redeal_hidden).
+Pools = dict[tuple[int, bool | None], list[str]]
+# How many cards of each (epoch, red) a colour pattern of a hand needs.
+Need = dict[tuple[int, bool], int]
+# A hand's colour pattern: the majority colour (red?), the lone slot (-1: none), its needs.
+Candidate = tuple[bool, int, Need]
+
+
+class Square(TypedDict):
+    owner: int
+    mortgaged: bool
+
+
+class Player(TypedDict):
+    hand: list[str]
+    # The stock epoch (reshuffles so far) each card of the hand was drawn in.
+    hand_epochs: list[int]
+    money: int
+    units: dict[str, int]
+    bankrupt: bool
+
+
+class Purchase(TypedDict):
+    """The square on offer after a rent, at one purchasing unit per square of its group."""
+
+    column: int
+    row: int
+    owner: int
+    price: int
+
 
 class PropertyState(State):
     move_types = ("play", "buy", "decline", "pass")
 
-    # attributes (all plain JSON):
-    #   grid: 8 rows (row 1 first) of 8 squares, each None or {"owner", "mortgaged"}
-    #   players: per seat {"hand", "hand_epochs", "money", "units", "bankrupt"}
-    #   stock, discard: card lists (top = end); stock_epoch counts reshuffles
-    #   current, phase, pending (the purchase on offer), bankrupt_order, turn, cut
+    # The attributes, all plain JSON (see State).
+    grid: list[list[Square | None]]  # 8 rows (row 1 first) of 8 squares
+    players: list[Player]
+    stock: list[str]  # top = end
+    discard: list[str]
+    stock_epoch: int  # reshuffles of the discard into the stock so far
+    current: int
+    phase: str
+    pending: Purchase | None
+    bankrupt_order: list[int]
+    turn: int
+    cut: list[dict[str, str]]  # each round of the cut for first player: seat (a string) -> card
 
     def setup(self) -> None:
         seats = self.seats
@@ -113,6 +162,7 @@ class PropertyState(State):
         ]
 
     def _purchase_moves(self, seat: int) -> list[Move]:
+        assert self.pending is not None  # the buy phase has a purchase on offer
         price = self.pending["price"]
         units = self.players[seat]["units"]
         moves: list[Move] = [{"type": "buy", "pay": pay} for pay in minimal_payments(units, price)]
@@ -139,8 +189,8 @@ class PropertyState(State):
             return "Do not buy the square"
         return "Pass: your hand lacks a card of each colour"
 
-    def _apply(self, seat: int, move: Move) -> list[Any]:
-        events: list[Any] = []
+    def _apply(self, seat: int, move: Move) -> list[Event]:
+        events: list[Event] = []
         kind = move["type"]
         if kind == "play":
             events.extend(self._play(seat, move))
@@ -152,11 +202,11 @@ class PropertyState(State):
         if self.phase == PLAY and not self._finished():
             events.extend(self._end_turn(seat))
         elif self._finished():
-            events.append(event("game_over", result=self.result().to_dict()))
+            events.append(event("game_over", result=self.final_result().to_dict()))
         return events
 
     # ---- a turn -------------------------------------------------------------------
-    def _play(self, seat: int, move: Move) -> list[Any]:
+    def _play(self, seat: int, move: Move) -> list[Event]:
         player = self.players[seat]
         for card in (move["red"], move["black"]):
             index = player["hand"].index(card)
@@ -182,7 +232,7 @@ class PropertyState(State):
             events.extend(self._pay_rent(seat, square["owner"], move))
         return events
 
-    def _pay_rent(self, seat: int, owner: int, move: Move) -> list[Any]:
+    def _pay_rent(self, seat: int, owner: int, move: Move) -> list[Event]:
         column, row = move["column"], move["row"]
         group = len(self.group(column, row))
         rent = self.rent(column, row, move["red"], move["black"])
@@ -204,7 +254,7 @@ class PropertyState(State):
             events.append(event("purchase_offered", seat=seat, column=column, row=row, price=group))
         return events
 
-    def _go_bankrupt(self, seat: int) -> list[Any]:
+    def _go_bankrupt(self, seat: int) -> list[Event]:
         """Rule P-BANKRUPT (and P-OPT-LONGER: a bankrupt player's squares become vacant)."""
         player = self.players[seat]
         player["bankrupt"] = True
@@ -221,13 +271,15 @@ class PropertyState(State):
             player["hand_epochs"] = []
         return events
 
-    def _buy(self, seat: int, pay: dict[str, int]) -> list[Any]:
+    def _buy(self, seat: int, pay: dict[str, int]) -> list[Event]:
         pending = self.pending
+        assert pending is not None  # the buy phase has a purchase on offer
         owner = pending["owner"]
         for kind, count in pay.items():
             self.players[seat]["units"][kind] -= count
             self.players[owner]["units"][kind] += count
         square = self.grid[pending["row"] - 1][pending["column"] - 1]
+        assert square is not None  # the square on offer is the owner's
         square["owner"] = seat
         self.phase, self.pending = PLAY, None
         return [
@@ -242,7 +294,7 @@ class PropertyState(State):
             )
         ]
 
-    def _end_turn(self, seat: int) -> list[Any]:
+    def _end_turn(self, seat: int) -> list[Event]:
         events = [] if self.players[seat]["bankrupt"] else self._refill_hand(seat)
         self.turn += 1
         self.current = self._next_seat(seat)
@@ -255,7 +307,7 @@ class PropertyState(State):
                 return candidate
         return seat
 
-    def _refill_hand(self, seat: int) -> list[Any]:
+    def _refill_hand(self, seat: int) -> list[Event]:
         """Rules P-HAND and P-DRAW: draw until the hand holds a red and a black card."""
         player = self.players[seat]
         drawn: list[str] = []
@@ -275,12 +327,14 @@ class PropertyState(State):
         return events
 
     # ---- rent ---------------------------------------------------------------------
-    def _square(self, column: int, row: int) -> dict[str, Any] | None:
+    def _square(self, column: int, row: int) -> Square | None:
         return self.grid[row - 1][column - 1]
 
     def group(self, column: int, row: int) -> list[tuple[int, int]]:
         """Rule P-GROUP: the owner's squares joined to this one by sides, itself included."""
-        owner = self._square(column, row)["owner"]
+        square = self._square(column, row)
+        assert square is not None, "only an owned square has a group"
+        owner = square["owner"]
         seen = {(column, row)}
         frontier = [(column, row)]
         while frontier:
@@ -299,7 +353,7 @@ class PropertyState(State):
         return len(self.group(column, row)) * factor
 
     # ---- what seats see -------------------------------------------------------------
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> View:
         players = []
         for s, player in enumerate(self.players):
             shown = {
@@ -365,7 +419,7 @@ class PropertyState(State):
         """
         others = [s for s in range(self.seats) if s != seat]
         slots = [(s, i, e) for s in others for i, e in enumerate(self.players[s]["hand_epochs"])]
-        pools: dict[tuple[int, bool], list[str]] = {}
+        pools: Pools = {}
         for s, i, epoch in slots:
             card = self.players[s]["hand"][i]
             pools.setdefault((epoch, m.is_red(card)), []).append(card)
@@ -391,19 +445,19 @@ class PropertyState(State):
         self.stock = stock
 
     def _colour_pattern(
-        self, others: list[int], pools: dict[tuple[int, bool], list[str]], rng: random.Random
+        self, others: list[int], pools: Pools, rng: random.Random
     ) -> dict[tuple[int, int], bool] | None:
         """A colour for every hidden hand slot, fitting each hand's shape and the epochs' cards."""
 
-        def counts(s: int, majority_red: bool, lone_slot: int) -> dict[tuple[int, bool], int]:
-            need: dict[tuple[int, bool], int] = {}
+        def counts(s: int, majority_red: bool, lone_slot: int) -> Need:
+            need: Need = {}
             for i, epoch in enumerate(self.players[s]["hand_epochs"]):
                 key = (epoch, majority_red != (i == lone_slot))
                 need[key] = need.get(key, 0) + 1
             return need
 
         # Each hand's possible patterns, keeping those its epochs' cards could fill alone.
-        candidates = {}
+        candidates: dict[int, list[Candidate]] = {}
         for s in others:
             lone, size = _colour_shape(self.players[s]["hand"])
             options = [(red, slot) for red in (True, False) for slot in (range(size) if lone else [-1])]
@@ -416,7 +470,7 @@ class PropertyState(State):
             if not candidates[s]:
                 return None
 
-        def fits(total: dict[tuple[int, bool], int], complete: bool) -> bool:
+        def fits(total: Need, complete: bool) -> bool:
             for key, n in total.items():
                 available = len(pools.get(key, ()))
                 if n > available or (complete and key[0] != self.stock_epoch and n != available):
@@ -425,13 +479,13 @@ class PropertyState(State):
                 key[0] == self.stock_epoch or key in total for key, cards in pools.items() if cards
             )
 
-        def add(total: dict[tuple[int, bool], int], need: dict[tuple[int, bool], int]) -> dict:
+        def add(total: Need, need: Need) -> Need:
             merged = dict(total)
             for key, n in need.items():
                 merged[key] = merged.get(key, 0) + n
             return merged
 
-        def pattern_of(chosen: dict[int, tuple]) -> dict[tuple[int, int], bool]:
+        def pattern_of(chosen: dict[int, Candidate]) -> dict[tuple[int, int], bool]:
             return {
                 (s, i): red != (i == slot)
                 for s, (red, slot, _) in chosen.items()
@@ -442,13 +496,13 @@ class PropertyState(State):
         # depth-first search in random order finds one (the truth proves one exists).
         for _ in range(100):
             chosen = {s: rng.choice(candidates[s]) for s in others}
-            total: dict[tuple[int, bool], int] = {}
+            total: Need = {}
             for _, _, need in chosen.values():
                 total = add(total, need)
             if fits(total, complete=True):
                 return pattern_of(chosen)
 
-        def search(index: int, total: dict, chosen: dict) -> dict | None:
+        def search(index: int, total: Need, chosen: dict[int, Candidate]) -> dict[int, Candidate] | None:
             if index == len(others):
                 return chosen if fits(total, complete=True) else None
             s = others[index]
@@ -573,6 +627,7 @@ def explain(state: PropertyState, seat: int, move: Move) -> IllegalMove:
                 return IllegalMove("negative_count", "Each count of cards is 0 or more.")
             if count > player["units"][kind_name]:
                 return IllegalMove("units_not_held", f"You do not hold {count} {kind_name} card(s).")
+        assert state.pending is not None  # a buy is refused as no_purchase_offered without one
         price = state.pending["price"]
         if m.unit_total(pay) < price:
             return IllegalMove(

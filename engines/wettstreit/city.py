@@ -8,7 +8,7 @@ searched without copying cities.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict
 
 from . import material as m
 
@@ -25,10 +25,12 @@ class Ends(NamedTuple):
 def ends_of(city: list[str | None]) -> Ends:
     if not city:
         return Ends(None, None, False, 0)
+    left, right = city[0], city[-1]
+    assert left is not None and right is not None  # WB-GAP: the ends are never gaps
     kinds = [m.KIND[card] for card in city if card is not None]
     return Ends(
-        m.KIND[city[0]],
-        m.KIND[city[-1]],
+        m.KIND[left],
+        m.KIND[right],
         m.TOWN_HALL in kinds,
         sum(1 for kind in kinds if kind in m.CORNER_TOWERS),
     )
@@ -48,6 +50,7 @@ def placement_error(ends: Ends, kind: str, end: str, final_round: bool) -> str |
                 return "end_closed_by_corner_tower"
             if kind == m.LEFT_CORNER:
                 return "corner_tower_wrong_end"
+            assert ends.right is not None  # a city with a left end has a right one
             neighbour = ends.right
         if m.FAMILY[kind] == m.FAMILY[neighbour]:
             return "same_type_side_by_side"  # WB-BUILD-NEIGHBOURS
@@ -116,32 +119,42 @@ def value(city: list[str | None]) -> int:
 
 def is_complete(city: list[str | None]) -> bool:
     """WB-SCORE-COMPLETE: a left corner tower at the left end, a right one at the right, no gap."""
-    return (
-        len(city) >= 2
-        and m.KIND[city[0]] == m.LEFT_CORNER
-        and m.KIND[city[-1]] == m.RIGHT_CORNER
-        and None not in city
-    )
+    if len(city) < 2:
+        return False
+    left, right = city[0], city[-1]
+    assert left is not None and right is not None  # WB-GAP: the ends are never gaps
+    return m.KIND[left] == m.LEFT_CORNER and m.KIND[right] == m.RIGHT_CORNER and None not in city
 
 
-def score(city: list[str | None], hand: list[str]) -> dict[str, object]:
+class Score(TypedDict):
+    city_value: int
+    complete: bool
+    town_hall_bonus: int
+    cathedral_bonus: int
+    corner_tower_bonus: int
+    hand_penalty: int
+    total: int
+
+
+def score(city: list[str | None], hand: list[str]) -> Score:
     """Rules WB-SCORE-*: card values, the complete city's three bonuses, minus the hand."""
     town_hall = cathedrals = towers = 0
     complete = is_complete(city)
     if complete:
-        halls = [i for i, card in enumerate(city) if m.KIND[card] == m.TOWN_HALL]
+        built = [card for card in city if card is not None]  # all of it: a complete city has no gap
+        halls = [i for i, card in enumerate(built) if m.KIND[card] == m.TOWN_HALL]
         if halls:
             hall = halls[0]
             # WB-SCORE-TOWN-HALL: exactly in the middle, which needs an odd number of cards.
-            if len(city) % 2 == 1 and hall == len(city) // 2:
+            if len(built) % 2 == 1 and hall == len(built) // 2:
                 town_hall = m.TOWN_HALL_MIDDLE_BONUS
             # WB-SCORE-CATHEDRALS: as many on each side of the town hall, and not none.
-            left = sum(1 for card in city[:hall] if m.KIND[card] == m.CATHEDRAL)
-            right = sum(1 for card in city[hall + 1 :] if m.KIND[card] == m.CATHEDRAL)
+            left = sum(1 for card in built[:hall] if m.KIND[card] == m.CATHEDRAL)
+            right = sum(1 for card in built[hall + 1 :] if m.KIND[card] == m.CATHEDRAL)
             if left == right and left > 0:
                 cathedrals = m.CATHEDRALS_BALANCED_BONUS
         # WB-SCORE-CORNER-TOWERS: both corner towers of the same value.
-        if m.VALUE[city[0]] == m.VALUE[city[-1]]:
+        if m.VALUE[built[0]] == m.VALUE[built[-1]]:
             towers = m.CORNER_TOWERS_EQUAL_BONUS
     city_value = value(city)
     in_hand = sum(m.VALUE[card] for card in hand)

@@ -95,7 +95,7 @@ def _bid(state: WettstreitState, seat: int, move: Move) -> IllegalMove:
     if not _is_int(amount):
         return IllegalMove("bid_not_whole_ecus", "A bid is a whole number of écus.")
     if amount <= state.high_bid():
-        if not state.auction["bids"]:
+        if not state.running_auction()["bids"]:
             return IllegalMove("bid_too_low", f"The auctioneer opens at {m.MINIMUM_OPENING_BID} écu or more.")
         return IllegalMove("bid_too_low", f"A bid must be higher than {state.high_bid()} écus.")
     return IllegalMove(

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from . import material as m
 
 if TYPE_CHECKING:
-    from .rules import WettstreitState
+    from .rules import Pool, WettstreitState
 
 
 def known_to(state: WettstreitState, card: str, seat: int | None) -> bool:
@@ -111,7 +111,7 @@ def settle_all(state: WettstreitState) -> None:
 
 
 def _drop_from_pools(state: WettstreitState, card: str, seats: set[int] | None) -> None:
-    places = None
+    places: dict[str, str] | None = None
     for pool in list(state.pools):
         if card in pool["cards"] and (seats is None or pool["seat"] in seats):
             pool["cards"].remove(card)
@@ -121,7 +121,7 @@ def _drop_from_pools(state: WettstreitState, card: str, seats: set[int] | None) 
             _settle(state, pool, places)
 
 
-def _settle(state: WettstreitState, pool: dict[str, Any], places: dict[str, str]) -> None:
+def _settle(state: WettstreitState, pool: Pool, places: dict[str, str]) -> None:
     cards = pool["cards"]
     if not pool["known"] and not any(card in state.type_shown for card in cards):
         state.pools.remove(pool)

@@ -8,6 +8,8 @@ photo of the real cards turns up (rule ids in docs/rules/wettstreit.md).
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 # ---- building kinds (rule WB-CARDS) --------------------------------------------------------
 LEFT_CORNER = "left-corner"
 RIGHT_CORNER = "right-corner"
@@ -48,9 +50,17 @@ SHIELDS_BY_VALUE = {1: 2, 2: 1, 3: 1}
 RECONSTRUCTED = ("GATE_COINS_BY_VALUE", "SHIELDS_BY_VALUE")
 
 
-def _deck() -> tuple[dict[str, object], ...]:
+class Card(TypedDict):
+    id: str
+    kind: str
+    value: int
+    coins: int
+    shields: int
+
+
+def _deck() -> tuple[Card, ...]:
     """One record per card; copies of a value are told apart by a letter (gate-3a, gate-3b)."""
-    cards = []
+    cards: list[Card] = []
     for kind in KINDS:
         seen: dict[int, int] = {}
         for value in VALUES[kind]:

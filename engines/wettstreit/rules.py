@@ -23,9 +23,20 @@ and hand sizes. knowledge.py keeps who knows where each hidden card lies.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, TypedDict
 
-from ..core import IllegalMove, Move, Result, State, event, ranks_from_keys, secret_event
+from ..core import (
+    Event,
+    IllegalMove,
+    JSONObject,
+    Move,
+    Result,
+    State,
+    View,
+    event,
+    ranks_from_keys,
+    secret_event,
+)
 from . import city as c
 from . import knowledge as k
 from . import material as m
@@ -37,6 +48,49 @@ BUILD_OR_SABOTAGE = "build_or_sabotage"
 RANSOM = "ransom"
 FINAL_BUILD = "final_build"
 OVER = "over"
+
+
+class Player(TypedDict):
+    money: int
+    hand: list[str]
+    city: list[str | None]  # card ids, None for a gap
+    saboteurs: int
+    has_built: bool
+
+
+class Auction(TypedDict):
+    pile: str
+    auctioneer: int
+    card: str
+    bids: list[list[int]]  # [seat, amount], in order
+    passed: list[int]
+    bidder: int
+    came_round: bool  # the bidding came round to the auctioneer again (WB-AUCTION-KIND)
+
+
+class SetOut(TypedDict):
+    """A card set out by the current player, not yet committed."""
+
+    card: str
+    end: str
+
+
+class Sabotage(TypedDict):
+    """A discovered sabotage awaiting the target's ransom decision."""
+
+    saboteur: int
+    target: int
+    slot: int
+    card: str
+    die: int
+
+
+class Pool(TypedDict):
+    """Seat ``seat`` knows its ``known`` cards lie among the places of ``cards`` (knowledge.py)."""
+
+    seat: int
+    cards: list[str]
+    known: list[str]
 
 
 class WettstreitState(State):
@@ -53,16 +107,27 @@ class WettstreitState(State):
         "refuse_ransom",
     )
 
-    # attributes (all plain JSON):
-    #   players: per seat {"money", "hand", "city" (ids and None gaps), "saboteurs", "has_built"}
-    #   face_up, face_down: the piles (top = end); bank; centre_saboteurs
-    #   first, current, turn, die (last income roll, 6 = black dot), phase
-    #   auction: None or {"pile", "auctioneer", "card", "bids": [[seat, amount]], "passed",
-    #            "bidder", "came_round"}
-    #   pending: cards set out by the current player, not committed: [{"card", "end"}]
-    #   sabotage: None or the discovered sabotage awaiting the target's ransom decision
-    #   end_triggered, final_queue (seats still to make their final build, current first)
-    #   public, knows, type_shown, pools: who knows where each hidden card is (knowledge.py)
+    # The attributes, all plain JSON (see State).
+    players: list[Player]
+    face_up: list[str]  # top = end
+    face_down: list[str]
+    bank: int
+    centre_saboteurs: int
+    first: int
+    current: int
+    turn: int
+    die: int | None  # the last income roll, 6 = black dot
+    phase: str
+    auction: Auction | None
+    pending: list[SetOut]
+    sabotage: Sabotage | None
+    end_triggered: bool
+    final_queue: list[int]  # seats still to make their final build, current first
+    # Who knows where each hidden card is (knowledge.py).
+    public: dict[str, bool]
+    knows: dict[str, list[int]]
+    type_shown: dict[str, bool]
+    pools: list[Pool]
 
     def setup(self) -> None:
         deck = list(m.DECK)
@@ -98,9 +163,9 @@ class WettstreitState(State):
         if phase == OVER:
             return []
         if phase == BIDDING:
-            return [self.auction["bidder"]]
+            return [self.running_auction()["bidder"]]
         if phase == RANSOM:
-            return [self.sabotage["target"]]
+            return [self.discovered_sabotage()["target"]]
         return [self.current]
 
     def _legal_moves(self, seat: int) -> list[Move]:
@@ -117,19 +182,19 @@ class WettstreitState(State):
                 moves.append({"type": "end_turn"})
             return moves
         if phase == RANSOM:
-            value = m.VALUE[self.sabotage["card"]]
+            value = m.VALUE[self.discovered_sabotage()["card"]]
             moves = [{"type": "pay_ransom"}] if self.players[seat]["money"] >= value else []
             return [*moves, {"type": "refuse_ransom"}]
         if phase == TAKE_SABOTEUR:
             return [{"type": "take_saboteur", "from": s} for s in self.saboteur_holders(seat)]
         return []
 
-    def _apply(self, seat: int, move: Move) -> list[Any]:
+    def _apply(self, seat: int, move: Move) -> list[Event]:
         kind = move["type"]
         if kind == "bid":
             return self._bid(seat, move["amount"])
         if kind == "pass":
-            self.auction["passed"].append(seat)
+            self.running_auction()["passed"].append(seat)
             return [event("passed", seat=seat), *self._next_bidder(seat)]
         if kind == "build":
             return self._set_out(seat, move["card"], move["end"])
@@ -146,9 +211,9 @@ class WettstreitState(State):
         if kind == "pay_ransom":
             return self._pay_ransom(seat)
         if kind == "refuse_ransom":
-            target = self.sabotage["target"]
+            target = self.discovered_sabotage()["target"]
             events = [event("ransom_refused", seat=seat)]
-            events += self._demolish(target, self.sabotage["slot"])
+            events += self._demolish(target, self.discovered_sabotage()["slot"])
             return events + self._end_turn()
         if kind == "take_saboteur":
             self._move_saboteur(move["from"], seat)
@@ -157,7 +222,7 @@ class WettstreitState(State):
         raise AssertionError(kind)
 
     # ---- step 1: income (WB-INCOME) -----------------------------------------------------
-    def _begin_turn(self) -> list[Any]:
+    def _begin_turn(self) -> list[Event]:
         self.turn += 1
         seat = self.current
         player = self.players[seat]
@@ -191,6 +256,14 @@ class WettstreitState(State):
                     events.append(event("no_saboteur_left", seat=seat))
         return events
 
+    def running_auction(self) -> Auction:
+        assert self.auction is not None, "no auction is running"
+        return self.auction
+
+    def discovered_sabotage(self) -> Sabotage:
+        assert self.sabotage is not None, "no sabotage awaits its ransom"
+        return self.sabotage
+
     def saboteur_holders(self, seat: int) -> list[int]:
         return [s for s in range(self.seats) if s != seat and self.players[s]["saboteurs"]]
 
@@ -208,15 +281,15 @@ class WettstreitState(State):
         return max(m.MINIMUM_OPENING_BID, m.TOTAL_MONEY - self.bank)
 
     def high_bid(self) -> int:
-        bids = self.auction["bids"]
+        bids = self.running_auction()["bids"]
         return bids[-1][1] if bids else m.MINIMUM_OPENING_BID - 1
 
     def _bid_moves(self) -> list[Move]:
-        moves: list[Move] = [{"type": "pass"}] if self.auction["bids"] else []  # WB-AUCTION-OPEN
+        moves: list[Move] = [{"type": "pass"}] if self.running_auction()["bids"] else []  # WB-AUCTION-OPEN
         moves.extend({"type": "bid", "amount": a} for a in range(self.high_bid() + 1, self.bid_ceiling() + 1))
         return moves
 
-    def _open_auction(self, seat: int, pile_name: str) -> list[Any]:
+    def _open_auction(self, seat: int, pile_name: str) -> list[Event]:
         pile = getattr(self, pile_name)
         card = pile.pop()
         self.auction = {
@@ -239,13 +312,13 @@ class WettstreitState(State):
         k.learn(self, card, [seat])
         return [secret_event("auction_opened", [seat], {"card": card}, seat=seat, pile=pile_name)]
 
-    def _bid(self, seat: int, amount: int) -> list[Any]:
-        self.auction["bids"].append([seat, amount])
+    def _bid(self, seat: int, amount: int) -> list[Event]:
+        self.running_auction()["bids"].append([seat, amount])
         return [event("bid", seat=seat, amount=amount), *self._next_bidder(seat)]
 
-    def _next_bidder(self, after: int) -> list[Any]:
+    def _next_bidder(self, after: int) -> list[Event]:
         """WB-AUCTION-ORDER: clockwise among those still in; the last one left wins."""
-        auction = self.auction
+        auction = self.running_auction()
         high_bidder = auction["bids"][-1][0]
         passed = auction["passed"]
         seat = (after + 1) % self.seats
@@ -264,8 +337,8 @@ class WettstreitState(State):
         auction["bidder"] = seat
         return events
 
-    def _close_auction(self) -> list[Any]:
-        auction = self.auction
+    def _close_auction(self) -> list[Event]:
+        auction = self.running_auction()
         card, auctioneer, pile_name = auction["card"], auction["auctioneer"], auction["pile"]
         events: list[Any] = []
         winner = price = None
@@ -292,13 +365,19 @@ class WettstreitState(State):
             pile.append(card)
             events.append(event("no_sale", pile=pile_name))
         else:
+            assert price is not None  # found with the winner
             # WB-AUCTION-PAY: half (rounded down) to the auctioneer, the rest to the bank.
             to_auctioneer = 0 if winner == auctioneer else price // 2
             self.players[winner]["money"] -= price
             self.players[auctioneer]["money"] += to_auctioneer
             self.bank += price - to_auctioneer
             self.players[winner]["hand"].append(card)
-            fields = {"seat": winner, "price": price, "pile": pile_name, "to_auctioneer": to_auctioneer}
+            fields: JSONObject = {
+                "seat": winner,
+                "price": price,
+                "pile": pile_name,
+                "to_auctioneer": to_auctioneer,
+            }
             if k.known_to(self, card, None):
                 events.append(event("auction_won", card=card, **fields))
             else:
@@ -359,14 +438,14 @@ class WettstreitState(State):
         pending = len(self.pending)
         return not pending or self.players[seat]["has_built"] or pending >= m.FIRST_BUILD_CARDS
 
-    def _set_out(self, seat: int, card: str, end: str) -> list[Any]:
+    def _set_out(self, seat: int, card: str, end: str) -> list[Event]:
         self.pending.append({"card": card, "end": end})
         if len(self.pending) >= m.MAX_CARDS_PER_BUILD:
             return self._commit_build(seat)
         # The partial choice stays private until it is committed (the hand is unchanged).
         return [secret_event("card_set_out", [seat], {"card": card, "end": end}, seat=seat)]
 
-    def _commit_build(self, seat: int) -> list[Any]:
+    def _commit_build(self, seat: int) -> list[Event]:
         player = self.players[seat]
         built = []
         for placed in self.pending:
@@ -407,10 +486,11 @@ class WettstreitState(State):
         self.players[seat]["saboteurs"] -= 1
         self.centre_saboteurs += 1
 
-    def _sabotage_city(self, seat: int, target: int, slot: int) -> list[Any]:
+    def _sabotage_city(self, seat: int, target: int, slot: int) -> list[Event]:
         self._use_saboteur(seat)
         face = self.roll(m.DIE_SIDES)
         card = self.players[target]["city"][slot]
+        assert card is not None  # only buildings are listed, never gaps
         outcome = m.SABOTAGE_OUTCOME[face]
         events = [
             event(
@@ -432,8 +512,8 @@ class WettstreitState(State):
             events += self._demolish(target, slot)
         return events + self._end_turn()
 
-    def _pay_ransom(self, seat: int) -> list[Any]:
-        value = m.VALUE[self.sabotage["card"]]
+    def _pay_ransom(self, seat: int) -> list[Event]:
+        value = m.VALUE[self.discovered_sabotage()["card"]]
         self.players[seat]["money"] -= value
         self.bank += value  # reading: the ransom goes to the bank
         return [event("ransom_paid", seat=seat, amount=value), *self._end_turn()]
@@ -442,16 +522,17 @@ class WettstreitState(State):
         """WB-SABOTAGE-PILE: the smaller pile; the face-down one when both are as big."""
         return m.FACE_UP if len(self.face_up) < len(self.face_down) else m.FACE_DOWN
 
-    def _demolish(self, target: int, slot: int) -> list[Any]:
+    def _demolish(self, target: int, slot: int) -> list[Event]:
         city = self.players[target]["city"]
         card = city[slot]
+        assert card is not None  # a building is demolished, never a gap
         c.remove(city, slot)
         pile_name = self.smaller_pile()
         getattr(self, pile_name).insert(0, card)
         k.publish(self, card)  # everyone saw the building go under the pile
         return [event("building_destroyed", target=target, card=card, pile=pile_name, city=list(city))]
 
-    def _sabotage_hand(self, seat: int, target: int) -> list[Any]:
+    def _sabotage_hand(self, seat: int, target: int) -> list[Event]:
         self._use_saboteur(seat)
         hand = self.players[target]["hand"]
         index = self.random_below(len(hand))
@@ -474,7 +555,7 @@ class WettstreitState(State):
         return events + self._end_turn()
 
     # ---- turns and the end (WB-END-*) ---------------------------------------------------
-    def _end_turn(self) -> list[Any]:
+    def _end_turn(self) -> list[Event]:
         self.pending = []
         self.sabotage = None
         if self.phase == FINAL_BUILD:
@@ -483,7 +564,7 @@ class WettstreitState(State):
                 self.current = self.final_queue[0]
                 return []
             self.phase = OVER
-            return [event("game_over", result=self.result().to_dict())]
+            return [event("game_over", result=self.final_result().to_dict())]
         if self.end_triggered:
             # WB-END-FINAL-ROUND: after this turn each player, this one last, may add up
             # to three cards; only now may a second corner tower be laid.
@@ -496,7 +577,7 @@ class WettstreitState(State):
         return self._begin_turn()
 
     # ---- what seats see ---------------------------------------------------------------
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> View:
         over = self.phase == OVER
         pooled = k.pooled_for(self, seat) if self.pools else set()
         players = []
@@ -601,13 +682,13 @@ class WettstreitState(State):
     def result(self) -> Result | None:
         if self.phase != OVER:
             return None
-        breakdown = []
+        breakdown: list[dict[str, object]] = []
+        scores: list[int] = []
         for player in self.players:
             scored = c.score(player["city"], player["hand"])
-            scored["city"] = list(player["city"])
-            scored["hand"] = sorted(player["hand"], key=m.CARD_ORDER.__getitem__)
-            breakdown.append(scored)
-        scores = [b["total"] for b in breakdown]
+            scores.append(scored["total"])
+            hand = sorted(player["hand"], key=m.CARD_ORDER.__getitem__)
+            breakdown.append({**scored, "city": list(player["city"]), "hand": hand})
         # WB-WINNER: the highest total wins; the rulebook names no tie-break.
         return Result(scores, ranks_from_keys([(s,) for s in scores]), breakdown, "pile_exhausted")
 
@@ -635,7 +716,7 @@ class WettstreitState(State):
                 return f"Auction the face-up {m.card_text(self.face_up[-1])}"
             return "Auction the top face-down card (you look at it)"
         if kind == "bid":
-            verb = "Open the auction at" if not self.auction["bids"] else "Bid"
+            verb = "Open the auction at" if not self.running_auction()["bids"] else "Bid"
             return f"{verb} {move['amount']} écus"
         if kind == "pass":
             return "Pass (drop out of this auction)"
@@ -649,16 +730,16 @@ class WettstreitState(State):
                 return "Build the cards set out and end the turn"
             return "End the turn without building" + ("" if self.phase == FINAL_BUILD else " or sabotaging")
         if kind == "sabotage_city":
-            card = self.players[move["target"]]["city"][move["slot"]]
-            return f"Sabotage seat {move['target']}'s {m.card_text(card)}"
+            building = self.players[move["target"]]["city"][move["slot"]]
+            assert building is not None  # only buildings are listed, never gaps
+            return f"Sabotage seat {move['target']}'s {m.card_text(building)}"
         if kind == "sabotage_hand":
             return f"Sabotage seat {move['target']}'s hand (a random card is lost)"
         if kind == "pay_ransom":
-            return (
-                f"Pay {m.VALUE[self.sabotage['card']]} écus to keep your {m.card_text(self.sabotage['card'])}"
-            )
+            card = self.discovered_sabotage()["card"]
+            return f"Pay {m.VALUE[card]} écus to keep your {m.card_text(card)}"
         if kind == "refuse_ransom":
-            return f"Let the {m.card_text(self.sabotage['card'])} go"
+            return f"Let the {m.card_text(self.discovered_sabotage()['card'])} go"
         if kind == "take_saboteur":
             return f"Take a saboteur from seat {move['from']}"
         return kind

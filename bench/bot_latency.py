@@ -25,10 +25,11 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.measure import percentile  # noqa: E402
 from engines.bots import LEVELS  # noqa: E402
 from engines.registry import GAMES  # noqa: E402
+from harness.live import Processes, api_command, free_port, wait_http, worker_command  # noqa: E402
 from service.run.embedded import EmbeddedRedis  # noqa: E402
-from tests.conftest import Processes, api_command, free_port, wait_http, worker_command  # noqa: E402
 
 
 def measure(
@@ -131,7 +132,7 @@ def main() -> None:
         for title in args.game or sorted(GAMES):
             decisions = measure(base, title, args.level, args.turns, random.Random(title))
             samples = sorted(seconds for seconds, _, _ in decisions)
-            p95 = samples[min(len(samples) - 1, round(0.95 * (len(samples) - 1)))]
+            p95 = percentile(samples, 0.95)
             print(
                 f"| {title} | {args.level} | {len(samples)} | {statistics.median(samples):.2f} | {p95:.2f} "
                 f"| {samples[-1]:.2f} |",

@@ -31,12 +31,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.measure import percentile  # noqa: E402
 from engines.registry import GAMES  # noqa: E402
+from harness.live import Processes, api_command, free_port, wait_http, worker_command  # noqa: E402
+from service.config import Settings  # noqa: E402
 from service.run.embedded import (
     EmbeddedRedis,  # noqa: E402
     webhook_worker_command,  # noqa: E402
 )
-from tests.conftest import Processes, api_command, free_port, wait_http, worker_command  # noqa: E402
 
 
 class Conn:
@@ -214,7 +216,7 @@ def run_phase(
         "clients": clients,
         "rps": len(latencies) / elapsed,
         "p50_ms": 1000 * statistics.median(latencies),
-        "p99_ms": 1000 * latencies[int(0.99 * (len(latencies) - 1))],
+        "p99_ms": 1000 * percentile(latencies, 0.99),
         "errors": errors,
         "made_while_timed": made_while_timed,
     }
@@ -333,7 +335,7 @@ def _receiver() -> str:
 
 if __name__ == "__main__":
     cpu_column = "--cpu" in sys.argv[1:]
-    print(f"gunicorn {os.environ.get('SKYLINE_WORKER_CLASS', 'gevent')}, {os.cpu_count()} cores")
+    print(f"gunicorn {Settings.from_env().worker_class}, {os.cpu_count()} cores")
     header = "| request | clients | req/s | of floor | p50 ms | p99 ms | errors |"
     print(header + (" CPU µs: client / server / Redis |" if cpu_column else ""))
     print("|---|---|---|---|---|---|---|" + ("---|" if cpu_column else ""))

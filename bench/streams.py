@@ -37,8 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import psutil  # noqa: E402
 import redis  # noqa: E402
 
+from bench.measure import percentile  # noqa: E402
+from harness.live import free_port, wait_http  # noqa: E402
 from service.run.embedded import EmbeddedRedis  # noqa: E402
-from tests.conftest import free_port, wait_http  # noqa: E402
 
 
 def http(method: str, url: str, body: dict | None = None, token: str | None = None) -> dict:
@@ -48,11 +49,6 @@ def http(method: str, url: str, body: dict | None = None, token: str | None = No
     data = json.dumps(body).encode() if body is not None else None
     with urllib.request.urlopen(urllib.request.Request(url, data, headers, method=method), timeout=30) as r:
         return json.loads(r.read())
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
 def catalog_latencies(base: str, count: int = 200) -> list[float]:

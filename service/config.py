@@ -1,28 +1,112 @@
-"""Settings, read from the environment once (12-factor): every knob has a sane default."""
+"""Settings: every knob Skyline reads from its environment, read here and nowhere else (12-factor).
+
+A setting is one line of ``Settings``::
+
+    name: type = setting("VARIABLE", default, "what it does, for docs/deploy.md's table")
+
+- The default is written once: it is what an unset (or empty) variable means, and what code
+  building ``Settings`` by hand gets.
+- The annotation says how the variable is read: ``int``, ``float``, ``bool`` (a flag:
+  1/0, true/false, yes/no, on/off), ``str``, ``str | None``, ``Literal[...]`` (one of a few
+  words, any case), or ``kind=`` for a shape of its own (a rate, a list of origins, a schedule).
+  Numbers are at least ``minimum`` (0 unless said) and at most ``maximum``.
+- A value that does not read is refused with a ``SettingError`` naming the variable, the value
+  and what was expected; `skyline` prints it as one line and exits 2.
+
+The reader is a few lines over ``dataclasses.fields`` rather than environs: environs reads
+through marshmallow, and this module is imported by the worker and the lower rooms, which must
+not load marshmallow (tests/service/test_rooms.py). docs/deploy.md's table of settings is
+generated from these lines (``skyline settings``), and a test holds the two together.
+
+What a child process must find in its environment by nature (``PROMETHEUS_MULTIPROC_DIR``,
+which prometheus-client reads itself; the environment handed to children) goes through
+``environment()`` and ``export()``, so that ``os.environ`` is spelled in this module only.
+"""
 
 from __future__ import annotations
 
+import math
 import os
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, fields
+from functools import cache
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 
-def _int(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    return default if value in (None, "") else int(value)
+class SettingError(ValueError):
+    """A variable whose value cannot be read; the message names it."""
 
 
-def _flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("1", "on", "true", "yes")
+@dataclass(frozen=True)
+class Kind:
+    """How a variable's text becomes a value (``read`` raises ValueError saying what it expected),
+    and how a value is written back as text (``show``: the defaults in docs/deploy.md)."""
+
+    read: Callable[[str], Any]
+    show: Callable[[Any], str] = str
 
 
+def _read_int(text: str) -> int:
+    if not re.fullmatch(r"[+-]?\d+", text):
+        raise ValueError("expected a whole number")
+    return int(text)
+
+
+def _read_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError("expected a number") from None
+    if not math.isfinite(value):
+        raise ValueError("expected a finite number")
+    return value
+
+
+_FLAGS = {
+    "1": True,
+    "true": True,
+    "yes": True,
+    "on": True,
+    "0": False,
+    "false": False,
+    "no": False,
+    "off": False,
+}
+
+
+def _read_flag(text: str) -> bool:
+    try:
+        return _FLAGS[text.lower()]
+    except KeyError:
+        raise ValueError("expected a flag: 1/0, true/false, yes/no or on/off") from None
+
+
+def _choice(words: tuple[str, ...]) -> Kind:
+    def read(text: str) -> str:
+        for word in words:
+            if word.lower() == text.lower():
+                return word
+        raise ValueError(f"expected one of {', '.join(words)}")
+
+    return Kind(read)
+
+
+INT = Kind(_read_int)
+FLOAT = Kind(_read_float, lambda value: f"{value:g}")
+FLAG = Kind(_read_flag, lambda value: "on" if value else "off")
+TEXT = Kind(str)
+
+
+# ---- the kinds of their own ------------------------------------------------------------------------------
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*(s|m|h)?\s*$")
 _UNIT = {None: 1, "s": 1, "m": 60, "h": 3600}
+_OFF = ("", "0", "off", "none", "false")
 
 
 def parse_rate(text: str | None, name: str = "rate") -> tuple[int, int] | None:
     """``"600/60"`` (600 requests per 60 s), ``"100/1m"``; ``"off"`` or ``"0"`` is no limit."""
-    if text is None or text.strip().lower() in ("", "0", "off", "none", "false"):
+    if text is None or text.strip().lower() in _OFF:
         return None
     match = _RATE.match(text)
     if not match or int(match[1]) < 1 or int(match[2]) < 1:
@@ -30,6 +114,15 @@ def parse_rate(text: str | None, name: str = "rate") -> tuple[int, int] | None:
             f"{name}: expected REQUESTS/SECONDS such as 600/60 or 100/1m, or 'off'; got {text!r}"
         )
     return int(match[1]), int(match[2]) * _UNIT[match[3]]
+
+
+def _read_rate(text: str) -> tuple[int, int] | None:
+    try:
+        return parse_rate(text)
+    except ValueError:
+        raise ValueError(
+            "expected REQUESTS/SECONDS such as 600/60 or 100/1m (each at least 1), or off"
+        ) from None
 
 
 def parse_origins(text: str | None) -> tuple[str, ...] | None:
@@ -50,67 +143,185 @@ def parse_schedule(text: str | None) -> tuple[float, ...]:
     """``SKYLINE_WEBHOOK_RETRY_SCHEDULE``: seconds, comma-separated (tests); empty: the spec's."""
     if text is None or not text.strip():
         return WEBHOOK_RETRY_SCHEDULE
-    return tuple(float(part) for part in text.split(",") if part.strip())
+    try:
+        delays = tuple(_read_float(part.strip()) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise ValueError("expected seconds, comma-separated (5,300,1800)") from None
+    if any(delay < 0 for delay in delays):
+        raise ValueError("expected seconds of 0 or more, comma-separated (5,300,1800)")
+    return delays
+
+
+RATE = Kind(_read_rate, lambda rate: "off" if rate is None else f"{rate[0]}/{rate[1]}")
+ORIGINS = Kind(parse_origins, lambda origins: "off" if origins is None else ",".join(origins))
+SCHEDULE = Kind(parse_schedule, lambda delays: ",".join(f"{delay:g}" for delay in delays))
+
+
+def setting(
+    env: str,
+    default: Any,
+    doc: str,
+    *,
+    kind: Kind | None = None,
+    minimum: float | None = 0,
+    maximum: float | None = None,
+) -> Any:
+    """One setting: its variable, its default, the sentence the docs show (see the module's doc)."""
+    metadata = {"env": env, "doc": doc, "kind": kind, "minimum": minimum, "maximum": maximum}
+    return field(default=default, metadata=metadata)
+
+
+DAY = 24 * 3600
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 
 
 @dataclass(frozen=True)
 class Settings:
-    redis_url: str | None
-    game_ttl_seconds: int  # an idle game expires after this long
-    finished_game_ttl_seconds: int  # a finished game is kept this long
-    max_body_bytes: int
-    bot_job_timeout: int
-    sse_max_seconds: int
-    sse_heartbeat_seconds: int
-    # Production knobs (issue 9): each has a default, so code building Settings by hand still works.
-    rate_limit_per_address: tuple[int, int] | None = (1200, 60)  # requests, window seconds
-    rate_limit_per_token: tuple[int, int] | None = (600, 60)
-    trusted_proxy_hops: int = 0  # X-Forwarded-For entries to trust (load balancer, ingress)
-    bot_stall_seconds: float = 30.0  # a bot seat idle this long gets its turn enqueued again on GET
-    access_log: bool = True
-    recent_games: int = 256  # games per API process whose last committed state is kept (0: none)
-    redis_connections: int = 32  # Redis connections per API process (requests wait for one)
-    bot_games_per_address: int = 20  # running games of bots only per client address (0: no cap)
-    streams_per_address: int = 50  # open event streams per client address (0: no cap)
-    streams_per_token: int = 10  # open event streams per seat token (0: no cap)
-    cors_origins: tuple[str, ...] | None = ("*",)  # origins answered CORS (None: no CORS headers)
-    lobby_ttl_seconds: int = 24 * 3600  # a game waiting for players expires this long after creation
-    webhook_allow_http: bool = False  # webhook URLs may use http (tests, private networks)
-    webhook_allow_private: bool = False  # webhook hosts may resolve to loopback/private addresses
-    webhook_retry_schedule: tuple[float, ...] = WEBHOOK_RETRY_SCHEDULE
-    webhook_lease_seconds: float = 60.0  # a claimed endpoint is left to its worker this long
-    webhook_rate_per_second: int = 20  # deliveries a second to one URL (0: no bound)
+    # One line a setting: ruff format leaves them so, and E501 is off for this file (pyproject.toml).
+    # fmt: off
+    # ---- Redis, and the API's processes
+    redis_url: str | None = setting("REDIS_URL", None, "`redis://`, `rediss://` (TLS) or `unix://`; required by the API and the workers; unset, `skyline serve` starts an embedded Redis")
+    host: str = setting("HOST", "127.0.0.1", "the API's address (image: `0.0.0.0`)")
+    port: int = setting("PORT", 8000, "the API's port", maximum=65535)
+    web_concurrency: int = setting("WEB_CONCURRENCY", 2, "gunicorn processes", minimum=1)
+    worker_class: Literal["gevent", "gthread"] = setting("SKYLINE_WORKER_CLASS", "gevent", "gunicorn's worker class: `gevent` (a stream is a greenlet) or `gthread` (a thread each)")
+    worker_connections: int = setting("SKYLINE_WORKER_CONNECTIONS", 10000, "connections each gunicorn process holds at most, streams included (gevent)", minimum=1)
+    threads: int = setting("SKYLINE_THREADS", 8, "threads per gunicorn process, with `SKYLINE_WORKER_CLASS=gthread` only", minimum=1)
+    graceful_timeout: int = setting("SKYLINE_GRACEFUL_TIMEOUT", 20, "seconds gunicorn gives requests in flight on SIGTERM")
+    redis_connections: int = setting("SKYLINE_REDIS_CONNECTIONS", 32, "Redis connections per API process (a request waits for a free one)", minimum=1)
+    # ---- games
+    game_ttl_seconds: int = setting("SKYLINE_GAME_TTL_SECONDS", 14 * DAY, "an idle game expires after this long", minimum=1)
+    finished_game_ttl_seconds: int = setting("SKYLINE_FINISHED_GAME_TTL_SECONDS", 7 * DAY, "a finished game is kept this long", minimum=1)
+    lobby_ttl_seconds: int = setting("SKYLINE_LOBBY_TTL_SECONDS", DAY, "a game waiting for players (open seats) expires this long after its creation, and leaves the lobby", minimum=1)
+    recent_games: int = setting("SKYLINE_RECENT_GAMES", 256, "games per API process whose last committed state is kept, and four times as many seats' move listings (0: none; see below)")
+    # ---- requests: limits
+    max_body_bytes: int = setting("SKYLINE_MAX_BODY_BYTES", 64 * 1024, "request bodies above are refused, 413 `body_too_large`", minimum=1)
+    rate_limit_per_address: tuple[int, int] | None = setting("SKYLINE_RATE_LIMIT_PER_ADDRESS", (1200, 60), "requests per client address (IPv6: per /64), `REQUESTS/SECONDS` or `off` (§6)", kind=RATE)
+    rate_limit_per_token: tuple[int, int] | None = setting("SKYLINE_RATE_LIMIT_PER_TOKEN", (600, 60), "requests per seat token, from any address (§6)", kind=RATE)
+    trusted_proxy_hops: int = setting("SKYLINE_TRUSTED_PROXY_HOPS", 0, "proxies appending to `X-Forwarded-For` (chart: 1 with its Ingress) (§6)")
+    cors_origins: tuple[str, ...] | None = setting("SKYLINE_CORS_ORIGINS", ("*",), "origins a browser may call from (§9): `*`, a comma-separated list, or `off`", kind=ORIGINS)
+    # ---- event streams
+    sse_max_seconds: int = setting("SKYLINE_SSE_MAX_SECONDS", 300, "an event stream closes after this long (clients resume with `Last-Event-ID`)", minimum=1)
+    sse_heartbeat_seconds: int = setting("SKYLINE_SSE_HEARTBEAT_SECONDS", 15, "a stream's heartbeat, and how soon one whose client left is closed", minimum=1)
+    streams_per_address: int = setting("SKYLINE_STREAMS_PER_ADDRESS", 50, "open event streams per client address (0: no cap); beyond, 429 `too_many_streams`")
+    streams_per_token: int = setting("SKYLINE_STREAMS_PER_TOKEN", 10, "open event streams per seat token (0: no cap)")
+    # ---- bots
+    bot_job_timeout: int = setting("SKYLINE_BOT_JOB_TIMEOUT", 30, "a bot job's time limit (set by the API on each job)", minimum=1)
+    bot_stall_seconds: float = setting("SKYLINE_BOT_STALL_SECONDS", 30.0, "a bot seat idle this long is re-enqueued when a client reads the game")
+    bot_games_per_address: int = setting("SKYLINE_BOT_GAMES_PER_ADDRESS", 20, "running games of bots only per client address (0: no quota); beyond, 429 `too_many_bot_games`")
+    bot_pressure_jobs: int = setting("SKYLINE_BOT_PRESSURE_JOBS", 8, "queued bot turns from which bots think a quarter of their level's time", minimum=1)
+    # ---- the workers
+    worker_port: int = setting("SKYLINE_WORKER_PORT", 0, "a worker's `/metrics` and `/healthz` (0: none; image: 9100)", maximum=65535)
+    worker_abandon_grace_seconds: int = setting("SKYLINE_WORKER_ABANDON_GRACE_SECONDS", 15, "a job whose worker died is retried this long after its timeout (§4)")
+    worker_maintenance_seconds: int = setting("SKYLINE_WORKER_MAINTENANCE_SECONDS", 60, "how often a worker looks for abandoned jobs", minimum=1)
+    worker_ttl_seconds: int = setting("SKYLINE_WORKER_TTL_SECONDS", 60, "a worker's registration lifetime; an idle worker wakes every TTL − 15 s", minimum=1)
+    sweep_seconds: float = setting("SKYLINE_SWEEP_SECONDS", 5.0, "how often a worker's sweeper looks for games waiting on a bot longer than job timeout + grace, and for passed turn deadlines (0: off)")
+    fault_bot_delay_seconds: float = setting("SKYLINE_FAULT_BOT_DELAY_SECONDS", 0.0, "crash tests only: every bot move waits this long first; never set it in production")
+    # ---- webhooks
+    webhook_allow_http: bool = setting("SKYLINE_WEBHOOK_ALLOW_HTTP", False, "webhook URLs may use `http` (tests, private networks)")
+    webhook_allow_private: bool = setting("SKYLINE_WEBHOOK_ALLOW_PRIVATE", False, "webhook hosts may resolve to loopback, private or link-local addresses")
+    webhook_retry_schedule: tuple[float, ...] = setting("SKYLINE_WEBHOOK_RETRY_SCHEDULE", WEBHOOK_RETRY_SCHEDULE, "seconds between a delivery's attempts, comma-separated (the Standard Webhooks schedule, 5 s … 24 h)", kind=SCHEDULE)
+    webhook_lease_seconds: float = setting("SKYLINE_WEBHOOK_LEASE_SECONDS", 60.0, "how long a webhook worker holds an endpoint it delivers to; after a crash, how soon another sends again")
+    webhook_rate_per_second: int = setting("SKYLINE_WEBHOOK_RATE_PER_SECOND", 20, "deliveries a second to one receiving URL, across games (0: no bound)")
+    # ---- logs and metrics
+    log_level: LogLevel = setting("SKYLINE_LOG_LEVEL", "INFO", "the lowest level logged")
+    log_format: Literal["auto", "json", "text"] = setting("SKYLINE_LOG_FORMAT", "auto", "`json` (one object a line, for collectors), `text` (readable lines), or `auto`: text when the log's stream (stdout) is a terminal, else json")
+    access_log: bool = setting("SKYLINE_ACCESS_LOG", True, "one log line per request (logger `skyline.access`)")
+    prometheus_multiproc_dir: str | None = setting("PROMETHEUS_MULTIPROC_DIR", None, "where every process writes its metrics (§5); unset, the gunicorn config makes a fresh one")
+    # ---- `skyline serve`
+    data_dir: str = setting("SKYLINE_DATA_DIR", "var", "`skyline serve`: the data folder (Redis's AOF, the lock, metrics)")
+    stop_grace_seconds: float = setting("SKYLINE_STOP_GRACE_SECONDS", 3.0, "`skyline serve`: how long the API and workers get to stop before SIGKILL")
+    # fmt: on
 
     @classmethod
-    def from_env(cls) -> Settings:
-        return cls(
-            redis_url=os.environ.get("REDIS_URL") or None,
-            game_ttl_seconds=_int("SKYLINE_GAME_TTL_SECONDS", 14 * 24 * 3600),
-            finished_game_ttl_seconds=_int("SKYLINE_FINISHED_GAME_TTL_SECONDS", 7 * 24 * 3600),
-            max_body_bytes=_int("SKYLINE_MAX_BODY_BYTES", 64 * 1024),
-            bot_job_timeout=_int("SKYLINE_BOT_JOB_TIMEOUT", 30),
-            sse_max_seconds=_int("SKYLINE_SSE_MAX_SECONDS", 300),
-            sse_heartbeat_seconds=_int("SKYLINE_SSE_HEARTBEAT_SECONDS", 15),
-            rate_limit_per_address=parse_rate(
-                os.environ.get("SKYLINE_RATE_LIMIT_PER_ADDRESS", "1200/60"), "SKYLINE_RATE_LIMIT_PER_ADDRESS"
-            ),
-            rate_limit_per_token=parse_rate(
-                os.environ.get("SKYLINE_RATE_LIMIT_PER_TOKEN", "600/60"), "SKYLINE_RATE_LIMIT_PER_TOKEN"
-            ),
-            trusted_proxy_hops=_int("SKYLINE_TRUSTED_PROXY_HOPS", 0),
-            bot_stall_seconds=float(os.environ.get("SKYLINE_BOT_STALL_SECONDS") or 30),
-            access_log=os.environ.get("SKYLINE_ACCESS_LOG", "on").strip().lower()
-            not in ("0", "off", "false"),
-            recent_games=_int("SKYLINE_RECENT_GAMES", 256),
-            redis_connections=_int("SKYLINE_REDIS_CONNECTIONS", 32),
-            bot_games_per_address=_int("SKYLINE_BOT_GAMES_PER_ADDRESS", 20),
-            streams_per_address=_int("SKYLINE_STREAMS_PER_ADDRESS", 50),
-            streams_per_token=_int("SKYLINE_STREAMS_PER_TOKEN", 10),
-            cors_origins=parse_origins(os.environ.get("SKYLINE_CORS_ORIGINS")),
-            lobby_ttl_seconds=_int("SKYLINE_LOBBY_TTL_SECONDS", 24 * 3600),
-            webhook_allow_http=_flag("SKYLINE_WEBHOOK_ALLOW_HTTP"),
-            webhook_allow_private=_flag("SKYLINE_WEBHOOK_ALLOW_PRIVATE"),
-            webhook_retry_schedule=parse_schedule(os.environ.get("SKYLINE_WEBHOOK_RETRY_SCHEDULE")),
-            webhook_lease_seconds=float(os.environ.get("SKYLINE_WEBHOOK_LEASE_SECONDS") or 60),
-            webhook_rate_per_second=_int("SKYLINE_WEBHOOK_RATE_PER_SECOND", 20),
-        )
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """The settings of ``environ`` (the process's environment by default); a bad value raises
+        ``SettingError`` naming its variable."""
+        environ = os.environ if environ is None else environ
+        values = {}
+        for each in fields(cls):
+            text = environ.get(each.metadata["env"], "").strip()
+            if text:
+                values[each.name] = _read(each.name, text)
+        return cls(**values)
+
+
+def kind_of(name: str) -> Kind:
+    """How the setting ``name`` is read: its ``kind=``, else what its annotation says."""
+    return _kinds()[name]
+
+
+@cache
+def _kinds() -> dict[str, Kind]:
+    hints = get_type_hints(Settings)
+    kinds = {}
+    for each in fields(Settings):
+        hint = hints[each.name]
+        if each.metadata["kind"] is not None:
+            kinds[each.name] = each.metadata["kind"]
+        elif get_origin(hint) is Literal:
+            kinds[each.name] = _choice(get_args(hint))
+        elif hint is bool:
+            kinds[each.name] = FLAG
+        elif hint is int:
+            kinds[each.name] = INT
+        elif hint is float:
+            kinds[each.name] = FLOAT
+        elif hint in (str, str | None):
+            kinds[each.name] = TEXT
+        else:
+            raise TypeError(f"Settings.{each.name}: give its setting a kind= to read {hint} with")
+    return kinds
+
+
+def _read(name: str, text: str) -> Any:
+    meta = Settings.__dataclass_fields__[name].metadata
+    try:
+        value = kind_of(name).read(text)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if meta["minimum"] is not None and value < meta["minimum"]:
+                raise ValueError(f"expected {meta['minimum']:g} or more")
+            if meta["maximum"] is not None and value > meta["maximum"]:
+                raise ValueError(f"expected {meta['maximum']:g} or less")
+    except ValueError as error:
+        raise SettingError(f"{meta['env']}={text!r}: {error}") from None
+    return value
+
+
+@dataclass(frozen=True)
+class Described:
+    """One setting as docs/deploy.md shows it: its default as its variable would say it (None: unset)."""
+
+    env: str
+    default: str | None
+    doc: str
+
+
+def described() -> Iterator[Described]:
+    for each in fields(Settings):
+        value = each.default
+        shown = None if value is None else kind_of(each.name).show(value)
+        yield Described(each.metadata["env"], shown, each.metadata["doc"])
+
+
+def settings_table() -> str:
+    """docs/deploy.md's table of settings, in markdown (``skyline settings`` prints it)."""
+    rows = ["| variable | default | role |", "|---|---|---|"]
+    for row in described():
+        default = "unset" if row.default is None else f"`{row.default}`"
+        if row.env.endswith("_SECONDS") and row.default and row.default.isdigit():
+            seconds = int(row.default)
+            default += f" ({seconds // DAY} d)" if seconds >= DAY and seconds % DAY == 0 else ""
+        rows.append(f"| `{row.env}` | {default} | {row.doc} |")
+    return "\n".join(rows) + "\n"
+
+
+def environment(**overrides: str) -> dict[str, str]:
+    """This process's environment, for a child: the variables it reads its own settings from."""
+    return {**os.environ, **overrides}
+
+
+def export(variable: str, value: str) -> None:
+    """Set a variable this process's own libraries read (prometheus-client reads
+    ``PROMETHEUS_MULTIPROC_DIR`` itself) and its children inherit."""
+    os.environ[variable] = value

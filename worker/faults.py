@@ -5,12 +5,18 @@ production.
 
 from __future__ import annotations
 
-import os
+import functools
 import time
+
+from service.config import Settings
+
+
+@functools.cache  # a worker's environment does not change: read once, not at every bot move
+def _delay() -> float:
+    return Settings.from_env().fault_bot_delay_seconds
 
 
 def before_bot_move() -> None:
-    """Sleep ``SKYLINE_FAULT_BOT_DELAY_SECONDS`` (a float) before a bot chooses its move."""
-    delay = os.environ.get("SKYLINE_FAULT_BOT_DELAY_SECONDS")
-    if delay:
-        time.sleep(float(delay))
+    """Sleep ``SKYLINE_FAULT_BOT_DELAY_SECONDS`` before a bot chooses its move."""
+    if _delay():
+        time.sleep(_delay())

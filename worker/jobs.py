@@ -9,7 +9,6 @@ takes too long, a random legal move is played instead, so a game never stalls.
 from __future__ import annotations
 
 import logging
-import os
 import random
 import time
 from collections.abc import Callable
@@ -33,9 +32,8 @@ from . import faults
 log = logging.getLogger(__name__)
 
 
-# Fair scheduling (docs/deploy.md, "Fair bot scheduling"): with this many bot turns queued,
-# bots think a quarter of their level's time, so the queue drains instead of growing.
-PRESSURE_JOBS = int(os.environ.get("SKYLINE_BOT_PRESSURE_JOBS") or 8)
+# Fair scheduling (docs/deploy.md, "Fair bot scheduling"): with SKYLINE_BOT_PRESSURE_JOBS bot
+# turns queued, bots think this share of their level's time, so the queue drains instead of growing.
 PRESSURE_SHARE = 0.25
 # A game of bots only gives its worker back this often to a game with a human waiting.
 ALL_BOT_SLICE_SECONDS = 0.05
@@ -63,6 +61,7 @@ class Turns:
             lobby_ttl_seconds=settings.lobby_ttl_seconds,
         )
         self.queue = BotQueue(connection, job_timeout=settings.bot_job_timeout)
+        self.pressure_jobs = settings.bot_pressure_jobs
         # A job reads the game itself, and its Games lives for one job: nothing to keep.
         self.games = Games(store, self.queue.enqueue_turn, recent_games=0)
 
@@ -110,7 +109,7 @@ def play_bot_turn(
     started = time.perf_counter()
     played: list[dict[str, Any]] = []
     outcome = "played"
-    budget = PRESSURE_SHARE if turns.queue.depth() >= PRESSURE_JOBS else 1.0
+    budget = PRESSURE_SHARE if turns.queue.depth() >= turns.pressure_jobs else 1.0
     yield_to_humans: Callable[[], bool] | None = None
     while True:
         step = _play_one(

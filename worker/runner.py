@@ -22,7 +22,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from typing import Any
@@ -36,6 +35,7 @@ from rq.serializers import JSONSerializer
 from rq.timeouts import JobTimeoutException
 from rq.worker import SimpleWorker
 
+from service.config import Settings
 from service.store.botqueue import QUEUE_NAMES
 from service.store.keys import WEBHOOK_WORKERS
 from service.store.workers import WorkerPresence, member
@@ -46,11 +46,6 @@ from .jobs import waited_in_queue
 from .sweeper import Sweeper
 
 log = logging.getLogger("skyline.worker")
-
-
-def _env_int(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    return default if value in (None, "") else int(value)
 
 
 class PresenceBeat:
@@ -183,12 +178,13 @@ class SkylineWorker(SimpleWorker):
         return ok
 
 
-def _redis_url() -> str:
-    url = os.environ.get("REDIS_URL")
-    if not url:
+def _settings() -> Settings:
+    """The worker's settings, once REDIS_URL is known to be set; its logs configured by them."""
+    settings = Settings.from_env()
+    if not settings.redis_url:
         raise SystemExit("REDIS_URL is not set.")
-    logs.configure(os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())
-    return url
+    logs.configure(settings.log_level, settings.log_format)
+    return settings
 
 
 def _work(
@@ -198,6 +194,7 @@ def _work(
     also_stop: tuple[Any, ...] = (),
     burst: bool,
     http_port: int | None,
+    log_level: str,
 ) -> int:
     """Run ``worker`` with its helper threads (started here; stopped after, with ``also_stop``,
     those started elsewhere) and, on ``http_port``, its /metrics and /healthz, until SIGTERM
@@ -209,7 +206,7 @@ def _work(
         server = metrics.serve_http(http_port, alive=threading.main_thread().is_alive)
         log.info("worker metrics and health on port %s", server.server_port)
     try:
-        worker.work(burst=burst, logging_level=os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())
+        worker.work(burst=burst, logging_level=log_level)
     finally:
         for helper in (*helpers, *also_stop):
             helper.stop()
@@ -223,33 +220,38 @@ def run_webhooks(*, burst: bool = False, http_port: int | None = None) -> int:
     dispatcher thread that fans out committed versions and enqueues the due endpoints."""
     from . import webhooks
 
-    url = _redis_url()
+    settings = _settings()
+    url = settings.redis_url
     worker = SimpleWorker(
         [webhooks.QUEUE_NAME],
         connection=redis.Redis.from_url(url),
         serializer=JSONSerializer,
-        maintenance_interval=_env_int("SKYLINE_WORKER_MAINTENANCE_SECONDS", 60),
-        worker_ttl=_env_int("SKYLINE_WORKER_TTL_SECONDS", 60),
+        maintenance_interval=settings.worker_maintenance_seconds,
+        worker_ttl=settings.worker_ttl_seconds,
     )
     beat = PresenceBeat(WorkerPresence(redis.Redis.from_url(url), key=WEBHOOK_WORKERS))
-    return _work(worker, [webhooks.Dispatcher(webhooks.context()), beat], burst=burst, http_port=http_port)
+    helpers = [webhooks.Dispatcher(webhooks.context()), beat]
+    return _work(worker, helpers, burst=burst, http_port=http_port, log_level=settings.log_level)
 
 
 def run(*, burst: bool = False, http_port: int | None = None) -> int:
     """Run one worker on the bot queue until SIGTERM (warm shutdown) or, with burst, an empty queue."""
-    url = _redis_url()
+    settings = _settings()
+    url = settings.redis_url
     connection = redis.Redis.from_url(url)  # bytes: RQ stores compressed payloads
     beat = PresenceBeat(WorkerPresence(redis.Redis.from_url(url)))
     worker = SkylineWorker(
         list(QUEUE_NAMES),  # in order: a game with a human first
         connection=connection,
         serializer=JSONSerializer,
-        abandon_grace_seconds=_env_int("SKYLINE_WORKER_ABANDON_GRACE_SECONDS", 15),
-        maintenance_interval=_env_int("SKYLINE_WORKER_MAINTENANCE_SECONDS", 60),
+        abandon_grace_seconds=settings.worker_abandon_grace_seconds,
+        maintenance_interval=settings.worker_maintenance_seconds,
         # The worker's key lives this long between heartbeats; an idle worker wakes up every
         # (ttl - 15) s, which is also when it may run maintenance.
-        worker_ttl=_env_int("SKYLINE_WORKER_TTL_SECONDS", 60),
+        worker_ttl=settings.worker_ttl_seconds,
         presence=beat,  # started by the worker once RQ has registered it
     )
-    sweeper = Sweeper.from_env(redis.Redis.from_url(url))
-    return _work(worker, [sweeper], also_stop=(beat,), burst=burst, http_port=http_port)
+    sweeper = Sweeper.from_settings(redis.Redis.from_url(url), settings)
+    return _work(
+        worker, [sweeper], also_stop=(beat,), burst=burst, http_port=http_port, log_level=settings.log_level
+    )

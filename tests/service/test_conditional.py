@@ -155,3 +155,12 @@ def test_a_stream_and_errors_send_no_tag(client):
     assert refused.status_code == 401 and "ETag" not in refused.headers
     log = client.get(f"/games/{game['id']}/events", headers={"Accept": "application/json"})
     assert log.headers["Vary"] == "Accept, Authorization"
+
+
+def test_the_contract_is_written_once_and_revalidated(client):
+    served = client.get("/openapi.json")
+    assert served.status_code == 200 and served.get_json()["openapi"] == "3.1.0"
+    assert served.headers["Cache-Control"] == "no-cache" and "Vary" not in served.headers
+    again = client.get("/openapi.json", headers={"If-None-Match": served.headers["ETag"]})
+    assert again.status_code == 304 and again.headers["ETag"] == served.headers["ETag"]
+    assert client.get("/openapi.json").get_data() == served.get_data()

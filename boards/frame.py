@@ -9,6 +9,7 @@ seat's holdings as text) and ``hand_cards`` (a hand the view shows, drawn with c
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -176,6 +177,11 @@ def svg(shown: dict[str, Any], module: Any) -> str:
     return canvas.document(y + 16, f"{module.NAME}, version {shown.get('version', 0)}")
 
 
+# A terminal obeys control characters (an escape sequence in a name could rewrite the screen),
+# and the text is sent as UTF-8, which holds no lone surrogate.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
 def text(shown: dict[str, Any], module: Any) -> str:
     out = header_rows(shown, module.NAME)
     out += ["", *module.board_rows(shown)]
@@ -184,4 +190,4 @@ def text(shown: dict[str, Any], module: Any) -> str:
     rest = other_rows(shown, module)
     if rest:
         out += ["", "Table", *(piece for row in rest for piece in wrap("  " + row, TEXT_COLUMNS))]
-    return "\n".join(out) + "\n"
+    return "\n".join(_UNPRINTABLE.sub("\ufffd", row) for row in out) + "\n"

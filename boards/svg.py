@@ -1,12 +1,34 @@
 """A small SVG writer shared by the board renderers: shapes, text, seat colours, escaping.
 
 Every string that comes from a view goes through ``text`` or an attribute, both escaped, so a
-name or a label can never break the document (the pictures are served as image/svg+xml).
+name or a label can never break the document (the pictures are served as image/svg+xml). What
+XML 1.0 cannot hold even escaped (most control characters, lone surrogates, U+FFFE and U+FFFF)
+is drawn as U+FFFD: the service refuses control characters in names, but a picture must not
+break on a view written before it did, or on a string of an engine's.
 """
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
+import re
+from xml.sax.saxutils import escape as _escape
+from xml.sax.saxutils import quoteattr as _quoteattr
+
+# Not in XML 1.0's Char production; C1 and DEL are legal there but have no glyph either.
+UNDRAWABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def drawable(text: str) -> str:
+    """``text`` with what no picture can hold replaced by U+FFFD."""
+    return UNDRAWABLE.sub("\ufffd", text)
+
+
+def escape(text: str) -> str:
+    return _escape(drawable(text))
+
+
+def quoteattr(text: str) -> str:
+    return _quoteattr(drawable(text))
+
 
 # One colour per seat, distinct on white and on the board colours (up to six seats).
 SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")

@@ -8,8 +8,10 @@
   openapi.yaml; openapi.py: the document, generated from the app;
 - problems.py: ``Problem``, and the tables giving play's and the engines' errors a status;
   errors.py: every error as problem+json; bearer.py: the seat token's header; jsonbody.py:
-  bodies parsed strictly; bodylimit.py: chunked bodies bounded; ratelimit.py: which limits
-  apply to a request, and the 429;
+  which routes read a body (415 for one not declared JSON), bodies parsed strictly;
+  bodylimit.py: chunked bodies bounded; ratelimit.py: which limits apply to a request, and the
+  429;
+- conditional.py: ETags of the replies' bytes, Cache-Control, Vary and If-None-Match (304);
 - fastlane.py: GET moves and POST actions answered ahead of Flask, byte for byte as the views;
 - sse.py: the live event stream; draining.py: a stop has begun (the streams end at once);
 - cors.py: CORS headers on every answer (the outermost WSGI layer) and preflights;

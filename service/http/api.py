@@ -8,10 +8,9 @@ import orjson
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
-from werkzeug.exceptions import UnsupportedMediaType
 
 from ..play.games import Games
-from . import jsonbody, sse
+from . import conditional, jsonbody, sse
 from .bearer import bearer_token
 from .problems import Problem
 from .ratelimit import address_key
@@ -67,7 +66,26 @@ SINCE = {
     "description": "Only the entries after this version.",
 }
 GAME_ID = {"in": "path", "name": "game_id", "required": True, "schema": {"type": "string", "maxLength": 64}}
-ETAG_HEADERS = {"ETag": {"description": "The game's version.", "schema": {"type": "string"}}}
+# What a conditional reply sends (service.http.conditional), on its 200 and its 304 alike.
+_ETAG = {
+    "description": "A strong tag of these bytes: send it back as If-None-Match to get 304 while they "
+    "have not changed.",
+    "schema": {"type": "string"},
+}
+FIXED_HEADERS = {"ETag": _ETAG, "Cache-Control": {"description": "`no-cache`.", "schema": {"type": "string"}}}
+CALLERS_HEADERS = {
+    "ETag": _ETAG,
+    "Cache-Control": {
+        "description": "`private, no-cache` with a seat token, else `no-cache`.",
+        "schema": {"type": "string"},
+    },
+    "Vary": {"description": "`Authorization`: the reply is the caller's.", "schema": {"type": "string"}},
+}
+EVENTS_VARY = {
+    "description": "`Accept, Authorization`: the log or its stream, and the caller's.",
+    "schema": {"type": "string"},
+}
+NOT_MODIFIED = "Not modified: If-None-Match named these bytes (or `*`)."
 _GAME_LINK = {"game_id": "$response.body#/id"}
 # The first human seat, whichever seat number it has (seat 0 may be a bot).
 _TOKEN = "Bearer {$response.body#/human_seats/0/token}"
@@ -145,20 +163,15 @@ def caller_token() -> str | None:
     return bearer_token(request.headers.get("Authorization"))
 
 
-@blp.before_request
-def _bodies_are_json() -> None:
-    """A body that is not declared JSON is refused (415) before anyone reads it as missing fields."""
-    if request.method == "POST" and not request.is_json:
-        raise UnsupportedMediaType()
-
-
 @blp.route("/catalog")
 class Catalog(MethodView):
-    @blp.response(200, CatalogSchema)
+    @blp.response(200, CatalogSchema, headers=FIXED_HEADERS)
+    @blp.alt_response(304, description=NOT_MODIFIED, headers=FIXED_HEADERS)
     @blp.doc(operationId="getCatalog")
     def get(self):
         """List the games: titles, seat counts, options, move and view schemas, bots."""
-        return json_response(current_app.extensions["skyline.catalog"])
+        body, etag = current_app.extensions["skyline.catalog_json"]
+        return conditional.reply(body, etag=etag)
 
 
 @blp.route("/games")
@@ -185,29 +198,27 @@ class GameList(MethodView):
 
 @blp.route("/games/<game_id>")
 class GameResource(MethodView):
-    @blp.response(200, description="The game as you may see it.", headers=ETAG_HEADERS)
-    @blp.alt_response(304, description="Not modified (If-None-Match matched the version).")
+    @blp.response(200, description="The game as you may see it.", headers=CALLERS_HEADERS)
+    @blp.alt_response(304, description=NOT_MODIFIED, headers=CALLERS_HEADERS)
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
     @blp.doc(operationId="getGame", parameters=[GAME_ID, AUTH_HEADER], security=OPTIONAL_TOKEN)
     def get(self, game_id):
         """Show the game as the caller's seat (or a spectator) may see it."""
         shown = games().show(game_id, caller_token())
-        etag = f'"{shown["version"]}"'
-        if etag in request.headers.get("If-None-Match", ""):
-            return Response(status=304, headers={"ETag": etag})
-        return json_response(shown, headers={"ETag": etag})
+        return conditional.reply(orjson.dumps(shown), vary=conditional.BY_CALLER)
 
 
 @blp.route("/games/<game_id>/moves")
 class Moves(MethodView):
-    @blp.response(200, description="Your legal moves (none for a spectator).")
+    @blp.response(200, description="Your legal moves (none for a spectator).", headers=CALLERS_HEADERS)
+    @blp.alt_response(304, description=NOT_MODIFIED, headers=CALLERS_HEADERS)
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
     @blp.doc(operationId="getMoves", parameters=[GAME_ID, AUTH_HEADER], security=OPTIONAL_TOKEN)
     def get(self, game_id):
         """List the legal moves of the caller's seat, with labels, and who is to act."""
-        return Response(games().moves_json(game_id, caller_token()), mimetype="application/json")
+        return conditional.reply(games().moves_json(game_id, caller_token()), vary=conditional.BY_CALLER)
 
 
 @blp.route("/games/<game_id>/actions")
@@ -250,7 +261,12 @@ class Actions(MethodView):
 @blp.route("/games/<game_id>/events")
 class Events(MethodView):
     @blp.arguments(EventsQuerySchema(), location="query")
-    @blp.response(200, description="The log, redacted for you; with Accept: text/event-stream, live.")
+    @blp.response(
+        200,
+        description="The log, redacted for you; with Accept: text/event-stream, live.",
+        headers={**CALLERS_HEADERS, "Vary": EVENTS_VARY},
+    )
+    @blp.alt_response(304, description=NOT_MODIFIED, headers={**CALLERS_HEADERS, "Vary": EVENTS_VARY})
     @blp.alt_response(
         200,
         success=True,
@@ -267,18 +283,19 @@ class Events(MethodView):
         best = request.accept_mimetypes.best_match(["application/json", "text/event-stream"])
         if best == "text/event-stream":
             return sse.stream(games(), game_id, token, request.headers.get("Last-Event-ID"))
-        return json_response(games().events(game_id, token, query["since"]))
+        return conditional.reply(orjson.dumps(games().events(game_id, token, query["since"])), vary=sse.VARY)
 
 
 @blp.route("/games/<game_id>/record")
 class Record(MethodView):
-    @blp.response(200, description="The record of a finished game.")
+    @blp.response(200, description="The record of a finished game.", headers=FIXED_HEADERS)
+    @blp.alt_response(304, description=NOT_MODIFIED, headers=FIXED_HEADERS)
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(409, response="Conflict")
     @blp.doc(operationId="getRecord", parameters=[GAME_ID])
     def get(self, game_id):
         """Seed, options and every move, once the game is over (it reveals all)."""
-        return json_response(games().record(game_id))
+        return conditional.reply(orjson.dumps(games().record(game_id)))
 
 
 @ops.route("/")

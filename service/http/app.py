@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import flask
+import orjson
 import redis
 from flask import Flask
 from flask_smorest import Api
@@ -20,7 +22,7 @@ from ..store.seats import SeatStore
 from ..store.streamcaps import StreamCaps
 from ..store.webhooks import WebhookStore
 from ..store.workers import WorkerPresence
-from . import bodylimit, cors, errors, fastlane, hooks, ratelimit
+from . import bodylimit, conditional, cors, errors, fastlane, hooks, jsonbody, ratelimit
 from .schemas import ProblemSchema
 
 API_TITLE = "Skyline"
@@ -88,6 +90,14 @@ class SkylineApi(Api):
             {"description": "An error.", "content": {PROBLEM_CONTENT_TYPE: {"schema": "ProblemSchema"}}},
             lazy=True,
         )
+
+    def _openapi_json(self) -> flask.Response:
+        """GET /openapi.json: the document, written once (it is final once the app is built)."""
+        written = getattr(self, "_written_spec", None)
+        if written is None:
+            body = flask.json.dumps(self.spec.to_dict(), indent=2, sort_keys=False).encode()
+            written = self._written_spec = (body, conditional.entity_tag(body))
+        return conditional.reply(written[0], etag=written[1])
 
 
 def api_config() -> dict[str, Any]:
@@ -163,7 +173,8 @@ def create_app(
     )
     app.extensions["skyline.seats"] = Seats(games, SeatStore(redis_client), lobby, webhooks=webhooks)
     app.extensions["skyline.webhooks"] = webhooks
-    app.extensions["skyline.catalog"] = games.catalog()
+    catalog = orjson.dumps(games.catalog())
+    app.extensions["skyline.catalog_json"] = (catalog, conditional.entity_tag(catalog))
     app.extensions["skyline.worker_presence"] = WorkerPresence(redis_client)
     app.extensions["skyline.stream_caps"] = StreamCaps(
         redis_client,
@@ -231,6 +242,7 @@ def create_app(
     document_requests(api.spec)
     name_error_responses(api.spec, {code: name for code, (name, _) in ERROR_RESPONSES.items()})
     ratelimit.document(api.spec)
+    jsonbody.refuse_bodies_not_json(app, api.spec._paths)
     errors.register(app)
     app.extensions["skyline.api"] = api
 

@@ -350,7 +350,7 @@ def _replies(components: Components, game_id: str) -> None:
                 "created": {
                     "type": "string",
                     "format": "date-time",
-                    "description": "When the game was created (RFC 3339, UTC).",
+                    "description": "When the game was created (RFC 3339, UTC, with `Z`).",
                 },
             },
         ),
@@ -668,9 +668,9 @@ CLOCK = {
 DEADLINES = {
     "type": "object",
     "description": "Games with a clock: each human seat to act (by number) and when its time runs out "
-    "(RFC 3339, UTC).",
+    "(RFC 3339, UTC, with `Z`: `2026-12-02T14:25:39Z`).",
     "additionalProperties": {"type": "string", "format": "date-time"},
-    "example": {"1": "2026-12-02T14:25:39+00:00"},
+    "example": {"1": "2026-12-02T14:25:39Z"},
 }
 
 

@@ -8,7 +8,8 @@ by one regular expression, its body parsed once by orjson (``service.http.jsonbo
 and its envelope checked against the fields of ``ActionSchema``, then handed to the same
 ``Games`` use-case as the Flask view, with the same hooks: request id, rate limit (riding on
 the game's read or commit), metrics, access line, and problem+json errors from the app's own
-handlers.
+handlers. A listing is a conditional GET as in Flask (``service.http.conditional``: its ETag,
+Cache-Control and Vary, and 304 to an If-None-Match that names it).
 
 Anything out of the ordinary goes on to Flask, which answers it as before: a body that is not
 plain JSON of the usual shape (its 400s and 422s name the fields as webargs does), a query
@@ -28,10 +29,10 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import orjson
-from flask import Flask
+from flask import Flask, Response
 
 from ..watch import logs, metrics
-from . import errors, jsonbody
+from . import conditional, errors, jsonbody
 from .bearer import bearer_token
 from .bodylimit import TOO_LARGE
 from .problems import Problem
@@ -77,9 +78,15 @@ class FastLane:
     def _moves(
         self, environ: dict[str, Any], start_response: Callable[..., Any], game_id: str
     ) -> Iterable[bytes]:
-        def moves() -> orjson.Fragment:
-            token = bearer_token(environ.get("HTTP_AUTHORIZATION"))
-            return orjson.Fragment(self.games.moves_json(game_id, token))
+        def moves() -> Response:
+            authorization = environ.get("HTTP_AUTHORIZATION")
+            return conditional.answer(
+                environ.get("HTTP_IF_NONE_MATCH"),
+                self.games.moves_json(game_id, bearer_token(authorization)),
+                "application/json",
+                vary=conditional.BY_CALLER,
+                private=authorization is not None,
+            )
 
         return self._answer(environ, start_response, MOVES_ROUTE, game_id, moves)
 
@@ -91,10 +98,10 @@ class FastLane:
         move: dict[str, Any],
         version: int | None,
     ) -> Iterable[bytes]:
-        def act() -> dict[str, Any]:
+        def act() -> bytes:
             token = bearer_token(environ.get("HTTP_AUTHORIZATION"))
             key = environ.get("HTTP_IDEMPOTENCY_KEY")
-            return self.games.act(game_id, token, move, version, idempotency_key=key)
+            return orjson.dumps(self.games.act(game_id, token, move, version, idempotency_key=key))
 
         return self._answer(environ, start_response, ACTIONS_ROUTE, game_id, act)
 
@@ -137,8 +144,9 @@ class FastLane:
         start_response: Callable[..., Any],
         route: str,
         game_id: str,
-        work: Callable[[], Any],
+        work: Callable[[], bytes | Response],
     ) -> Iterable[bytes]:
+        """``work``'s reply: its bytes, as JSON with status 200, or a response of its own."""
         started = time.perf_counter()
         request_id = logs.accept_request_id(environ.get("HTTP_X_REQUEST_ID"))
         bound = logs.bind_request_id(request_id)
@@ -156,7 +164,11 @@ class FastLane:
                         rides_on_load=True,
                     )
                 if response is None:
-                    body = orjson.dumps(work())
+                    done = work()
+                    if isinstance(done, Response):
+                        response = done
+                    else:
+                        body = done
             except Exception as error:
                 response = errors.response_for(self.app, error)
             if self.limits is not None:

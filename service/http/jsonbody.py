@@ -1,4 +1,15 @@
-"""Request bodies parsed strictly, with bounds: any body the service cannot hold is a 400.
+"""Request bodies: one policy for every route, and parsed strictly, with bounds.
+
+Which body a route reads is the contract's: an operation with a ``requestBody`` reads one,
+declared JSON (``application/json``, or a ``+json`` type; parameters such as ``charset`` aside).
+Any other body sent to it, a form, text, or one with no Content-Type, is refused with 415
+``unsupported_media_type`` before anything reads it: not taken as no fields at all (a join's
+first open seat instead of the one asked, a webhook's "url: Missing data"). An empty body with
+no type is no body: a route whose body is optional (a join) reads it as ``{}``, one whose body
+is required refuses it with the same 415. A route that reads no body ignores whatever is sent.
+The fast lane only ever answers a body declared ``application/json``, and leaves the rest to Flask.
+
+Any body the service cannot hold is a 400.
 
 webargs parses JSON with the standard library, which accepts what the rest of the service
 cannot hold: nesting deep enough to exhaust the interpreter's stack (a 500), lone UTF-16
@@ -11,12 +22,14 @@ floats, as JavaScript does; integer fields are strict, so they refuse them (422)
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import flask
 import orjson
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
+from werkzeug.exceptions import UnsupportedMediaType
 
 from .problems import Problem
 
@@ -90,3 +103,44 @@ class BoundedJsonParser(FlaskParser):
 
 
 PARSER = BoundedJsonParser()
+
+
+_FLASK_VARIABLE = re.compile(r"<(?:[^<>:]+:)?([^<>]+)>")
+
+
+def contract_path(rule: str) -> str:
+    """The contract's path of a Flask rule: ``/games/<game_id>`` is ``/games/{game_id}``."""
+    return _FLASK_VARIABLE.sub(r"{\1}", rule)
+
+
+def bodies_read(paths: dict[str, dict[str, Any]]) -> dict[tuple[str, str], bool]:
+    """(path, METHOD) of every operation of the contract that reads a body -> is it required."""
+    return {
+        (path, method.upper()): bool(operation["requestBody"].get("required"))
+        for path, operations in paths.items()
+        for method, operation in operations.items()
+        if isinstance(operation, dict) and "requestBody" in operation
+    }
+
+
+def refuse_bodies_not_json(app: flask.Flask, paths: dict[str, dict[str, Any]]) -> None:
+    """Hold every route to the policy above (call once the contract's paths are complete)."""
+    in_contract = bodies_read(paths)
+    # By Flask's rule, as a request knows its route.
+    reads = {
+        (rule.rule, method): in_contract[(contract_path(rule.rule), method)]
+        for rule in app.url_map.iter_rules()
+        for method in rule.methods or ()
+        if (contract_path(rule.rule), method) in in_contract
+    }
+
+    @app.before_request
+    def _refuse_a_body_not_declared_json() -> None:
+        request = flask.request
+        if request.url_rule is None:
+            return
+        required = reads.get((request.url_rule.rule, request.method))
+        if required is None or is_json_request(request):
+            return
+        if required or request.get_data(cache=True):
+            raise UnsupportedMediaType()

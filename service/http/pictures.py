@@ -7,15 +7,17 @@ view. ``/play`` is one static page that plays any title over the public API, lik
 
 from __future__ import annotations
 
+import functools
 from importlib import resources
 
-from flask import Response, request
+from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 import boards
 
-from .api import AUTH_HEADER, GAME_ID, caller_token, games
+from . import conditional
+from .api import AUTH_HEADER, CALLERS_HEADERS, FIXED_HEADERS, GAME_ID, NOT_MODIFIED, caller_token, games
 from .problems import Problem
 
 blp = Blueprint("pictures", __name__, description="Board pictures and the playground page.")
@@ -51,35 +53,21 @@ def _picture_responses(content_type: str, description: str) -> dict:
     return {
         "200": {
             "description": description,
-            "headers": {
-                "ETag": {
-                    "description": "The game's version and the caller's seat.",
-                    "schema": {"type": "string"},
-                }
-            },
+            "headers": CALLERS_HEADERS,
             "content": {content_type: {"schema": {"type": "string"}}},
         },
-        "304": {"description": "Not modified (If-None-Match matched the version)."},
+        "304": {"description": NOT_MODIFIED, "headers": CALLERS_HEADERS},
         "401": {"$ref": "#/components/responses/Unauthorized"},
         "404": {"$ref": "#/components/responses/NotFound"},
     }
 
 
+PICTURE_HEADERS = {"X-Content-Type-Options": "nosniff", "Content-Security-Policy": PICTURE_POLICY}
+
+
 def _picture(game_id: str, render, content_type: str) -> Response:
-    shown = games().show(game_id, caller_token())
-    # The picture depends on the seat as well as the version, and the seat on the token;
-    # a shared cache must not hand one seat's picture to another.
-    etag = f'"{shown["version"]}-{"s" if shown["you"] is None else shown["you"]}"'
-    headers = {
-        "ETag": etag,
-        "Cache-Control": "private, no-cache",
-        "Vary": "Authorization",
-        "X-Content-Type-Options": "nosniff",
-        "Content-Security-Policy": PICTURE_POLICY,
-    }
-    if etag in request.headers.get("If-None-Match", ""):
-        return Response(status=304, headers=headers)
-    return Response(render(shown), status=200, content_type=content_type, headers=headers)
+    picture = render(games().show(game_id, caller_token())).encode()
+    return conditional.reply(picture, content_type, vary=conditional.BY_CALLER, headers=PICTURE_HEADERS)
 
 
 @blp.route("/games/<game_id>/board.svg")
@@ -108,21 +96,31 @@ class BoardText(MethodView):
         return _picture(game_id, boards.render_text, "text/plain; charset=utf-8")
 
 
-def _static(name: str) -> bytes:
-    return resources.files("service.http").joinpath("static", "play", name).read_bytes()
+@functools.cache
+def _static(name: str) -> tuple[bytes, str]:
+    """A file of the page, with its ETag (read once: the files change only with a new release)."""
+    body = resources.files("service.http").joinpath("static", "play", name).read_bytes()
+    return body, conditional.entity_tag(body)
 
 
 PAGE_RESPONSES = {
-    "200": {"description": "The page.", "content": {"text/html": {"schema": {"type": "string"}}}}
+    "200": {
+        "description": "The page.",
+        "headers": FIXED_HEADERS,
+        "content": {"text/html": {"schema": {"type": "string"}}},
+    },
+    "304": {"description": NOT_MODIFIED, "headers": FIXED_HEADERS},
 }
 ASSET_RESPONSES = {
     "200": {
         "description": "The playground's script or style.",
+        "headers": FIXED_HEADERS,
         "content": {
             "text/javascript": {"schema": {"type": "string"}},
             "text/css": {"schema": {"type": "string"}},
         },
     },
+    "304": {"description": NOT_MODIFIED, "headers": FIXED_HEADERS},
     "404": {"$ref": "#/components/responses/NotFound"},
 }
 ASSET_NAME = {
@@ -138,16 +136,13 @@ class Playground(MethodView):
     @blp.doc(operationId="getPlayground", responses=PAGE_RESPONSES)
     def get(self):
         """The playground: create a game of any title and play it in a browser, over this API."""
-        return Response(
-            _static("index.html"),
-            content_type="text/html; charset=utf-8",
-            headers={
-                "Content-Security-Policy": PAGE_POLICY,
-                "X-Content-Type-Options": "nosniff",
-                "Referrer-Policy": "no-referrer",
-                "Cache-Control": "no-cache",
-            },
-        )
+        body, etag = _static("index.html")
+        headers = {
+            "Content-Security-Policy": PAGE_POLICY,
+            "X-Content-Type-Options": "nosniff",
+            "Referrer-Policy": "no-referrer",
+        }
+        return conditional.reply(body, "text/html; charset=utf-8", headers=headers, etag=etag)
 
 
 @blp.route("/play/<asset>")
@@ -157,8 +152,6 @@ class PlaygroundAsset(MethodView):
         """The playground's script and style sheet (plain files, no build step)."""
         if asset not in ASSETS:
             raise Problem(404, "not_found", "There is nothing at this address.")
-        return Response(
-            _static(asset),
-            content_type=ASSETS[asset],
-            headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"},
-        )
+        body, etag = _static(asset)
+        headers = {"X-Content-Type-Options": "nosniff"}
+        return conditional.reply(body, ASSETS[asset], headers=headers, etag=etag)

@@ -44,16 +44,28 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
+def display_name(description: str) -> fields.String:
+    """A seat's name: shown to other players, in pictures and in logs, so without control
+    characters (C0, DEL, C1: no glyph, and XML 1.0, board.svg's, cannot hold most of them)."""
+    return fields.String(
+        validate=[
+            validate.Length(min=1, max=40),
+            validate.Regexp(
+                r"^[^\x00-\x1f\x7f-\x9f]*$",
+                error="A name may not hold control characters (U+0000 to U+001F, U+007F to U+009F).",
+            ),
+        ],
+        metadata={"description": description},
+    )
+
+
 class SeatRequestSchema(Schema):
     kind = fields.String(
         required=True,
         validate=validate.OneOf(["human", "bot", "open"]),
         metadata={"description": "Who plays this seat; `open`: whoever joins it (POST /games/{id}/join)."},
     )
-    name = fields.String(
-        validate=validate.Length(min=1, max=40),
-        metadata={"description": "Display name (an open seat's: whom it is meant for)."},
-    )
+    name = display_name("Display name (an open seat's: whom it is meant for).")
     bot = fields.String(
         validate=validate.OneOf(sorted(STRATEGIES)),
         metadata={"description": "Bot strategy (bot seats only); its default level unless `level` is given."},

@@ -16,7 +16,7 @@ from engines import registry
 from ..play.seats import LOBBY_PAGE, LOBBY_PAGE_MAX, Seats
 from . import jsonbody
 from .api import ACT_AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_token, json_response
-from .schemas import MAX_SEATS, paged_query
+from .schemas import MAX_SEATS, display_name, paged_query
 
 blp = Blueprint("seats", __name__, description="Open seats: join, leave, abort, and the lobby.")
 blp.ARGUMENTS_PARSER = jsonbody.PARSER
@@ -34,7 +34,7 @@ class JoinSchema(Schema):
         validate=validate.Range(min=0, max=MAX_SEATS - 1),
         metadata={"description": "The open seat to take; the first open one when omitted."},
     )
-    name = fields.String(validate=validate.Length(min=1, max=40), metadata={"description": "Display name."})
+    name = display_name("Display name.")
 
 
 class JoinedSchema(Schema):
@@ -130,6 +130,7 @@ class Join(MethodView):
     @blp.response(201, JoinedSchema, description="Your seat and its token (shown once).")
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(409, response="Conflict")
+    @blp.alt_response(415, response="UnsupportedMediaType")
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(operationId="joinGame", parameters=[GAME_ID])
     def post(self, body, game_id):

@@ -33,6 +33,9 @@ from . import draining
 from .errors import problem_response
 from .ratelimit import address_key
 
+# The log and its stream share an address: what is sent depends on Accept, and on whose token.
+VARY = ("Accept", "Authorization")
+
 
 def _message(kind: str, data: Any, event_id: int | None = None) -> bytes:
     head = f"id: {event_id}\n" if event_id is not None else ""
@@ -116,7 +119,7 @@ def stream(games: Games, game_id: str, token: str | None, last_event_id: str | N
     response = Response(
         generate(),
         mimetype="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        headers={"Cache-Control": "no-cache", "Vary": ", ".join(VARY), "X-Accel-Buffering": "no"},
     )
     response.call_on_close(close)
     return response

@@ -121,6 +121,7 @@ class SeatWebhook(MethodView):
     @blp.response(200, SeatWebhookSchema, description="Your seat's endpoint, with its new secret.")
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
+    @blp.alt_response(415, response="UnsupportedMediaType")
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(operationId="putSeatWebhook", parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN)
     def put(self, body, game_id):

@@ -6,6 +6,7 @@
 - results.py: a game's result with its resignations (the resigned ranked last);
 - deadlines.py: a game's clock and its seats' deadlines, computed; clocks.py: ``Clocks``, what
   the workers' sweeper does when a deadline passes (a stand-in move, or a resignation);
+- times.py: ``rfc3339``, the one spelling of a time in a reply or a notice (UTC, ``Z``);
 - auth.py: seat tokens, made, hashed and matched to a seat;
 - webhooks.py: which URLs may receive notices, their secrets, what a committed version announces;
   webhook_addresses.py: which addresses may (an IPv6 judged by the IPv4 it embeds);

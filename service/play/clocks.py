@@ -22,9 +22,9 @@ from typing import Any
 from engines.bots import choose
 
 from ..store.games import GameMissing, GameMovedOn, StoredGame
-from .deadlines import rfc3339
 from .errors import PlayError
 from .games import Games, stand_in_of
+from .times import rfc3339
 
 
 def timeouts_in_a_row(log: list[dict[str, Any]], seat: int) -> int:
@@ -68,7 +68,7 @@ class Clocks:
             return "not_due"
         seat = int(seat_key)
         clock = stored.meta["clock"]
-        timed_out = {"type": "turn_timed_out", "seat": seat, "deadline": rfc3339(at)}
+        timed_out = {"type": "turn_timed_out", "seat": seat, "deadline": rfc3339(at, round_up=True)}
         streak = 1 + timeouts_in_a_row(store.log(game_id), seat)
         try:
             if clock["on_timeout"] == "resign" or streak >= clock["timeouts_to_resign"]:

@@ -4,9 +4,9 @@ every move of a game with a clock writes them (``service.play.games``, ``service
 
 from __future__ import annotations
 
-import math
-from datetime import UTC, datetime
 from typing import Any
+
+from .times import rfc3339
 
 MIN_TURN_SECONDS = 10
 MAX_TURN_SECONDS = 14 * 24 * 3600
@@ -49,12 +49,8 @@ def next_deadlines(
     return out
 
 
-def rfc3339(when: float) -> str:
-    """RFC 3339, UTC, to the second (rounded up: a deadline shown is never earlier than the real
-    one), written as Python and typed clients write it back (``+00:00``)."""
-    return datetime.fromtimestamp(math.ceil(when), UTC).isoformat()
-
-
 def shown(deadlines: dict[str, float]) -> dict[str, str]:
     """Deadlines as the API shows them: seat number -> RFC 3339 time, UTC."""
-    return {seat: rfc3339(at) for seat, at in sorted(deadlines.items(), key=lambda kv: int(kv[0]))}
+    return {
+        seat: rfc3339(at, round_up=True) for seat, at in sorted(deadlines.items(), key=lambda kv: int(kv[0]))
+    }

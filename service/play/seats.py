@@ -22,7 +22,7 @@ from ..store.lobby import LobbyIndex
 from ..store.seats import RematchStore, SeatStore
 from . import auth
 from .cursors import read_cursor, write_cursor
-from .deadlines import next_deadlines, rfc3339
+from .deadlines import next_deadlines
 from .deadlines import shown as shown_deadlines
 from .errors import (
     AbortRefused,
@@ -38,6 +38,7 @@ from .errors import (
 )
 from .games import Games, bot_seats_to_act, stand_in_of
 from .results import resignation_result, resigned_order
+from .times import rfc3339
 
 if TYPE_CHECKING:
     from .webhooks import Webhooks

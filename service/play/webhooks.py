@@ -37,7 +37,7 @@ import socket
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -50,6 +50,7 @@ from .cursors import read_cursor, write_cursor
 from .deadlines import shown as shown_deadlines
 from .errors import InvalidToken, MissingToken, WebhookEventsRefused, WebhookNotFound, WebhookRefused
 from .results import game_result
+from .times import rfc3339
 from .webhook_addresses import refusal
 
 SECRET_PREFIX = "whsec_"
@@ -208,10 +209,14 @@ def check_events(events: Any, allowed: tuple[str, ...] = NOTICE_TYPES, who: str 
 
 # ---- what a committed version announces ----------------------------------------------------
 def notice(kind: str, data: dict[str, Any], at: float | None = None) -> dict[str, Any]:
-    """A Standard Webhooks payload: ``timestamp`` is when the event occurred (ISO 8601, UTC, to
-    the microsecond), not when it is delivered; a retry sends the very same body."""
-    when = datetime.fromtimestamp(time.time() if at is None else at, UTC)
-    return {"type": kind, "timestamp": when.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "data": data}
+    """A Standard Webhooks payload: ``timestamp`` is when the event occurred (to the microsecond,
+    so that two notices of one second keep their order), not when it is delivered; a retry sends
+    the very same body."""
+    return {
+        "type": kind,
+        "timestamp": rfc3339(time.time() if at is None else at, microseconds=True),
+        "data": data,
+    }
 
 
 def notices_for(
@@ -509,4 +514,4 @@ def _body(message: dict[str, Any]) -> str:
 def _stamp(at: float | None) -> str | None:
     if at is None:
         return None
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at))
+    return rfc3339(at)

@@ -162,6 +162,23 @@ def test_view_text_is_escaped():
     assert "<script>" in text
 
 
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_control_characters_in_a_view_make_neither_picture_invalid(game_id):
+    """Names written before the service refused control characters, drawn safely all the same."""
+    game = GAMES[game_id]
+    seats = max(2, game.min_seats)
+    state = game.setup(seats, game.option_combinations(seats)[0], 5)
+    name = "A\x00d\x1b[2Ja\x07\x7f\x85\ufffe\ud800\tz\n"
+    meta = [{"seat": s, "kind": "human", "name": name if s == 0 else f"S{s}"} for s in range(seats)]
+    svg, text = _pictures(game, state, 0, 0, meta)
+    svg.encode("utf-8")  # no lone surrogate left
+    root = ElementTree.fromstring(svg)  # well-formed XML 1.0, or this raises
+    drawn = "".join(root.itertext()) + "".join(v for node in root.iter() for v in node.attrib.values())
+    assert "A\ufffdd\ufffd[2Ja\ufffd\ufffd\ufffd\ufffd\ufffd" in drawn
+    assert "\x1b" not in text and "\x07" not in text and "\x00" not in text
+    assert "A\ufffdd\ufffd[2Ja" in text and all(line.isprintable() for line in text.splitlines())
+
+
 def test_the_pictures_in_docs_are_the_renderers_own():
     docs = BOARDS.parent / "docs" / "boards"
     for game_id in GAMES:

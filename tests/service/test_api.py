@@ -147,14 +147,6 @@ def test_show_gives_each_seat_its_own_hand_and_spectators_none(client):
     assert "seed" not in str(spectator) and "token" not in str(spectator)
 
 
-def test_show_has_an_etag_and_honours_if_none_match(client):
-    game_id = create(client)["id"]
-    response = client.get(f"/games/{game_id}")
-    assert response.headers["ETag"] == '"0"'
-    again = client.get(f"/games/{game_id}", headers={"If-None-Match": '"0"'})
-    assert again.status_code == 304
-
-
 @pytest.mark.parametrize("path", ["", "/moves", "/events"])
 def test_tokens_are_checked(client, path):
     game_id = create(client)["id"]

@@ -40,7 +40,7 @@ def test_a_clock_gives_each_human_seat_to_act_a_deadline_written_with_the_move(c
     assert redis_client.zscore(DEADLINES, game["id"]) == due[str(seat)]
     toks = {s["seat"]: s["token"] for s in game["human_seats"]}
     shown = client.get(f"/games/{game['id']}").get_json()
-    assert list(shown["deadlines"]) == [str(seat)] and shown["deadlines"][str(seat)].endswith("+00:00")
+    assert list(shown["deadlines"]) == [str(seat)] and shown["deadlines"][str(seat)].endswith("Z")
     assert shown["clock"] == CLOCK  # the settings, for a client to say what a timeout does
     defaults = create(client, clock={"turn_seconds": 60})
     assert client.get(f"/games/{defaults['id']}").get_json()["clock"] == {

@@ -61,6 +61,8 @@ class Pair:
         assert fast.headers.get("Content-Type") == flask.headers.get("Content-Type")
         assert fast.headers.get("X-Request-ID") == flask.headers.get("X-Request-ID") == "same-id"
         assert fast.headers.get("Retry-After") == flask.headers.get("Retry-After")
+        for validator in ("ETag", "Cache-Control", "Vary"):
+            assert fast.headers.get(validator) == flask.headers.get(validator), validator
         return fast
 
 
@@ -74,7 +76,13 @@ def play_and_compare(pair: Pair, title: str, seats: int, moves: int) -> None:
         before = len(pair.delegated)
         listing = pair.both("GET", "/moves", seat=seat)
         assert listing.status_code == 200 and listing.get_json()["version"] == version
-        pair.both("GET", "/moves")  # a spectator
+        spectator = pair.both("GET", "/moves")
+        # Revalidated: the same listing is not modified, another's tag or a stale one is.
+        for tag, status in ((listing.headers["ETag"], 304), (f'"x", W/{listing.headers["ETag"]}', 304)):
+            assert pair.both("GET", "/moves", seat=seat, headers={"If-None-Match": tag}).status_code == status
+        assert pair.both("GET", "/moves", headers={"If-None-Match": "*"}).status_code == 304
+        stale = {"If-None-Match": spectator.headers["ETag"]}
+        assert pair.both("GET", "/moves", seat=seat, headers=stale).status_code == 200
         pair.both("POST", "/actions", seat=seat, json={"move": {"type": "no_such_move"}, "version": version})
         pair.both("POST", "/actions", seat=seat, json={"move": {"type": "pass"}, "version": version + 5})
         pair.both("POST", "/actions", json={"move": {}, "version": version})  # no token

@@ -153,3 +153,33 @@ def test_odd_last_event_ids_are_ignored_not_500s(client, value):
 def test_an_unencodable_string_in_an_error_still_leaves_as_json():
     body = problem_body(422, "invalid_request", "x", errors={"json": {"\ud800": ["Unknown field."]}})
     assert b'"code":"invalid_request"' in body and b"\\\\ud800" in body
+
+
+CONTROL_NAMES = ["a\x00b", "\x1b[2JBo", "tab\there", "new\nline", "nel\x85", "del\x7f"]
+
+
+@pytest.mark.parametrize("name", CONTROL_NAMES, ids=[repr(n) for n in CONTROL_NAMES])
+def test_a_name_with_a_control_character_is_refused_at_creation_and_join(client, redis_client, name):
+    before = keys(redis_client)
+    body = {"title": "property", "seats": [{"kind": "human", "name": name}, {"kind": "human"}]}
+    refused = assert_problem(client.post("/games", json=body), 422, "invalid_request")
+    assert "control characters" in refused["errors"]["json"]["seats"]["0"]["name"][0]
+    assert keys(redis_client) == before
+    waiting = client.post(
+        "/games", json={"title": "property", "seats": [{"kind": "human"}, {"kind": "open"}]}
+    )
+    game_id = waiting.get_json()["id"]
+    refused = assert_problem(
+        client.post(f"/games/{game_id}/join", json={"name": name}), 422, "invalid_request"
+    )
+    assert "control characters" in refused["errors"]["json"]["name"][0]
+    shown = client.get(f"/games/{game_id}").get_json()
+    assert shown["version"] == 0 and shown["seats"][1]["kind"] == "open"
+
+
+def test_names_in_any_script_with_emoji_and_joiners_are_welcome(client):
+    for name in ("Zoë", "李雷", "🎲‍🔥", "‮Ada", "Ada Lovelace"):
+        body = {"title": "property", "seats": [{"kind": "human", "name": name}, {"kind": "human"}]}
+        created = client.post("/games", json=body)
+        assert created.status_code == 201, created.get_json()
+        assert created.get_json()["seats"][0]["name"] == name

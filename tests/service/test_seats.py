@@ -209,7 +209,7 @@ def test_lobby_filters_pages_newest_first_and_forgets_started_games(client, redi
     assert [g["id"] for g in by_seats] == [fish["id"]]
     entry = by_seats[0]
     assert entry["title"] == "fresh-fish" and entry["open_seats"] == [1, 2]
-    assert entry["created"].endswith("+00:00") and [s["kind"] for s in entry["seats"]] == [
+    assert entry["created"].endswith("Z") and [s["kind"] for s in entry["seats"]] == [
         "human",
         "open",
         "open",

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import orjson
 import pytest
 
 from engines import registry
+from service.http.app import create_app
 from service.store.keys import LOBBY, game_key, log_key
 
 from .test_api import _play_to_the_end, assert_problem, bearer, first_move
@@ -332,9 +334,9 @@ def test_listed_is_a_json_boolean(client):
 
 
 # ---- rematch ------------------------------------------------------------------------------------
-def _finished_by_resignation(client, seats=None):
+def _finished_by_resignation(client, seats=None, **extra):
     game = create_open(
-        client, seats=seats or [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+        client, seats=seats or [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}], **extra
     )
     toks = {s["seat"]: s["token"] for s in game["human_seats"]}
     client.post(f"/games/{game['id']}/resign", headers=bearer(toks[1]))
@@ -381,3 +383,38 @@ def test_a_rematch_is_one_game_for_all_its_players_and_starts_when_all_asked(cli
         f"/games/{running['id']}/rematch", headers=bearer(running["human_seats"][0]["token"])
     )
     assert_problem(refused, 409, "game_not_over")
+
+
+def test_a_rematch_asked_again_tells_its_webhooks_who_is_to_act(settings, redis_client):
+    """The notice of each join of a rematch, a token issued again included, says who is to act
+    as the game does at that version: nobody while it waits, the seat to play once it runs."""
+    # The endpoint is never called (no webhook worker here): loopback http only has to be accepted.
+    hooked = replace(settings, webhook_allow_http=True, webhook_allow_private=True)
+    app = create_app(hooked, redis_client=redis_client)
+    client = app.test_client()
+    game, toks = _finished_by_resignation(
+        client, webhooks=[{"url": "http://127.0.0.1:9/hook"}], clock={"turn_seconds": 600}
+    )
+
+    def ask(seat):
+        reply = client.post(f"/games/{game['id']}/rematch", headers=bearer(toks[seat]))
+        assert reply.status_code == 201, reply.get_json()
+        return reply.get_json()
+
+    rematch = ask(0)["id"]
+    assert ask(0)["status"] == "waiting"  # asked again before the start
+    assert ask(1)["status"] == "active"
+    started = client.get(f"/games/{rematch}").get_json()
+    ask(0)  # asked again after the start: a new token, no turn handed on
+    shown = client.get(f"/games/{rematch}").get_json()
+    assert shown["to_act"] == started["to_act"] != [] and shown["deadlines"] == started["deadlines"]
+    assert shown["version"] == 4
+    webhooks = app.extensions["skyline.webhooks"]
+    webhooks.fan_out(rematch)
+    joined = sorted(
+        (record["version"], orjson.loads(record["body"])["data"])
+        for record in webhooks.store.deliveries(rematch)
+        if record["type"] == "seat.joined"
+    )
+    assert [(version, data["seat"]) for version, data in joined] == [(1, 0), (2, 0), (3, 1), (4, 0)]
+    assert [data["to_act"] for _, data in joined] == [[], [], shown["to_act"], shown["to_act"]]

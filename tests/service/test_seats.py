@@ -242,6 +242,35 @@ def test_a_waiting_game_expires_after_the_lobby_ttl(client, redis_client, app):
     assert redis_client.zscore(LOBBY, "old-game") is None
 
 
+@pytest.mark.parametrize("title", sorted(registry.GAMES))
+def test_while_a_game_waits_every_seat_reads_what_a_spectator_sees(client, redis_client, title):
+    """X-WAIT, every title: the creator's and a joiner's view, log, moves and pictures are the
+    spectator's while the game waits; once it starts, each seat sees its own deal."""
+    created = create_open(client, title=title, seats=[{"kind": "human"}, {"kind": "open"}, {"kind": "open"}])
+    game_id, creator = created["id"], created["human_seats"][0]["token"]
+    joiner = join(client, game_id, seat=1).get_json()["token"]
+    meta = orjson.loads(redis_client.hget(game_key(game_id), "meta"))
+    dealt = registry.get(title).setup(3, meta["options"], meta["seed"])
+    spectator = orjson.loads(orjson.dumps(dealt.view(None)))
+    public_log = client.get(f"/games/{game_id}/events").get_json()["events"]
+    public_text = client.get(f"/games/{game_id}/board.txt").get_data(as_text=True)
+    for seat, token in ((0, creator), (1, joiner)):
+        shown = client.get(f"/games/{game_id}", headers=bearer(token)).get_json()
+        assert shown["status"] == "waiting" and shown["you"] == seat and shown["view"] == spectator
+        assert (
+            client.get(f"/games/{game_id}/events", headers=bearer(token)).get_json()["events"] == public_log
+        )
+        listing = client.get(f"/games/{game_id}/moves", headers=bearer(token)).get_json()
+        assert listing["seat"] == seat and listing["moves"] == [] and listing["to_act"] == []
+        text = client.get(f"/games/{game_id}/board.txt", headers=bearer(token)).get_data(as_text=True)
+        assert "hand:" not in text and "reserve:" not in text
+        assert len(text.splitlines()) == len(public_text.splitlines())  # no row of a seat's own
+    join(client, game_id, seat=2)
+    for seat, token in ((0, creator), (1, joiner)):
+        shown = client.get(f"/games/{game_id}", headers=bearer(token)).get_json()
+        assert shown["status"] == "active" and shown["view"] == orjson.loads(orjson.dumps(dealt.view(seat)))
+
+
 @pytest.mark.parametrize("seats", [[{"kind": "open"}, {"kind": "open"}]])
 def test_a_game_of_open_seats_only_counts_as_a_game_with_humans(client, seats):
     created = create_open(client, seats=seats)

@@ -620,7 +620,8 @@ def create_game_schema() -> dict[str, Any]:
                     "type": "integer",
                     "minimum": 0,
                     "maximum": 2**63 - 1,
-                    "description": "Seed of all chance; random when omitted. Secret until the end.",
+                    "description": "Seed of all chance; random when omitted. Secret until the end. "
+                    "Refused in a game with open seats (422 seed_with_open_seats).",
                 },
                 "clock": ref("GameClock"),
                 "webhooks": {

@@ -9,6 +9,11 @@ no Redis connection — it sleeps on its game's feed (service/store/fanout.py), 
 game moves, and reads the new entries through the feed, once per process and move.
 Open streams are capped per address and per seat token (service/store/streamcaps.py).
 
+The token is read again after every seat change the stream sends: once it no longer holds
+its seat (the seat was left, or a rematch's seat was given a new token), the stream sends the
+entries as a spectator sees them, then ``revoked``, and ends; reconnecting with that token is
+refused (401). So a reader who left never receives the redaction of the seat's next holder.
+
 When the process begins to stop (SIGTERM, service/http/draining.py), every stream ends at once
 with a ``retry:`` hint: the client reconnects (to another instance, behind a load balancer)
 with ``Last-Event-ID`` and misses nothing. The hint is spread over two seconds so that the
@@ -100,9 +105,22 @@ def stream(games: Games, game_id: str, token: str | None, last_event_id: str | N
                 if gone:
                     yield _message("gone", {"id": game_id})
                     return
+                # A seat change may have taken the seat from this stream's token (it left, or
+                # a rematch's seat was issued a new token): the seat's next holder's redaction
+                # is not this reader's. Such a stream ends, as the token's next request would.
+                revoked = (
+                    seat is not None
+                    and token is not None
+                    and any("move" not in entry for entry in entries)
+                    and games.seat_of_token(game_id, token) != seat
+                )
                 for entry in entries:
-                    yield _message("move", games.redact_entry(entry, seat, status), entry["version"])
+                    shown_to = None if revoked else seat
+                    yield _message("move", games.redact_entry(entry, shown_to, status), entry["version"])
                     sent = entry["version"]
+                if revoked:
+                    yield _message("revoked", {"version": sent})
+                    return
                 if status == "finished" or status == "aborted":  # nothing more will come
                     yield _message(status, {"version": sent})
                     return

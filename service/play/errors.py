@@ -112,6 +112,24 @@ class SeatTaken(PlayError):
     code = "seat_taken"
 
 
+class SeedWithOpenSeats(PlayError):
+    """A seed asked for a game with open seats: the engines are public, so it would tell its
+    creator the hands the joiners are dealt."""
+
+    code = "seed_with_open_seats"
+
+    def __init__(
+        self,
+        message: str = (
+            "A game with open seats takes no seed: the engines are public, so a seed chosen by a "
+            "player predicts every hand its seats are dealt. Leave out `seed` and the server draws "
+            "one (the record shows it once the game is over); a seed is for games whose seats are "
+            "all filled at creation (tests, bots, puzzles)."
+        ),
+    ) -> None:
+        super().__init__(message)
+
+
 class GameNotWaiting(PlayError):
     """A join (or a leave) once the game has started, or after it ended."""
 

@@ -35,9 +35,11 @@ from .errors import (
     GameNotFound,
     GameNotOver,
     IdempotencyKeyReused,
+    InvalidToken,
     LevelNotForBot,
     MissingToken,
     SeatResigned,
+    SeedWithOpenSeats,
     StaleVersion,
     TooManyBotGames,
     TooMuchContention,
@@ -86,6 +88,14 @@ def request_fingerprint(move: Any, version: int | None) -> str:
 def has_humans(meta: dict[str, Any]) -> bool:
     # An open seat is a human's to come.
     return any(seat["kind"] != "bot" for seat in meta["seats"])
+
+
+def viewing_seat(status: str, seat: int | None) -> int | None:
+    """Whose eyes a reader of the game sees with: a spectator's while it waits for players, else
+    the reader's seat. Before the start the hidden things of a seat (the hand dealt at creation)
+    belong to whoever holds the seat when the game starts, not to a reader who may still leave
+    and let another take it (the rule of waiting games, e.g. P-WAIT in docs/rules/property.md)."""
+    return None if status == "waiting" else seat
 
 
 def to_act(status: str, state: State) -> list[int]:
@@ -204,6 +214,8 @@ class Games:
         seats_in = request["seats"]
         options = game.normalize_options(len(seats_in), request.get("options") or {})
         seed = request.get("seed")
+        if seed is not None and any(seat["kind"] == "open" for seat in seats_in):
+            raise SeedWithOpenSeats()
         if seed is None:
             seed = secrets.randbits(63)
         seats, tokens = [], {}
@@ -303,7 +315,7 @@ class Games:
             "you": seat,
             "options": stored.meta["options"],
             "seats": _public_seats(stored.meta),
-            "view": state.view(seat),
+            "view": state.view(viewing_seat(stored.status, seat)),
             "result": result,
             **(
                 {"clock": stored.meta["clock"], "deadlines": shown_deadlines(stored.deadlines)}
@@ -350,9 +362,19 @@ class Games:
             "events": [self.redact_entry(e, seat, stored.status) for e in entries],
         }
 
+    def seat_of_token(self, game_id: str, token: str) -> int | None:
+        """The seat ``token`` holds now; None once it holds none (its seat was left, or a new
+        token replaced it) or the game is gone. A token never holds a seat again once it lost it."""
+        try:
+            return auth.seat_of(self.read(game_id, parse_state=False).meta["seats"], token)
+        except (GameNotFound, InvalidToken):
+            return None
+
     @staticmethod
     def redact_entry(entry: dict[str, Any], seat: int | None, status: str) -> dict[str, Any]:
-        """A log entry as ``seat`` may see it: its own moves, everyone's redacted events."""
+        """A log entry as ``seat`` may see it: its own moves, everyone's redacted events (a
+        spectator's redaction while the game waits, as ``viewing_seat`` says)."""
+        seat = viewing_seat(status, seat)
         over = status == "finished"
         shown = {
             "version": entry["version"],

@@ -36,7 +36,7 @@ from .errors import (
     SpectatorRefused,
     TooMuchContention,
 )
-from .games import Games, bot_seats_to_act, stand_in_of
+from .games import Games, bot_seats_to_act, stand_in_of, to_act
 from .results import resignation_result, resigned_order
 from .times import rfc3339
 
@@ -93,15 +93,20 @@ class Seats:
         state: Any = None,
     ) -> int:
         now = time.time()
+        # ``state`` is given when the seats to act change hands (a start, a resignation).
+        turns_changed = state is not None
+        if state is None and status == "active":
+            # A change that hands no turn on (a rematch's token issued again) still says who is
+            # to act: the webhooks' notices of the version read it from the entry.
+            state = self.games._restore(stored, stored.state)
+        acting = [] if state is None else to_act(status, state)
         entry: dict[str, Any] = {"version": stored.version + 1, "seat": seat, "events": events, "at": now}
         entry["status"] = status  # read by the webhooks' fan-out, as a move's (service.play.webhooks)
-        if state is not None:
-            entry["to_act"] = state.to_act()
+        entry["to_act"] = acting
         deadlines = None
-        if "clock" in meta and (state is not None or status != "active"):
-            # Seats to act changed hands (a start, a resignation) or the game ended: new deadlines.
-            to_act = state.to_act() if state is not None else []
-            deadlines = next_deadlines(meta, status, to_act, stored.deadlines, None, now)
+        if "clock" in meta and (turns_changed or status != "active"):
+            # Seats to act changed hands or the game ended: new deadlines.
+            deadlines = next_deadlines(meta, status, acting, stored.deadlines, None, now)
             if deadlines:
                 entry["deadlines"] = shown_deadlines(deadlines)
         store = self.games.store

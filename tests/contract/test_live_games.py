@@ -4,7 +4,8 @@ The client knows only the contract: it validates every response against openapi.
 its strict variant, tests/contract/conformance.py), plays the moves the server lists, and
 never sees a server error. After each game it replays the record and checks that every view
 the server sent a seat is exactly that seat's view of the true state — nothing hidden was
-ever sent.
+ever sent. A game with an open seat is read by every seat token while it waits, and each
+must have been shown the spectator's view then (X-WAIT in docs/rules/<game>.md).
 """
 
 from __future__ import annotations
@@ -39,16 +40,19 @@ class Client:
 
 
 def play(client: Client, title: str, seats: list[dict], options: dict, seed: int, rng: random.Random):
-    created = client.call(
-        "POST",
-        "/games",
-        "GameCreated",
-        json={"title": title, "seats": seats, "options": options, "seed": seed},
-    )
+    body = {"title": title, "seats": seats, "options": options}
+    if OPEN not in seats:
+        body["seed"] = seed  # a game with open seats takes none (seed_with_open_seats)
+    created = client.call("POST", "/games", "GameCreated", json=body)
     assert created.status_code == 201, created.text
     game = created.json()
     tokens = {s["seat"]: s["token"] for s in game["seats"] if "token" in s}
     seen = []  # (version, seat, view) the server sent
+    for seat in [s["seat"] for s in game["seats"] if s["kind"] == "open"]:
+        read_while_waiting(client, game["id"], tokens, seen)
+        joined = client.call("POST", f"/games/{game['id']}/join", "Joined", json={"seat": seat})
+        assert joined.status_code == 201, joined.text
+        tokens[seat] = joined.json()["token"]
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
         watcher = rng.choice(sorted(tokens))  # one seat's view per round, checked after the game
@@ -84,24 +88,41 @@ def play(client: Client, title: str, seats: list[dict], options: dict, seed: int
     return record, events, seen
 
 
-def check_views(record, seen):
-    """Every view the server sent equals the engine's view for that seat at that version."""
+def read_while_waiting(client: Client, game_id: str, tokens: dict[int, str], seen: list) -> None:
+    """Every seat token reads the waiting game: its view (checked after the game) and its log,
+    which must be the spectator's."""
+    public = client.call("GET", f"/games/{game_id}/events", "Events").json()
+    for seat, token in tokens.items():
+        shown = client.call("GET", f"/games/{game_id}", "Game", token).json()
+        assert shown["status"] == "waiting"
+        seen.append((shown["version"], seat, shown["view"]))
+        log = client.call("GET", f"/games/{game_id}/events", "Events", token).json()
+        assert log["events"] == public["events"], f"seat {seat}'s log of a waiting game"
+
+
+def check_views(record, seen, joins: int = 0):
+    """Every view the server sent equals the engine's view for that seat at that version; before
+    the last of ``joins`` (one version each, then the moves), the spectator's."""
     game = registry.get(record["title"])
     state = game.setup(len(record["seats"]), record["options"], record["seed"])
     by_version: dict[int, list] = {}
     for version, seat, view in seen:
         by_version.setdefault(version, []).append((seat, view))
-    for version in range(len(record["moves"]) + 1):
+    assert joins == 0 or any(version < joins for version in by_version), "no view of the waiting game"
+    for version in range(joins + len(record["moves"]) + 1):
         for seat, view in by_version.get(version, []):
-            assert json.loads(json.dumps(state.view(seat))) == view, f"view of seat {seat} at {version}"
-        if version < len(record["moves"]):
-            entry = record["moves"][version]
+            eyes = None if version < joins else seat
+            assert json.loads(json.dumps(state.view(eyes))) == view, f"view of seat {seat} at {version}"
+        move = version - joins
+        if 0 <= move < len(record["moves"]):
+            entry = record["moves"][move]
             state.apply(entry["seat"], entry["move"])
     assert state.is_over() and state.result().to_dict() == record["result"]
 
 
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot", "bot": "random"}
+OPEN = {"kind": "open"}
 
 
 @pytest.mark.parametrize("title", sorted(registry.GAMES))
@@ -109,14 +130,21 @@ def test_complete_games_against_bots_and_between_humans(live, title):
     game = registry.GAMES[title]
     client = Client(live)
     rng = random.Random(title)
-    lineups = [[HUMAN] + [BOT] * (game.max_seats - 1), [HUMAN] * max(2, game.min_seats)]
+    seats = max(2, game.min_seats)
+    lineups = [
+        [HUMAN] + [BOT] * (game.max_seats - 1),
+        [HUMAN] * seats,
+        # Two seats left open, joined one after the other: the game waits twice before its start.
+        [HUMAN, OPEN, OPEN] + [BOT] * (max(3, seats) - 3),
+    ]
     for index, lineup in enumerate(lineups):
         options = rng.choice(game.option_combinations(len(lineup)))
         record, events, seen = play(client, title, lineup, options, seed=100 + index, rng=rng)
-        check_views(record, seen)
+        joins = lineup.count(OPEN)
+        check_views(record, seen, joins)
         if BOT in lineup:
             assert {entry["seat"] for entry in record["moves"]} - {0}, "bots moved through the worker"
-        assert len(events["events"]) == len(record["moves"])
+        assert len(events["events"]) == len(record["moves"]) + joins
 
 
 def test_live_event_stream_snapshot_moves_and_resume(live):

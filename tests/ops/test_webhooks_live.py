@@ -582,20 +582,25 @@ def test_a_rematch_is_told_to_the_game_s_endpoints_with_their_secrets(hooked):
         )
         assert listed.status_code == 200 and listed.json()["deliveries"], listed.text
         # Seat 1 asks again (a lost token): the same game, and the endpoints are set once, so
-        # nothing already sent is sent again (a second fan-out from version 0 would).
+        # nothing already sent is sent again (a second fan-out from version 0 would). The new
+        # version says who is to act, as the game does: seat 1, whose turn is told again at it.
         before = len(of_rematch(game_receiver, game_secret))
         again = requests.post(f"{url}/games/{game_id}/rematch", headers=_auth(tokens[1]), timeout=10)
         assert again.status_code == 201 and again.json()["id"] == rematch, again.text
         rejoined = _wait(
-            lambda: (got := of_rematch(game_receiver, game_secret)) and len(got) > before and got,
-            what="the second join's notice",
+            lambda: (got := of_rematch(game_receiver, game_secret)) and len(got) > before + 1 and got,
+            what="the second join's notices",
         )
         time.sleep(1.0)
         notices = [
             (i, n) for i, n in _verified(game_receiver, game_secret) if n["data"]["game_id"] == rematch
         ]
-        assert len({i for i, _ in notices}) == len(notices) == len(rejoined) == before + 1, notices
-        assert notices[-1][1]["type"] == "seat.joined" and notices[-1][1]["data"]["seat"] == 1
+        assert len({i for i, _ in notices}) == len(notices) == len(rejoined) == before + 2, notices
+        shown = requests.get(f"{url}/games/{rematch}", timeout=10).json()
+        told = [n for _, n in notices[-2:]]
+        assert [(n["type"], n["data"]["seat"]) for n in told] == [("seat.joined", 1), ("game.turn", 1)]
+        assert all(n["data"]["to_act"] == shown["to_act"] == [1] for n in told)
+        assert all(n["data"]["version"] == shown["version"] for n in told)
     finally:
         game_receiver.close()
         seat_receiver.close()

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import orjson
 import pytest
 
 from engines import registry
+from service.http.app import create_app
 from service.store.keys import LOBBY, game_key, log_key
 
 from .test_api import _play_to_the_end, assert_problem, bearer, first_move
@@ -178,7 +180,7 @@ def test_abort_is_refused_once_every_human_has_moved(client, redis_client):
 
 
 def test_the_record_lists_moves_only_and_replays_to_the_stored_result(client):
-    created = create_open(client, seats=[{"kind": "open"}, {"kind": "open"}], seed=3)
+    created = create_open(client, seats=[{"kind": "open"}, {"kind": "open"}])
     toks = {}
     for _ in range(2):
         joined = join(client, created["id"]).get_json()
@@ -238,6 +240,35 @@ def test_a_waiting_game_expires_after_the_lobby_ttl(client, redis_client, app):
     redis_client.zadd(LOBBY, {"old-game": time.time() - games.store.lobby_ttl - 5})
     client.get("/lobby")
     assert redis_client.zscore(LOBBY, "old-game") is None
+
+
+@pytest.mark.parametrize("title", sorted(registry.GAMES))
+def test_while_a_game_waits_every_seat_reads_what_a_spectator_sees(client, redis_client, title):
+    """X-WAIT, every title: the creator's and a joiner's view, log, moves and pictures are the
+    spectator's while the game waits; once it starts, each seat sees its own deal."""
+    created = create_open(client, title=title, seats=[{"kind": "human"}, {"kind": "open"}, {"kind": "open"}])
+    game_id, creator = created["id"], created["human_seats"][0]["token"]
+    joiner = join(client, game_id, seat=1).get_json()["token"]
+    meta = orjson.loads(redis_client.hget(game_key(game_id), "meta"))
+    dealt = registry.get(title).setup(3, meta["options"], meta["seed"])
+    spectator = orjson.loads(orjson.dumps(dealt.view(None)))
+    public_log = client.get(f"/games/{game_id}/events").get_json()["events"]
+    public_text = client.get(f"/games/{game_id}/board.txt").get_data(as_text=True)
+    for seat, token in ((0, creator), (1, joiner)):
+        shown = client.get(f"/games/{game_id}", headers=bearer(token)).get_json()
+        assert shown["status"] == "waiting" and shown["you"] == seat and shown["view"] == spectator
+        assert (
+            client.get(f"/games/{game_id}/events", headers=bearer(token)).get_json()["events"] == public_log
+        )
+        listing = client.get(f"/games/{game_id}/moves", headers=bearer(token)).get_json()
+        assert listing["seat"] == seat and listing["moves"] == [] and listing["to_act"] == []
+        text = client.get(f"/games/{game_id}/board.txt", headers=bearer(token)).get_data(as_text=True)
+        assert "hand:" not in text and "reserve:" not in text
+        assert len(text.splitlines()) == len(public_text.splitlines())  # no row of a seat's own
+    join(client, game_id, seat=2)
+    for seat, token in ((0, creator), (1, joiner)):
+        shown = client.get(f"/games/{game_id}", headers=bearer(token)).get_json()
+        assert shown["status"] == "active" and shown["view"] == orjson.loads(orjson.dumps(dealt.view(seat)))
 
 
 @pytest.mark.parametrize("seats", [[{"kind": "open"}, {"kind": "open"}]])
@@ -332,9 +363,9 @@ def test_listed_is_a_json_boolean(client):
 
 
 # ---- rematch ------------------------------------------------------------------------------------
-def _finished_by_resignation(client, seats=None):
+def _finished_by_resignation(client, seats=None, **extra):
     game = create_open(
-        client, seats=seats or [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
+        client, seats=seats or [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}], **extra
     )
     toks = {s["seat"]: s["token"] for s in game["human_seats"]}
     client.post(f"/games/{game['id']}/resign", headers=bearer(toks[1]))
@@ -381,3 +412,38 @@ def test_a_rematch_is_one_game_for_all_its_players_and_starts_when_all_asked(cli
         f"/games/{running['id']}/rematch", headers=bearer(running["human_seats"][0]["token"])
     )
     assert_problem(refused, 409, "game_not_over")
+
+
+def test_a_rematch_asked_again_tells_its_webhooks_who_is_to_act(settings, redis_client):
+    """The notice of each join of a rematch, a token issued again included, says who is to act
+    as the game does at that version: nobody while it waits, the seat to play once it runs."""
+    # The endpoint is never called (no webhook worker here): loopback http only has to be accepted.
+    hooked = replace(settings, webhook_allow_http=True, webhook_allow_private=True)
+    app = create_app(hooked, redis_client=redis_client)
+    client = app.test_client()
+    game, toks = _finished_by_resignation(
+        client, webhooks=[{"url": "http://127.0.0.1:9/hook"}], clock={"turn_seconds": 600}
+    )
+
+    def ask(seat):
+        reply = client.post(f"/games/{game['id']}/rematch", headers=bearer(toks[seat]))
+        assert reply.status_code == 201, reply.get_json()
+        return reply.get_json()
+
+    rematch = ask(0)["id"]
+    assert ask(0)["status"] == "waiting"  # asked again before the start
+    assert ask(1)["status"] == "active"
+    started = client.get(f"/games/{rematch}").get_json()
+    ask(0)  # asked again after the start: a new token, no turn handed on
+    shown = client.get(f"/games/{rematch}").get_json()
+    assert shown["to_act"] == started["to_act"] != [] and shown["deadlines"] == started["deadlines"]
+    assert shown["version"] == 4
+    webhooks = app.extensions["skyline.webhooks"]
+    webhooks.fan_out(rematch)
+    joined = sorted(
+        (record["version"], orjson.loads(record["body"])["data"])
+        for record in webhooks.store.deliveries(rematch)
+        if record["type"] == "seat.joined"
+    )
+    assert [(version, data["seat"]) for version, data in joined] == [(1, 0), (2, 0), (3, 1), (4, 0)]
+    assert [data["to_act"] for _, data in joined] == [[], [], shown["to_act"], shown["to_act"]]

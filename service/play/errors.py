@@ -37,7 +37,8 @@ class GameNotFound(PlayError):
 
 
 class MissingToken(PlayError):
-    """A move sent without the seat token that says whose it is."""
+    """A request that acts as a seat (a move, a leave, a resignation, a rematch, a seat's
+    webhook) sent without the seat token that says whose it is: one code on every route."""
 
     code = "missing_token"
 
@@ -147,11 +148,6 @@ class AbortRefused(PlayError):
 
     code = "abort_refused"
 
-
-class SpectatorRefused(PlayError):
-    """A seat change asked without a seat token (leave, abort)."""
-
-    code = "seat_token_required"
 
 
 class BadCursor(PlayError):

@@ -30,10 +30,10 @@ from .errors import (
     GameNotFound,
     GameNotOver,
     GameNotWaiting,
+    MissingToken,
     NoSuchSeat,
     SeatResigned,
     SeatTaken,
-    SpectatorRefused,
     TooMuchContention,
 )
 from .games import Games, bot_seats_to_act, stand_in_of, to_act
@@ -78,7 +78,7 @@ class Seats:
         stored = self.games.read(game_id)
         seat = auth.seat_of(stored.meta["seats"], token)
         if seat is None:
-            raise SpectatorRefused(refusal)
+            raise MissingToken(refusal)
         return stored, seat
 
     def _commit(

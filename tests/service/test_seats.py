@@ -113,7 +113,7 @@ def test_leave_opens_the_seat_again_and_revokes_the_token(client):
     assert_problem(
         client.post(f"/games/{created['id']}/leave", headers=bearer(joined["token"])), 401, "invalid_token"
     )
-    assert_problem(client.post(f"/games/{created['id']}/leave"), 401, "seat_token_required")
+    assert_problem(client.post(f"/games/{created['id']}/leave"), 401, "missing_token")
     events = client.get(f"/games/{created['id']}/events?since=1").get_json()["events"]
     assert events == [{"version": 2, "seat": 1, "events": [{"type": "seat_left", "seat": 1}]}]
     # The creator's own seat may be left too; once started, leaving is refused: resign instead.
@@ -288,7 +288,7 @@ def test_resign_refusals_and_a_resigned_seat_may_watch_but_not_move(client, redi
     assert_problem(
         client.post(f"/games/{waiting['id']}/resign", headers=bearer(token)), 409, "game_not_active"
     )
-    assert_problem(client.post(f"/games/{waiting['id']}/resign"), 401, "seat_token_required")
+    assert_problem(client.post(f"/games/{waiting['id']}/resign"), 401, "missing_token")
     game = create_open(
         client,
         seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "human"}],
@@ -406,7 +406,7 @@ def test_a_rematch_is_one_game_for_all_its_players_and_starts_when_all_asked(cli
     assert again["id"] == body["id"] and again["seat"] == 0 and again["token"] != body["token"]
     assert_problem(client.get(f"/games/{body['id']}", headers=bearer(body["token"])), 401, "invalid_token")
     assert client.get(f"/games/{body['id']}", headers=bearer(again["token"])).get_json()["you"] == 0
-    assert_problem(client.post(f"/games/{game['id']}/rematch"), 401, "seat_token_required")
+    assert_problem(client.post(f"/games/{game['id']}/rematch"), 401, "missing_token")
     running = create_open(client, seats=[{"kind": "human"}, {"kind": "human"}])
     refused = client.post(
         f"/games/{running['id']}/rematch", headers=bearer(running["human_seats"][0]["token"])

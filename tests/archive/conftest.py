@@ -21,6 +21,7 @@ import psycopg
 import pytest
 
 from service.archive.archive import Archive
+from service.archive.records import ArchivedGame
 from service.archive.schema import migrate
 from service.run.postgres import EmbeddedPostgres
 
@@ -88,20 +89,46 @@ def count(url: str, table: str, game_id: str) -> int:
     return int(row[0])
 
 
-def wait_for(condition: Callable[[], bool], timeout: float = 30.0, what: str = "the condition") -> None:
+TABLES = ("archived_games", "archived_log", "archived_snapshots", "archived_seats")
+
+
+def rows_of(url: str, game_id: str) -> dict[str, int]:
+    return {table: count(url, table, game_id) for table in TABLES}
+
+
+def whole(game: ArchivedGame) -> dict[str, int]:
+    return {
+        "archived_games": 1,
+        "archived_log": game.version,
+        "archived_snapshots": len(game.all_snapshots()),
+        "archived_seats": len(game.seats),
+    }
+
+
+def wait_for(
+    condition: Callable[[], bool],
+    timeout: float = 30.0,
+    what: str = "the condition",
+    process: subprocess.Popen[str] | None = None,
+) -> None:
+    """Wait until ``condition()``; fail at once, with its output, if ``process`` exits meanwhile."""
     deadline = time.monotonic() + timeout
     while not condition():
+        if process is not None and process.poll() is not None:
+            output = "".join(part or "" for part in process.communicate())
+            raise AssertionError(f"the process exited ({process.returncode}) before {what}:\n{output}")
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.05)
 
 
 def backend_state(url: str, application: str) -> tuple[str, str, str] | None:
-    """(state, wait_event_type, query) of the session named ``application``, or None when gone."""
+    """(state, wait_event_type, query) of the session named ``application``, or None when gone;
+    its busiest, when it has several (a process's pool may have opened an idle second one)."""
     with psycopg.connect(url) as connection:
         row = connection.execute(
             "SELECT state, coalesce(wait_event_type, ''), query FROM pg_stat_activity "
-            "WHERE application_name = %s",
+            "WHERE application_name = %s ORDER BY state = 'idle', backend_xid IS NULL LIMIT 1",
             (application,),
         ).fetchone()
     return None if row is None else (row[0], row[1], row[2])

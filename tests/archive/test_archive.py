@@ -14,7 +14,6 @@ import pytest
 
 from service.archive.archive import Archive
 from service.archive.records import (
-    ArchivedGame,
     ArchivedSeat,
     InvalidArchive,
     LogEntry,
@@ -24,23 +23,8 @@ from service.archive.records import (
 from service.archive.schema import migrate
 from service.run.postgres import EmbeddedPostgres
 
-from .conftest import ROOT, backend_state, count, new_database, start_writer, wait_for
+from .conftest import ROOT, TABLES, backend_state, new_database, rows_of, start_writer, wait_for, whole
 from .games import EPOCH, HAND_WRITTEN, a_game
-
-TABLES = ("archived_games", "archived_log", "archived_snapshots", "archived_seats")
-
-
-def rows_of(url: str, game_id: str) -> dict[str, int]:
-    return {table: count(url, table, game_id) for table in TABLES}
-
-
-def whole(game: ArchivedGame) -> dict[str, int]:
-    return {
-        "archived_games": 1,
-        "archived_log": game.version,
-        "archived_snapshots": len(game.all_snapshots()),
-        "archived_seats": len(game.seats),
-    }
 
 
 def test_a_game_reads_back_byte_for_byte(archive: Archive, shared_database: str) -> None:
@@ -243,6 +227,7 @@ def test_positions_follow_the_commits_so_a_resumed_export_misses_nothing(postgre
         wait_for(
             lambda: (backend_state(url, "writer-slow") or ("", "", ""))[2].startswith("COPY archived_log"),
             what="the slow writer's COPY",
+            process=slow,
         )
         with Archive(url) as archive:
             assert archive.write_game(a_game("quick", moves=3))

@@ -111,7 +111,11 @@ def test_a_process_killed_while_migrating_leaves_nothing_and_no_lock(database: s
     folder = folder_of(tmp_path, "CREATE TABLE half (x integer);\nSELECT pg_sleep(60);\n")
     [killed] = migrating_processes(database, folder, 1, application="migrate-killed")
     try:
-        wait_for(lambda: "pg_sleep" in (backend_state(database, "migrate-killed") or ("", "", ""))[2])
+        wait_for(
+            lambda: "pg_sleep" in (backend_state(database, "migrate-killed") or ("", "", ""))[2],
+            what="the migration's sleep",
+            process=killed,
+        )
         killed.send_signal(signal.SIGKILL)
         killed.communicate()
         # The session ends with its client: its transaction rolls back and its lock goes with it.

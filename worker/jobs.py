@@ -101,6 +101,8 @@ def play_bot_turn(
     """
     job = get_current_job()
     if connection is None:
+        if job is None:
+            raise RuntimeError("play_bot_turn runs as an RQ job, or is given its Redis connection.")
         connection = job.connection
     if waited is None:
         waited = waited_in_queue(job)

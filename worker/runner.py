@@ -178,13 +178,13 @@ class SkylineWorker(SimpleWorker):
         return ok
 
 
-def _settings() -> Settings:
-    """The worker's settings, once REDIS_URL is known to be set; its logs configured by them."""
+def _settings() -> tuple[Settings, str]:
+    """The worker's settings and its REDIS_URL, which must be set; its logs configured by them."""
     settings = Settings.from_env()
     if not settings.redis_url:
         raise SystemExit("REDIS_URL is not set.")
     logs.configure(settings.log_level, settings.log_format)
-    return settings
+    return settings, settings.redis_url
 
 
 def _work(
@@ -220,8 +220,7 @@ def run_webhooks(*, burst: bool = False, http_port: int | None = None) -> int:
     dispatcher thread that fans out committed versions and enqueues the due endpoints."""
     from . import webhooks
 
-    settings = _settings()
-    url = settings.redis_url
+    settings, url = _settings()
     worker = SimpleWorker(
         [webhooks.QUEUE_NAME],
         connection=redis.Redis.from_url(url),
@@ -236,8 +235,7 @@ def run_webhooks(*, burst: bool = False, http_port: int | None = None) -> int:
 
 def run(*, burst: bool = False, http_port: int | None = None) -> int:
     """Run one worker on the bot queue until SIGTERM (warm shutdown) or, with burst, an empty queue."""
-    settings = _settings()
-    url = settings.redis_url
+    settings, url = _settings()
     connection = redis.Redis.from_url(url)  # bytes: RQ stores compressed payloads
     beat = PresenceBeat(WorkerPresence(redis.Redis.from_url(url)))
     worker = SkylineWorker(

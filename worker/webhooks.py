@@ -243,6 +243,8 @@ _contexts: dict[str, Context] = {}
 
 def context() -> Context:
     url = Settings.from_env().redis_url
+    if url is None:  # the worker's runner refuses to start without one
+        raise RuntimeError("REDIS_URL is not set.")
     if url not in _contexts:
         _contexts[url] = Context(redis.Redis.from_url(url))
     return _contexts[url]

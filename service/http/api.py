@@ -122,7 +122,7 @@ GAME_LINKS = {
 
 # Seat tokens are bearer tokens: optional where a spectator may read, required to act.
 SEAT_TOKEN = "seatToken"
-OPTIONAL_TOKEN = [{}, {SEAT_TOKEN: []}]
+OPTIONAL_TOKEN: list[dict[str, list[str]]] = [{}, {SEAT_TOKEN: []}]
 
 # Replies whose shape depends on the title: service.http.contract describes them (tagged unions).
 TAGGED_REPLIES = {

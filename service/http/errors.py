@@ -97,7 +97,7 @@ def _from_anything(error: Exception) -> Response:
 _HANDLERS = "skyline.error_handlers"
 
 
-def add_handler(app: Flask, kind: type[BaseException], handler: Callable[[Any], Response]) -> None:
+def add_handler(app: Flask, kind: type[Exception], handler: Callable[[Any], Response]) -> None:
     """Answer errors of ``kind`` with ``handler``, in Flask and in the fast lane alike."""
     app.register_error_handler(kind, handler)
     app.extensions.setdefault(_HANDLERS, {})[kind] = handler

@@ -15,8 +15,9 @@ def document() -> dict[str, Any]:
     """Build the app without touching Redis (clients connect lazily) and return its spec."""
     from .app import create_app
 
-    settings = replace(Settings.from_env(), redis_url="redis://127.0.0.1:1/0")
-    app = create_app(settings, redis_client=redis.Redis.from_url(settings.redis_url), enqueue_bots=False)
+    never_connected = "redis://127.0.0.1:1/0"
+    settings = replace(Settings.from_env(), redis_url=never_connected)
+    app = create_app(settings, redis_client=redis.Redis.from_url(never_connected), enqueue_bots=False)
     return app.extensions["skyline.api"].spec.to_dict()
 
 

@@ -81,7 +81,7 @@ class AbortedSchema(Schema):
     version = fields.Integer(required=True)
 
 
-class LobbyQuerySchema(paged_query(LOBBY_PAGE, LOBBY_PAGE_MAX, "Games")):
+class LobbyQuerySchema(paged_query(LOBBY_PAGE, LOBBY_PAGE_MAX, "Games")):  # type: ignore[misc]  # a base a function makes: mypy cannot follow it
     title = fields.String(
         validate=validate.OneOf(sorted(registry.GAMES)), metadata={"description": "Only games of this title."}
     )

@@ -98,7 +98,7 @@ class DeliverySchema(Schema):
     )
 
 
-class DeliveriesQuerySchema(paged_query(DELIVERIES_PAGE, DELIVERIES_PAGE_MAX, "Deliveries")):
+class DeliveriesQuerySchema(paged_query(DELIVERIES_PAGE, DELIVERIES_PAGE_MAX, "Deliveries")):  # type: ignore[misc]  # a base a function makes: mypy cannot follow it
     pass
 
 

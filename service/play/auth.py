@@ -9,8 +9,9 @@ import functools
 import hashlib
 import hmac
 import secrets
-from typing import Any
+from collections.abc import Sequence
 
+from ..store.records import SeatRecord
 from .errors import InvalidToken
 
 
@@ -24,7 +25,7 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def seat_of(seats: list[dict[str, Any]], token: str | None) -> int | None:
+def seat_of(seats: Sequence[SeatRecord], token: str | None) -> int | None:
     """Return the seat the token belongs to; None for no token (a spectator)."""
     if token is None:
         return None

@@ -22,12 +22,13 @@ from typing import Any
 from engines.bots import choose
 
 from ..store.games import GameMissing, GameMovedOn, StoredGame
+from ..store.records import LogEntry
 from .errors import PlayError
 from .games import Games, stand_in_of
 from .times import rfc3339
 
 
-def timeouts_in_a_row(log: list[dict[str, Any]], seat: int) -> int:
+def timeouts_in_a_row(log: list[LogEntry], seat: int) -> int:
     """How many of the seat's last moves were played for it when its time ran out."""
     count = 0
     for entry in reversed(log):

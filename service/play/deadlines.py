@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..store.records import Clock, GameMeta
 from .times import rfc3339
 
 MIN_TURN_SECONDS = 10
@@ -13,7 +14,7 @@ MAX_TURN_SECONDS = 14 * 24 * 3600
 DEFAULT_TIMEOUTS_TO_RESIGN = 3
 
 
-def clock_of(request: dict[str, Any] | None) -> dict[str, Any] | None:
+def clock_of(request: dict[str, Any] | None) -> Clock | None:
     """The clock as kept with the game (defaults filled in), from the one asked at creation."""
     if not request:
         return None
@@ -25,7 +26,7 @@ def clock_of(request: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def next_deadlines(
-    meta: dict[str, Any],
+    meta: GameMeta,
     status: str,
     to_act: list[int],
     previous: dict[str, float] | None,

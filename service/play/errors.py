@@ -149,7 +149,6 @@ class AbortRefused(PlayError):
     code = "abort_refused"
 
 
-
 class BadCursor(PlayError):
     """A page cursor (the lobby's, the deliveries') that this service did not write."""
 

@@ -14,7 +14,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import orjson
@@ -26,6 +26,7 @@ from engines.core import GameOver, RulesError, State, redact_all
 from ..store.botgames import BotGameQuota
 from ..store.games import DuplicateRequest, GameMissing, GameMovedOn, GameStore, StoredGame, new_game_id
 from ..store.lobby import LobbyIndex
+from ..store.records import GameMeta, LogEntry, PublicSeat, SeatRecord, StandIn
 from ..watch import metrics
 from . import auth
 from .deadlines import clock_of, next_deadlines
@@ -55,7 +56,7 @@ BotEnqueuer = Callable[..., object]  # (game_id, version, *, humans) -> enqueued
 STAND_IN_LEVEL = "greedy"
 
 
-def stand_in_of(meta: dict[str, Any]) -> dict[str, str]:
+def stand_in_of(meta: GameMeta) -> StandIn:
     """The bot that plays a seat whose player resigned or ran out of time: the game's (set at
     creation), or the default level for a game kept from before there was a choice."""
     if "stand_in" in meta:
@@ -68,15 +69,21 @@ def _status(state: State) -> str:
     return "finished" if state.is_over() else "active"
 
 
-def _public_seats(meta: dict[str, Any]) -> list[dict[str, Any]]:
-    return [
-        {
-            k: (True if k == "resigned" else v)
-            for k, v in seat.items()
-            if k != "token_hash" and k != "invited" and k != "reserved_for"
-        }
-        for seat in meta["seats"]
-    ]
+def public_seat(seat: SeatRecord) -> PublicSeat:
+    """A seat as every reader sees it (a game, its record, the lobby): its token's digest, the
+    invited name and a rematch's reservation stay secret, and a resigned seat says only that it
+    resigned (``"resigned": true``), not when (its place in the order is the result's)."""
+    public: PublicSeat = {"seat": seat["seat"], "kind": seat["kind"]}
+    for key in ("name", "bot", "level"):
+        if key in seat:
+            public[key] = seat[key]
+    if seat.get("resigned"):
+        public["resigned"] = True
+    return public
+
+
+def public_seats(meta: GameMeta) -> list[PublicSeat]:
+    return [public_seat(seat) for seat in meta["seats"]]
 
 
 def request_fingerprint(move: Any, version: int | None) -> str:
@@ -85,7 +92,7 @@ def request_fingerprint(move: Any, version: int | None) -> str:
     return hashlib.sha256(json.dumps({"move": move, "version": version}, sort_keys=True).encode()).hexdigest()
 
 
-def has_humans(meta: dict[str, Any]) -> bool:
+def has_humans(meta: Mapping[str, Any]) -> bool:
     # An open seat is a human's to come.
     return any(seat["kind"] != "bot" for seat in meta["seats"])
 
@@ -103,12 +110,14 @@ def to_act(status: str, state: State) -> list[int]:
     return state.to_act() if status == "active" else []
 
 
-def bot_seats_to_act(meta: dict[str, Any], state: State) -> list[int]:
+def bot_seats_to_act(meta: GameMeta, state: State) -> list[int]:
     kinds = {seat["seat"]: seat["kind"] for seat in meta["seats"]}
     return [seat for seat in state.to_act() if kinds.get(seat) == "bot"]
 
 
-def _remember(entries: OrderedDict, lock: threading.Lock, capacity: int, key: Any, value: Any) -> None:
+def _remember(
+    entries: OrderedDict[Any, Any], lock: threading.Lock, capacity: int, key: Any, value: Any
+) -> None:
     """Put ``value`` under ``key`` as the newest entry, dropping the oldest beyond ``capacity``."""
     if capacity <= 0:
         return
@@ -208,7 +217,7 @@ class Games:
     def create(self, request: dict[str, Any], *, address: str | None = None) -> dict[str, Any]:
         """Create a game; a game of bots only counts against the quota of the client ``address``."""
         quota = self.bot_games if address is not None and not has_humans(request) else None
-        if quota is not None and not quota.admit(address):
+        if quota is not None and address is not None and not quota.admit(address):
             raise TooManyBotGames(quota.per_address)
         game = registry.get(request["title"])
         seats_in = request["seats"]
@@ -218,9 +227,10 @@ class Games:
             raise SeedWithOpenSeats()
         if seed is None:
             seed = secrets.randbits(63)
-        seats, tokens = [], {}
+        seats: list[SeatRecord] = []
+        tokens: dict[int, str] = {}
         for index, seat in enumerate(seats_in):
-            entry: dict[str, Any] = {"seat": index, "kind": seat["kind"]}
+            entry: SeatRecord = {"seat": index, "kind": seat["kind"]}
             if seat.get("name"):
                 entry["name"] = seat["name"]
             if seat["kind"] == "open":
@@ -239,7 +249,7 @@ class Games:
         stand_in = level_for(None, request.get("stand_in") or STAND_IN_LEVEL)
         state = game.setup(len(seats), options, seed)
         game_id = new_game_id()
-        meta = {
+        meta: GameMeta = {
             "title": game.id,
             "rules_version": game.rules_version,
             "seats": seats,
@@ -265,12 +275,12 @@ class Games:
                 self.lobby.add(game_id, meta["created"])
         else:
             self._wake_bots(game_id, 0, meta, state)
-        if quota is not None:
+        if quota is not None and address is not None:
             quota.record(address, game_id)
-        public = _public_seats(meta)
-        for seat in public:
-            if seat["seat"] in tokens:
-                seat["token"] = tokens[seat["seat"]]
+        public = public_seats(meta)
+        for shown in public:
+            if shown["seat"] in tokens:
+                shown["token"] = tokens[shown["seat"]]
         return {
             "id": game_id,
             "title": game.id,
@@ -314,7 +324,7 @@ class Games:
             "to_act": to_act(stored.status, state),
             "you": seat,
             "options": stored.meta["options"],
-            "seats": _public_seats(stored.meta),
+            "seats": public_seats(stored.meta),
             "view": state.view(viewing_seat(stored.status, seat)),
             "result": result,
             **(
@@ -326,7 +336,8 @@ class Games:
         }
 
     def moves(self, game_id: str, token: str | None) -> dict[str, Any]:
-        return orjson.loads(self.moves_json(game_id, token))
+        listing: dict[str, Any] = orjson.loads(self.moves_json(game_id, token))
+        return listing
 
     def moves_json(self, game_id: str, token: str | None) -> bytes:
         """The caller's legal moves as the API sends them (JSON): from a listing kept for the
@@ -371,12 +382,12 @@ class Games:
             return None
 
     @staticmethod
-    def redact_entry(entry: dict[str, Any], seat: int | None, status: str) -> dict[str, Any]:
+    def redact_entry(entry: LogEntry, seat: int | None, status: str) -> dict[str, Any]:
         """A log entry as ``seat`` may see it: its own moves, everyone's redacted events (a
         spectator's redaction while the game waits, as ``viewing_seat`` says)."""
         seat = viewing_seat(status, seat)
         over = status == "finished"
-        shown = {
+        shown: dict[str, Any] = {
             "version": entry["version"],
             "seat": entry["seat"],
             "events": redact_all(entry["events"], seat, reveal_all=over),
@@ -395,7 +406,7 @@ class Games:
             "id": game_id,
             "title": stored.meta["title"],
             "rules_version": stored.meta["rules_version"],
-            "seats": _public_seats(stored.meta),
+            "seats": public_seats(stored.meta),
             "options": stored.meta["options"],
             "seed": stored.meta["seed"],
             # The moves only: the log's seat changes (joins, resignations) are not the rules'.
@@ -476,7 +487,7 @@ class Games:
             status = _status(state)
             acting = state.to_act()
             now = time.time()
-            entry = {
+            entry: LogEntry = {
                 "version": stored.version + 1,
                 "seat": seat,
                 "move": applied,
@@ -487,9 +498,9 @@ class Games:
                 "to_act": acting,
                 "status": status,
             }
-            deadlines = None
-            if "clock" in stored.meta:
-                deadlines = next_deadlines(stored.meta, status, acting, stored.deadlines, seat, now)
+            # None for a game without a clock: nothing is written.
+            deadlines = next_deadlines(stored.meta, status, acting, stored.deadlines, seat, now)
+            if deadlines is not None:
                 entry["deadlines"] = shown_deadlines(deadlines)
             result = game_result(stored.meta, state)
             reply = {
@@ -544,7 +555,7 @@ class Games:
         game_id: str,
         version: int,
         status: str,
-        meta: dict[str, Any],
+        meta: GameMeta,
         state: State,
         reply: dict[str, Any],
         deadlines: dict[str, float] | None = None,
@@ -573,7 +584,7 @@ class Games:
         return detached
 
     # ---- bots ----------------------------------------------------------------------------
-    def _wake_bots(self, game_id: str, version: int, meta: dict[str, Any], state: State) -> None:
+    def _wake_bots(self, game_id: str, version: int, meta: GameMeta, state: State) -> None:
         if self.enqueue_bot_turn is not None and bot_seats_to_act(meta, state):
             self.enqueue_bot_turn(game_id, version, humans=has_humans(meta))
 

@@ -12,17 +12,19 @@ Every result of a game with a resignation says which seats resigned (``resigned`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
-from engines.core import State
+from engines.core import ResultDict, State
+
+from ..store.records import GameMeta, GameResult
 
 
-def resigned_order(meta: dict[str, Any]) -> dict[int, int]:
+def resigned_order(meta: GameMeta) -> dict[int, int]:
     """Seat -> its place in the order of resignations (1 = first), for the seats that resigned."""
     return {seat["seat"]: seat["resigned"] for seat in meta["seats"] if seat.get("resigned")}
 
 
-def resignation_result(meta: dict[str, Any], winner: int) -> dict[str, Any]:
+def resignation_result(meta: GameMeta, winner: int) -> GameResult:
     """The result of a two-seat game ended by a resignation: ``winner`` wins."""
     count = len(meta["seats"])
     order = resigned_order(meta)
@@ -36,11 +38,11 @@ def resignation_result(meta: dict[str, Any], winner: int) -> dict[str, Any]:
     }
 
 
-def rerank(result: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
+def rerank(result: ResultDict, meta: GameMeta) -> GameResult:
     """The rules' ``result`` with the resigned seats ranked last, in the order they resigned."""
     order = resigned_order(meta)
     if not order:
-        return result
+        return cast(GameResult, result)  # the same keys, none resigned
     ranks = result["ranks"]
     staying = [seat for seat in range(len(ranks)) if seat not in order]
     new_ranks = list(ranks)
@@ -49,15 +51,19 @@ def rerank(result: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
     # The last to resign stayed longest: first among the resigned; the first to resign is last.
     for place, seat in enumerate(sorted(order, key=order.__getitem__, reverse=True), start=1):
         new_ranks[seat] = len(staying) + place
-    return {
-        **result,
-        "ranks": new_ranks,
-        "winners": [seat for seat, rank in enumerate(new_ranks) if rank == 1],
-        "resigned": [seat in order for seat in range(len(ranks))],
-    }
+    # A cast: the game's own facts of the end ride along under keys GameResult does not name.
+    return cast(
+        GameResult,
+        {
+            **result,
+            "ranks": new_ranks,
+            "winners": [seat for seat, rank in enumerate(new_ranks) if rank == 1],
+            "resigned": [seat in order for seat in range(len(ranks))],
+        },
+    )
 
 
-def game_result(meta: dict[str, Any], state: State) -> dict[str, Any] | None:
+def game_result(meta: GameMeta, state: State) -> GameResult | None:
     """The game's result (None while it runs): the service's own, or the rules' re-ranked."""
     ended = meta.get("ended")
     if ended is not None:

@@ -19,6 +19,7 @@ from engines import registry
 
 from ..store.games import GameMissing, GameMovedOn, StoredGame, new_game_id
 from ..store.lobby import LobbyIndex
+from ..store.records import GameMeta, LogEntry, SeatRecord
 from ..store.seats import RematchStore, SeatStore
 from . import auth
 from .cursors import read_cursor, write_cursor
@@ -36,7 +37,7 @@ from .errors import (
     SeatTaken,
     TooMuchContention,
 )
-from .games import Games, bot_seats_to_act, stand_in_of, to_act
+from .games import Games, bot_seats_to_act, public_seat, stand_in_of, to_act
 from .results import resignation_result, resigned_order
 from .times import rfc3339
 
@@ -47,12 +48,6 @@ if TYPE_CHECKING:
 _ATTEMPTS = 64
 LOBBY_PAGE = 20
 LOBBY_PAGE_MAX = 100
-
-
-def _public(seat: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in seat.items() if k not in ("token_hash", "invited", "reserved_for")} | (
-        {"resigned": True} if seat.get("resigned") else {}
-    )
 
 
 class Seats:
@@ -84,7 +79,7 @@ class Seats:
     def _commit(
         self,
         stored: StoredGame,
-        meta: dict[str, Any],
+        meta: GameMeta,
         status: str,
         seat: int,
         events: list[dict[str, Any]],
@@ -100,9 +95,14 @@ class Seats:
             # to act: the webhooks' notices of the version read it from the entry.
             state = self.games._restore(stored, stored.state)
         acting = [] if state is None else to_act(status, state)
-        entry: dict[str, Any] = {"version": stored.version + 1, "seat": seat, "events": events, "at": now}
-        entry["status"] = status  # read by the webhooks' fan-out, as a move's (service.play.webhooks)
-        entry["to_act"] = acting
+        entry: LogEntry = {
+            "version": stored.version + 1,
+            "seat": seat,
+            "events": events,
+            "at": now,
+            "status": status,  # read by the webhooks' fan-out, as a move's (service.play.webhooks)
+            "to_act": acting,
+        }
         deadlines = None
         if "clock" in meta and (turns_changed or status != "active"):
             # Seats to act changed hands or the game ended: new deadlines.
@@ -146,7 +146,7 @@ class Seats:
                 and stored.meta["seats"][seat]["kind"] == "human"
                 and stored.meta["seats"][seat].get("reserved_for") == holder
             )
-            if again:
+            if again and seat is not None:  # ``again`` tested it: for the type checker
                 try:
                     return self._issue_again(stored, seat)
                 except GameMovedOn:
@@ -174,9 +174,10 @@ class Seats:
             meta = copy.deepcopy(stored.meta)
             invited = seats[chosen].get("name")
             token = auth.new_token()
-            taken: dict[str, Any] = {"seat": chosen, "kind": "human"}
-            if name or invited:
-                taken["name"] = name or invited
+            taken: SeatRecord = {"seat": chosen, "kind": "human"}
+            shown_name = name or invited
+            if shown_name:
+                taken["name"] = shown_name
             if invited:
                 taken["invited"] = invited
             if "reserved_for" in seats[chosen]:
@@ -227,25 +228,21 @@ class Seats:
             raise GameNotOver("A rematch is offered once the game is over.")
         old = stored.meta
         game = registry.get(old["title"])
-        seats: list[dict[str, Any]] = []
+        seats: list[SeatRecord] = []
         for former in old["seats"]:
-            named = {"name": former["name"]} if former.get("name") else {}
+            # Keys in the order they always had: the meta's JSON is unchanged.
+            next_seat: SeatRecord = {"seat": former["seat"], "kind": "open"}
+            if former.get("name"):
+                next_seat["name"] = former["name"]
             if former.get("token_hash"):  # a human seat (resigned or not): reserved for its player
-                seats.append(
-                    {"seat": former["seat"], "kind": "open", **named, "reserved_for": former["token_hash"]}
-                )
+                next_seat["reserved_for"] = former["token_hash"]
             else:
-                seats.append(
-                    {
-                        "seat": former["seat"],
-                        "kind": "bot",
-                        **named,
-                        "bot": former["bot"],
-                        "level": former["level"],
-                    }
-                )
+                next_seat["kind"] = "bot"
+                next_seat["bot"] = former["bot"]
+                next_seat["level"] = former["level"]
+            seats.append(next_seat)
         seed = secrets.randbits(63)
-        meta: dict[str, Any] = {
+        meta: GameMeta = {
             "title": game.id,
             "rules_version": game.rules_version,
             "seats": seats,
@@ -265,7 +262,7 @@ class Seats:
             raise GameNotFound(game_id)
         if self.webhooks is not None:  # before the join: its seat.joined is the first notice
             self.webhooks.carry_over(game_id, new_id)
-        joined = self.join(new_id, seat, holder=auth.token_hash(token))  # type: ignore[arg-type]
+        joined = self.join(new_id, seat, holder=auth.token_hash(token))
         return {"id": new_id, "seat": seat, "token": joined["token"], "status": joined["status"]}
 
     def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -279,7 +276,10 @@ class Seats:
             meta = copy.deepcopy(stored.meta)
             given_back = meta["seats"][seat]
             invited = given_back.get("invited")
-            meta["seats"][seat] = {"seat": seat, "kind": "open", **({"name": invited} if invited else {})}
+            reopened: SeatRecord = {"seat": seat, "kind": "open"}
+            if invited:
+                reopened["name"] = invited
+            meta["seats"][seat] = reopened
             if "reserved_for" in given_back:  # a rematch's seat stays its player's
                 meta["seats"][seat]["reserved_for"] = given_back["reserved_for"]
             try:
@@ -330,15 +330,14 @@ class Seats:
             stand_in = stand_in_of(meta)
             old = meta["seats"][seat]
             # The token stays: its player still sees the game as that seat, and may not move.
-            meta["seats"][seat] = {
-                "seat": seat,
-                "kind": "bot",
-                **({"name": old["name"]} if "name" in old else {}),
-                "bot": stand_in["bot"],
-                "level": stand_in["level"],
-                "resigned": order,
-                "token_hash": old["token_hash"],
-            }
+            played_by_bot: SeatRecord = {"seat": seat, "kind": "bot"}
+            if "name" in old:
+                played_by_bot["name"] = old["name"]
+            played_by_bot["bot"] = stand_in["bot"]
+            played_by_bot["level"] = stand_in["level"]
+            played_by_bot["resigned"] = order
+            played_by_bot["token_hash"] = old["token_hash"]
+            meta["seats"][seat] = played_by_bot
             resigned["stand_in"] = stand_in["level"]
             if not any(s["kind"] == "human" for s in meta["seats"]):
                 meta["played_out"] = True  # no one is left to wait for: bots at their fastest
@@ -428,8 +427,8 @@ class Seats:
         return {"games": found, "next": next_cursor}
 
 
-def _lobby_entry(game_id: str, meta: dict[str, Any]) -> dict[str, Any]:
-    seats = [_public(s) for s in meta["seats"]]
+def _lobby_entry(game_id: str, meta: GameMeta) -> dict[str, Any]:
+    seats = [public_seat(s) for s in meta["seats"]]
     return {
         "id": game_id,
         "title": meta["title"],

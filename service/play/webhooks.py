@@ -35,10 +35,10 @@ import re
 import secrets
 import socket
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import orjson
@@ -52,6 +52,11 @@ from .errors import InvalidToken, MissingToken, WebhookEventsRefused, WebhookNot
 from .results import game_result
 from .times import rfc3339
 from .webhook_addresses import refusal
+
+if TYPE_CHECKING:
+    from ..store.records import GameMeta, GameResult
+    from ..store.webhooks import WebhookStore
+    from .games import Games
 
 SECRET_PREFIX = "whsec_"
 SECRET_BYTES = 24
@@ -227,7 +232,7 @@ def notices_for(
     human_seats: Iterable[int],
     status: str,
     events: Iterable[dict[str, Any]] = (),
-    result: dict[str, Any] | None = None,
+    result: GameResult | None = None,
     rematch_of: str | None = None,
     at: float | None = None,
 ) -> list[tuple[int | None, dict[str, Any]]]:
@@ -248,11 +253,8 @@ def notices_for(
             found.append((extra.get("seat"), notice(kind, {**base, **extra}, at)))
     if status == "finished":
         # The result's public part: who won and the ranks (scores and breakdown stay in the game).
-        ending = {
-            k: (result or {}).get(k)
-            for k in ("ranks", "winners", "reason", "resigned")
-            if k in (result or {})
-        }
+        public: Mapping[str, object] = result or {}
+        ending = {k: public[k] for k in ("ranks", "winners", "reason", "resigned") if k in public}
         found.append((None, notice("game.finished", {**base, "result": ending}, at)))
     else:
         humans = set(human_seats)
@@ -276,10 +278,10 @@ class Webhooks:
     """Registration, fan-out and the deliveries' listing, over ``service.store.webhooks``."""
 
     def __init__(
-        self, store: Any, games: Any, *, allow_http: bool = False, allow_private: bool = False
+        self, store: WebhookStore, games: Games, *, allow_http: bool = False, allow_private: bool = False
     ) -> None:
-        self.store = store  # service.store.webhooks.WebhookStore
-        self.games = games  # service.play.games.Games
+        self.store = store
+        self.games = games
         self.allow_http = allow_http  # SKYLINE_WEBHOOK_ALLOW_HTTP
         self.allow_private = allow_private  # SKYLINE_WEBHOOK_ALLOW_PRIVATE
 
@@ -335,7 +337,7 @@ class Webhooks:
         seat = self._seat(stored, token)
         secret = new_secret()
         endpoint = self._endpoint(url, events, f"s{seat}", secret, seat)
-        self.store.put_endpoint(game_id, endpoint, stored.version)  # type: ignore[union-attr]
+        self.store.put_endpoint(game_id, endpoint, stored.version)
         return {"seat": seat, "url": url, "events": endpoint["events"], "webhook_secret": secret}
 
     def remove_seat(self, game_id: str, token: str | None) -> None:
@@ -381,7 +383,7 @@ class Webhooks:
             mine = {f"s{seat}"}
         after = read_cursor(cursor, "this listing of deliveries") if cursor else None
         limit = max(1, min(limit, DELIVERIES_PAGE_MAX))
-        shown = []
+        shown: list[dict[str, Any]] = []
         last: tuple[int, str] | None = None
         for record in self.store.deliveries(game_id):  # newest first: by (version, id), descending
             endpoint_id = record["endpoint"]
@@ -424,7 +426,7 @@ class Webhooks:
             return 0
         meta = stored.meta
         humans = [s["seat"] for s in meta["seats"] if s["kind"] == "human"]
-        entries: list[dict[str, Any]] = []
+        entries: list[Mapping[str, Any]] = []  # version 0 from what the creation said, then the log
         if notified < 0:
             # Version 0, from what the creation said: a game created with every seat taken
             # starts there (a game with open seats starts with its last join, an entry of its own).
@@ -490,7 +492,7 @@ class Webhooks:
 NEAR_SHARE, NEAR_MAX_SECONDS = 0.25, 3600.0
 
 
-def _near_notice(turn: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
+def _near_notice(turn: dict[str, Any], meta: GameMeta) -> dict[str, Any]:
     """The ``deadline.near`` of a ``game.turn`` with a deadline, stamped with when it is due."""
     deadline_at = datetime.fromisoformat(turn["data"]["deadline"]).timestamp()
     ahead = min(meta["clock"]["turn_seconds"] * NEAR_SHARE, NEAR_MAX_SECONDS)

@@ -20,23 +20,30 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import gevent
 from gunicorn.workers import ggevent, gthread
 
 from ..http import draining
 
+if TYPE_CHECKING:
+    from greenlet import greenlet
+
 
 class GeventWorker(ggevent.GeventWorker):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._idle: dict[gevent.Greenlet, gevent.Timeout] = {}  # connection -> its keep-alive wait
+        self._idle: dict[greenlet, gevent.Timeout] = {}  # connection -> its keep-alive wait
 
+    # gunicorn's own returns a Timeout, used the same way (``with self.timeout_ctx():``); its stubs
+    # say None.
     @contextlib.contextmanager
-    def timeout_ctx(self) -> Iterator[None]:
+    def timeout_ctx(self) -> Iterator[None]:  # type: ignore[override]
         """The wait for a connection's next request, which a stop cuts short."""
         current = gevent.getcurrent()
-        timeout = gevent.Timeout(self.cfg.keepalive if self.alive else 0.001, False)
+        # False: the wait ends quietly, as gunicorn's own (gevent's documented use; not in its stubs).
+        timeout = gevent.Timeout(self.cfg.keepalive if self.alive else 0.001, False)  # type: ignore[arg-type]
         self._idle[current] = timeout
         try:
             with timeout:
@@ -55,7 +62,7 @@ class GeventWorker(ggevent.GeventWorker):
         for connection, timeout in list(self._idle.items()):
             loop.run_callback(self._end_if_idle, connection, timeout)
 
-    def _end_if_idle(self, connection: gevent.Greenlet, timeout: gevent.Timeout) -> None:
+    def _end_if_idle(self, connection: greenlet, timeout: gevent.Timeout) -> None:
         """The wait's own timeout, raised now: the connection ends as if it had expired.
 
         Run by the hub, so the connection cannot move between the check and the throw: one

@@ -230,9 +230,9 @@ class Supervisor:
         self.host, self.port, self.workers, self.bot_workers = host, port, workers, bot_workers
         self.data_dir = Path(data_dir).resolve()
         self.settings = Settings.from_env()
-        self.stop_grace = stop_grace_seconds
-        if stop_grace_seconds is None:
-            self.stop_grace = self.settings.stop_grace_seconds
+        self.stop_grace = (
+            self.settings.stop_grace_seconds if stop_grace_seconds is None else stop_grace_seconds
+        )
         self.lock = DataDirLock(self.data_dir)
         self.env = environment()  # the children's: they read their own settings from it
         self.redis: EmbeddedRedis | None = None
@@ -325,9 +325,8 @@ class Supervisor:
             self._check_external_redis(self.settings.redis_url)
         else:
             # Redis keeps the lock's file open: the folder stays locked until it has exited.
-            self.redis = EmbeddedRedis(
-                self.data_dir, popen_options=self._popen_options(signal.SIGTERM, (self.lock.fd,))
-            )
+            held = () if self.lock.fd is None else (self.lock.fd,)  # taken above: never None here
+            self.redis = EmbeddedRedis(self.data_dir, popen_options=self._popen_options(signal.SIGTERM, held))
             self.redis_child = Child("Redis", self._start_redis)
             self.redis_child.start()
             self.env["REDIS_URL"] = self.redis.url

@@ -1,6 +1,8 @@
 """Redis: every key and every script, and nothing else.
 
 - keys.py: the key layout, written down in one place;
+- records.py: the records that cross the rooms (a game's meta, its seats, a result, a log entry,
+  ``StoredGame``) as TypedDicts: the JSON as stored, typed;
 - games.py: a game's hash, move log and idempotent replies; the read and the compare-and-set
   commit as Lua scripts; the index of games waiting for a bot;
 - ratelimit.py, slidingwindow.py: the rate-limit counters and their Lua check;

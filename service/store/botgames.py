@@ -9,6 +9,7 @@ finished or expired ones are dropped when the address creates the next one.
 from __future__ import annotations
 
 import time
+from typing import cast
 
 import redis
 
@@ -26,7 +27,10 @@ class BotGameQuota:
         if self.per_address <= 0:
             return True
         key = bot_games_key(address)
-        games = [g.decode() if isinstance(g, bytes) else g for g in self.client.zrange(key, 0, -1)]
+        games = [
+            g.decode() if isinstance(g, bytes) else g
+            for g in cast(list[bytes | str], self.client.zrange(key, 0, -1))
+        ]
         if len(games) < self.per_address:
             return True
         pipe = self.client.pipeline(transaction=False)

@@ -23,6 +23,7 @@ import orjson
 import redis
 
 from .keys import EVENTS_PATTERN, game_key, game_of_channel, log_key
+from .records import LogEntry
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,7 @@ class Feed:
         self.published = -1  # the newest version announced on the channel
         self.must_read = True  # something may have been missed: read Redis on the next wake
         self.waiters: set[threading.Event] = set()
-        self.entries: dict[int, dict[str, Any]] = {}  # version -> log entry
+        self.entries: dict[int, LogEntry] = {}  # version -> log entry
         self.through = 0  # entries are known up to this version
         self.status = "active"
         self.gone = False
@@ -53,7 +54,7 @@ class Feed:
     def moved_past(self, version: int) -> bool:
         return self.must_read or self.published > version
 
-    def read(self, client: redis.Redis, after: int) -> tuple[list[dict[str, Any]], str, bool]:
+    def read(self, client: redis.Redis, after: int) -> tuple[list[LogEntry], str, bool]:
         """The log entries after version ``after``, the game's status, and whether it is gone."""
         with self.lock:
             missing = any(v not in self.entries for v in range(after + 1, self.through + 1))
@@ -67,7 +68,7 @@ class Feed:
                     self.gone = True
                     return [], self.status, True
                 for raw in raw_entries:
-                    entry = orjson.loads(raw)
+                    entry: LogEntry = orjson.loads(raw)
                     self.entries[entry["version"]] = entry
                 self.through = max(self.through, int(version))
                 self.published = max(self.published, self.through)

@@ -13,11 +13,11 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import orjson
 import redis
+from redis.typing import EncodableT, FieldT
 
 from .aftercommit import INDEX_AFTER_COMMIT
 from .keys import (
@@ -30,7 +30,10 @@ from .keys import (
     log_key,
     webhooks_key,
 )
+from .records import GameMeta, LogEntry, StoredGame
 from .slidingwindow import ADMIT
+
+__all__ = ["DuplicateRequest", "GameMissing", "GameMovedOn", "GameStore", "StoredGame", "new_game_id"]
 
 # Result codes of the commit script (a refusal by the rate limit is its reply table instead).
 _MISSING, _STALE, _DUPLICATE = -1, -2, -3
@@ -118,24 +121,6 @@ class GameMissing(Exception):
     """No game under that id (never created, or expired)."""
 
 
-@dataclass
-class StoredGame:
-    id: str
-    version: int
-    status: str
-    meta: dict[str, Any]
-    state: dict[str, Any]
-    updated: float = 0.0
-    extra: dict[str, Any] = field(default_factory=dict)
-    # The state as stored (JSON), when the reader asked for it unparsed (``load(parse_state=False)``).
-    raw_state: bytes = b""
-    # Games with a clock: each human seat to act (its number, as a string) and when its time runs
-    # out (Unix time), as the commit that made this version wrote them.
-    deadlines: dict[str, float] = field(default_factory=dict)
-    # A finished game's rematch, once a player asked for it (service.store.seats.RematchStore).
-    rematch: str | None = None
-
-
 def new_game_id() -> str:
     return secrets.token_urlsafe(9)
 
@@ -176,13 +161,13 @@ class GameStore:
     def create(
         self,
         game_id: str,
-        meta: dict[str, Any],
+        meta: GameMeta,
         state: dict[str, Any],
         status: str,
         deadlines: dict[str, float] | None = None,
     ) -> None:
         key = game_key(game_id)
-        fields = {
+        fields: dict[FieldT, EncodableT] = {
             "meta": orjson.dumps(meta),
             "state": orjson.dumps(state),
             "version": 0,
@@ -202,8 +187,9 @@ class GameStore:
         """The game as stored; with ``parse_state=False`` its state is left as JSON in ``raw_state``."""
         key = game_key(game_id)
         limit = self.limit_for_read() if self.limit_for_read is not None else None
+        values: list[Any]  # bytes, or None for a field the game has not (yet)
         if limit is None:
-            values = self.redis.hmget(key, _LOAD_FIELDS)
+            values = cast(list[Any], self.redis.hmget(key, _LOAD_FIELDS))
         else:
             keys, args, judge = limit
             admitted, *read = self._load_after_limit(keys=[key, *keys], args=args)
@@ -234,7 +220,7 @@ class GameStore:
         expected_version: int,
         state: dict[str, Any],
         status: str,
-        log_entry: dict[str, Any],
+        log_entry: LogEntry,
         idempotency: tuple[str, dict[str, Any]] | None = None,
         deadlines: dict[str, float] | None = None,
     ) -> int:
@@ -280,7 +266,7 @@ class GameStore:
             raise DuplicateRequest()
         return int(result)
 
-    def log(self, game_id: str, start: int = 0, end: int = -1) -> list[dict[str, Any]]:
+    def log(self, game_id: str, start: int = 0, end: int = -1) -> list[LogEntry]:
         """Log entries from index ``start`` (entry i is the move that made version i + 1)."""
         return [orjson.loads(raw) for raw in self.redis.lrange(log_key(game_id), start, end)]
 
@@ -295,8 +281,11 @@ class GameStore:
 
     def bots_due_since(self, before: float, limit: int = 100) -> list[tuple[str, bytes]]:
         """Games marked before ``before`` (oldest first), each with its score as stored."""
-        rows = self.redis.zrangebyscore(
-            BOTS_DUE, "-inf", before, start=0, num=limit, withscores=True, score_cast_func=bytes
+        rows = cast(
+            list[tuple[bytes | str, bytes]],
+            self.redis.zrangebyscore(
+                BOTS_DUE, "-inf", before, start=0, num=limit, withscores=True, score_cast_func=bytes
+            ),
         )
         return [(member.decode() if isinstance(member, bytes) else member, score) for member, score in rows]
 
@@ -310,8 +299,11 @@ class GameStore:
     # ---- deadlines (games with a clock) -------------------------------------------------------
     def deadlines_due(self, before: float, limit: int = 100) -> list[tuple[str, bytes]]:
         """Games whose earliest deadline is before ``before``, earliest first, with the score read."""
-        rows = self.redis.zrangebyscore(
-            DEADLINES, "-inf", before, start=0, num=limit, withscores=True, score_cast_func=bytes
+        rows = cast(
+            list[tuple[bytes | str, bytes]],
+            self.redis.zrangebyscore(
+                DEADLINES, "-inf", before, start=0, num=limit, withscores=True, score_cast_func=bytes
+            ),
         )
         return [(member.decode() if isinstance(member, bytes) else member, score) for member, score in rows]
 

@@ -8,12 +8,13 @@ no one to remove it: reads trim entries older than that, and drop any whose game
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import cast
 
 import orjson
 import redis
 
 from .keys import LOBBY, game_key
+from .records import GameMeta
 
 
 class LobbyIndex:
@@ -27,17 +28,20 @@ class LobbyIndex:
     def page(self, before: float | None, count: int) -> list[tuple[str, float]]:
         """Up to ``count`` games created at or before ``before`` (all when None), newest first."""
         self.redis.zremrangebyscore(LOBBY, "-inf", f"({time.time() - self.ttl!r}")
-        rows = self.redis.zrevrangebyscore(
-            LOBBY, "+inf" if before is None else repr(before), "-inf", start=0, num=count, withscores=True
+        rows = cast(
+            list[tuple[bytes | str, float]],
+            self.redis.zrevrangebyscore(
+                LOBBY, "+inf" if before is None else repr(before), "-inf", start=0, num=count, withscores=True
+            ),
         )
         return [(member.decode() if isinstance(member, bytes) else member, score) for member, score in rows]
 
-    def games(self, ids: list[str]) -> list[tuple[str, dict[str, Any]] | None]:
+    def games(self, ids: list[str]) -> list[tuple[str, GameMeta] | None]:
         """Each game's status and meta (None for a game gone), in one round trip."""
         pipe = self.redis.pipeline(transaction=False)
         for game_id in ids:
             pipe.hmget(game_key(game_id), ["status", "meta"])
-        found: list[tuple[str, dict[str, Any]] | None] = []
+        found: list[tuple[str, GameMeta] | None] = []
         for status, meta in pipe.execute():
             if status is None or meta is None:
                 found.append(None)

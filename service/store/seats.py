@@ -18,6 +18,7 @@ import redis
 from .aftercommit import INDEX_AFTER_COMMIT
 from .games import GameMissing, GameMovedOn
 from .keys import DEADLINES, LOBBY, WEBHOOKS_DUE, events_channel, game_key, log_key, webhooks_key
+from .records import GameMeta, LogEntry
 
 _SEAT_COMMIT = (
     INDEX_AFTER_COMMIT
@@ -58,9 +59,9 @@ class SeatStore:
         self,
         game_id: str,
         expected_version: int,
-        meta: dict[str, Any],
+        meta: GameMeta,
         status: str,
-        entry: dict[str, Any],
+        entry: LogEntry,
         *,
         expire_at: float | None = None,
         ttl: int | None = None,
@@ -122,7 +123,7 @@ class RematchStore:
         self._rematch = client.register_script(_REMATCH)
 
     def create_once(
-        self, game_id: str, new_id: str, meta: dict[str, Any], state: dict[str, Any], status: str, ttl: int
+        self, game_id: str, new_id: str, meta: GameMeta, state: dict[str, Any], status: str, ttl: int
     ) -> str | None:
         """The rematch's id: ``new_id`` created now, or the one created before (None: no game)."""
         found = self._rematch(

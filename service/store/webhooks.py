@@ -245,7 +245,7 @@ class WebhookStore:
     def claim_sending(self, now: float, lease: float, limit: int = 50) -> list[tuple[str, str]]:
         """The endpoints due by ``now``, each held for ``lease`` seconds by the caller."""
         members = self._claim_sending(keys=[WEBHOOKS_SENDING, WEBHOOKS_HELD], args=[now, now + lease, limit])
-        return [tuple(m.decode().split(" ", 1)) for m in members]  # type: ignore[misc]
+        return [tuple(m.decode().split(" ", 1)) for m in members]
 
     def extend_lease(self, game_id: str, endpoint: str, until: float) -> None:
         member = sending_member(game_id, endpoint)

@@ -160,7 +160,7 @@ def lighten_log_records() -> None:
     The logging HOWTO's own advice for speed ("Optimization"); finding the caller walks the
     stack on every record, and each request writes one.
     """
-    logging._srcfile = None  # type: ignore[attr-defined]
+    logging._srcfile = None
     logging.logThreads = False
     logging.logProcesses = False
     logging.logMultiprocessing = False

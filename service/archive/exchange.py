@@ -144,12 +144,12 @@ def _read(raw: bytes) -> ImportedLine:
     for seat in _field(stored, "seats", list, "archive."):
         if not isinstance(seat, dict):
             raise ValueError("archive.seats holds objects")
+        player, rank = seat.get("player_id"), seat.get("rank")
+        if not (player is None or isinstance(player, str)) or not (rank is None or type(rank) is int):
+            raise ValueError("a seat's player_id is a string or null, its rank a whole number or null")
         seats.append(
             ArchivedSeat(
-                _field(seat, "seat", int, "a seat's "),
-                _field(seat, "kind", str, "a seat's "),
-                seat.get("player_id"),
-                seat.get("rank"),
+                _field(seat, "seat", int, "a seat's "), _field(seat, "kind", str, "a seat's "), player, rank
             )
         )
     log = []

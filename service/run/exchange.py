@@ -144,8 +144,8 @@ def import_games(url: str, lines: IO[bytes], *, merge: bool, tally: Tally) -> No
                 continue
             imported = read_line(raw, number)
             try:
+                check(imported.game)  # its shape first: the replay reads the meta and the log
                 game = replayed(imported.game)
-                check(game)
                 if record_of(game) != imported.record:
                     raise ReplayMismatch("The record part differs from the game the archive part holds.")
                 if archive.write_game(game):
@@ -172,12 +172,22 @@ def run_export(args: argparse.Namespace, database_url: str | None) -> int:
     if args.resume:
         if output is None:
             raise SystemExit("skyline export: --resume continues the file named by --output")
-        after = resume_point(Path(output))
+        try:
+            after = resume_point(Path(output))
+        except BadLine as error:
+            raise SystemExit(
+                f"skyline export: {output} does not end with a line of an export ({error.reason}); "
+                "give --after POSITION instead"
+            ) from None
     with archive_url(database_url, args.data_dir, "export") as url:
         if output is None:
-            games, last = export_games(
-                url, sys.stdout.buffer, since=since, until=until, title=title, after=after
-            )
+            try:
+                games, last = export_games(
+                    url, sys.stdout.buffer, since=since, until=until, title=title, after=after
+                )
+            except BrokenPipeError:  # the reader stopped reading (`| head`): no traceback for that
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                return 1
         else:
             with open(output, "ab") as out:
                 games, last = export_games(url, out, since=since, until=until, title=title, after=after)

@@ -7,6 +7,7 @@ are not an engine's.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import os
 import signal
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import psycopg
 import pytest
 
 from engines import registry
@@ -26,7 +28,7 @@ from service.archive.schema import migrate
 from service.run.postgres import EmbeddedPostgres
 from service.run.supervisor import DataDirLock
 
-from .conftest import ROOT, new_database, rows_of, wait_for
+from .conftest import ROOT, new_database, rows_of, wait_for, whole
 from .games import EPOCH, a_game
 from .played import played_game
 
@@ -352,3 +354,80 @@ def test_snapshot_versions_of_the_played_games_are_the_archives(played: list[Arc
         assert again.final_state == game.final_state
         assert again.all_snapshots() == game.all_snapshots()
         assert [s.version for s in again.all_snapshots()] == snapshot_versions(game.version)
+
+
+def archived_count(url: str) -> int:
+    with psycopg.connect(url) as connection:
+        row = connection.execute("SELECT count(*) FROM archived_games").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_an_import_killed_midway_and_rerun_with_merge_writes_every_game_once(
+    postgres: EmbeddedPostgres, played: list[ArchivedGame], tmp_path: Path
+) -> None:
+    finished = [game for game in played if game.status == "finished"]
+    export = tmp_path / "games.ndjson"
+    assert (
+        skyline("export", "-o", str(export), url=archived(new_database(postgres), finished)).returncode == 0
+    )
+    # 30 copies of each game under ids of their own: enough lines for the kill to land mid-way.
+    lines, games = [], []
+    for copy in range(30):
+        for line, game in zip(export.read_bytes().splitlines(), finished, strict=True):
+            parsed = orjson.loads(line)
+            parsed["record"]["id"] = f"{game.id}-{copy}"
+            lines.append(orjson.dumps(parsed))
+            games.append(dataclasses.replace(game, id=f"{game.id}-{copy}"))
+    export.write_bytes(b"\n".join(lines) + b"\n")
+    target = new_database(postgres)
+    migrate(target)
+
+    importing = start_skyline("import", str(export), url=target)
+    try:
+        wait_for(lambda: archived_count(target) >= 10, what="the import's first games", process=importing)
+        importing.send_signal(signal.SIGKILL)
+        assert importing.wait(timeout=30) == -signal.SIGKILL, "the import ended before it was killed"
+    finally:
+        if importing.poll() is None:
+            importing.kill()
+        importing.communicate()
+    before = archived_count(target)
+    assert 10 <= before < len(games)
+
+    done = skyline("import", "--merge", str(export), url=target)
+    assert done.returncode == 0, done.stderr
+    assert f"{len(games) - before} games written, {before} already archived".encode() in done.stderr
+    assert archived_count(target) == len(games)
+    for game in games[before - 2 : before + 2]:  # about where the kill landed
+        assert rows_of(target, game.id) == whole(game)
+        served_as_written(target, game)
+
+
+def test_a_line_of_the_wrong_shape_and_a_file_that_cannot_resume_are_refused(
+    postgres: EmbeddedPostgres, played: list[ArchivedGame], tmp_path: Path
+) -> None:
+    export = tmp_path / "games.ndjson"
+    url = archived(new_database(postgres), played[:1])
+    assert skyline("export", "-o", str(export), url=url).returncode == 0
+    parsed = orjson.loads(export.read_bytes())
+    for change, reason in (
+        ({"meta": "[1, 2]"}, b"line 1: The meta is an object"),
+        ({"seats": [{"seat": 0, "kind": "human", "rank": "first"}]}, b"line 1: a seat's player_id"),
+        (
+            {"ended_at": "2026-11-30T12:00:00"},
+            b"line 1: archive.ended_at: '2026-11-30T12:00:00' has no time zone",
+        ),
+    ):
+        bad = {**parsed, "archive": {**parsed["archive"], **change}}
+        done = skyline("import", "-", url=new_database(postgres), stdin=orjson.dumps(bad) + b"\n")
+        assert done.returncode == 1 and reason in done.stderr, done.stderr
+    future = {**parsed, "format": 2}
+    done = skyline("import", "-", url=new_database(postgres), stdin=orjson.dumps(future))
+    assert done.returncode == 1 and b"line 1: format 2 is not one this version reads (1)" in done.stderr
+
+    cut = tmp_path / "cut.ndjson"
+    cut.write_bytes(b"not a line\n")
+    refused = skyline("export", "-o", str(cut), "--resume", url=url)
+    assert refused.returncode != 0 and b"does not end with a line of an export" in refused.stderr
+    assert cut.read_bytes() == b"not a line\n"

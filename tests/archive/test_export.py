@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,18 @@ def start_skyline(*args: str, url: str) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def kill_once(process: subprocess.Popen[str], condition: Callable[[], bool], what: str) -> None:
+    """kill -9 ``process`` once ``condition()`` holds; fail if it had ended by itself before."""
+    try:
+        wait_for(condition, what=what, process=process)
+        process.send_signal(signal.SIGKILL)
+        assert process.wait(timeout=30) == -signal.SIGKILL, f"it ended before it was killed, after {what}"
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.communicate()
 
 
 def archived(url: str, games: list[ArchivedGame]) -> str:
@@ -222,19 +235,11 @@ def test_a_killed_export_resumed_from_its_file_writes_every_game_once(
     games = [a_game(f"resume{n}", moves=12, entry_bytes=3000) for n in range(400)]
     url = archived(new_database(postgres), games)
     export = tmp_path / "games.ndjson"
-    exporting = start_skyline("export", "-o", str(export), url=url)
-    try:
-        wait_for(
-            lambda: export.exists() and export.read_bytes().count(b"\n") >= 5,
-            what="the export's first lines",
-            process=exporting,
-        )
-        exporting.send_signal(signal.SIGKILL)
-        assert exporting.wait(timeout=30) == -signal.SIGKILL, "the export ended before it was killed"
-    finally:
-        if exporting.poll() is None:
-            exporting.kill()
-        exporting.communicate()
+    kill_once(
+        start_skyline("export", "-o", str(export), url=url),
+        lambda: export.exists() and export.read_bytes().count(b"\n") >= 5,
+        "the export's first lines",
+    )
     written = export.read_bytes()
     assert written.count(b"\n") < len(games), "the export was done before the kill: nothing to resume"
     with open(export, "ab") as file:  # and a line cut short, whatever the kill cut
@@ -383,15 +388,11 @@ def test_an_import_killed_midway_and_rerun_with_merge_writes_every_game_once(
     target = new_database(postgres)
     migrate(target)
 
-    importing = start_skyline("import", str(export), url=target)
-    try:
-        wait_for(lambda: archived_count(target) >= 10, what="the import's first games", process=importing)
-        importing.send_signal(signal.SIGKILL)
-        assert importing.wait(timeout=30) == -signal.SIGKILL, "the import ended before it was killed"
-    finally:
-        if importing.poll() is None:
-            importing.kill()
-        importing.communicate()
+    kill_once(
+        start_skyline("import", str(export), url=target),
+        lambda: archived_count(target) >= 10,
+        "the import's first games",
+    )
     before = archived_count(target)
     assert 10 <= before < len(games)
 

@@ -4,6 +4,7 @@
   ``ArchivedSeat``, ``GameRecord``, ``ExportedGame``), checked before anything is written;
 - archive.py: ``Archive``, a psycopg pool: ``write_game`` exactly once, the reads (a game, a
   range of its log, the snapshot at or before a version) and ``stream_games`` for exports;
+- exchange.py: the export's NDJSON line, one game a line: written, and read back with its checks;
 - schema.py: the migrations of ``migrations/NNNN_<name>.sql``, applied at start under a lock.
 
 Every SQL statement and table name is here. May import watch/ and config (and psycopg); never

@@ -1,6 +1,7 @@
 """Running the processes: the composition root, above every other room.
 
-- cli.py: the ``skyline`` command (serve, worker, healthcheck, openapi);
+- cli.py: the ``skyline`` command (serve, worker, healthcheck, openapi, settings, export, import);
+- exchange.py: ``skyline export`` and ``skyline import``, and where they find the archive;
 - supervisor.py: ``skyline serve``, Redis, gunicorn and the bot workers, supervised;
 - embedded.py: the embedded Redis, and the command lines of the supervised children;
 - gunicorn_conf.py: gunicorn's settings (``python:service.run.gunicorn_conf``); gunicorn_workers.py:

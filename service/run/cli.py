@@ -1,4 +1,4 @@
-"""The `skyline` command: serve (embedded default), worker, healthcheck, openapi, settings.
+"""The `skyline` command: serve (embedded default), worker, healthcheck, openapi, settings, export, import.
 
 The options' defaults are the settings (service.config): ``--port`` is ``PORT``'s, and so on. A
 setting that does not read stops the command before anything starts, with one line naming it.
@@ -7,6 +7,7 @@ setting that does not read stops the command before anything starts, with one li
 from __future__ import annotations
 
 import argparse
+import datetime
 import sys
 from pathlib import Path
 
@@ -60,6 +61,24 @@ def _healthcheck(args: argparse.Namespace) -> int:
             continue
     print("skyline: nothing healthy answers on ports " + ", ".join(ports), file=sys.stderr)
     return 1
+
+
+def _export(args: argparse.Namespace) -> int:
+    from .exchange import run_export
+
+    return run_export(args, Settings.from_env().database_url)
+
+
+def _import(args: argparse.Namespace) -> int:
+    from .exchange import run_import
+
+    return run_import(args, Settings.from_env().database_url)
+
+
+def _moment(text: str) -> datetime.datetime:
+    from .exchange import parse_moment
+
+    return parse_moment(text)
 
 
 def with_table(document: str, table: str) -> str:
@@ -125,6 +144,35 @@ def main(argv: list[str] | None = None) -> int:
     )
     table.add_argument("--update", metavar="DOCUMENT", help="rewrite the table in DOCUMENT (docs/deploy.md)")
     table.set_defaults(run=_settings)
+
+    data_help = "the data folder whose embedded PostgreSQL holds the archive (when DATABASE_URL is unset)"
+    export = sub.add_parser(
+        "export", help="write archived games as NDJSON, one game a line (docs/archive.md)"
+    )
+    export.add_argument("--since", type=_moment, help="games that ended at or after this RFC 3339 time")
+    export.add_argument("--until", type=_moment, help="games that ended before this RFC 3339 time")
+    export.add_argument("--title", help="games of this title only")
+    export.add_argument(
+        "--after", type=int, default=0, metavar="POSITION", help="games archived after this position"
+    )
+    export.add_argument("--output", "-o", metavar="FILE", help="append to FILE (default: standard output)")
+    export.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue --output after its last whole line (an export cut short)",
+    )
+    export.add_argument("--data-dir", default=settings.data_dir, help=data_help)
+    export.set_defaults(run=_export)
+
+    load = sub.add_parser("import", help="load an export's NDJSON into an empty archive, replaying each game")
+    load.add_argument("file", metavar="FILE", help="the export (- for standard input)")
+    load.add_argument(
+        "--merge",
+        action="store_true",
+        help="into an archive that holds games (those already there are skipped)",
+    )
+    load.add_argument("--data-dir", default=settings.data_dir, help=data_help)
+    load.set_defaults(run=_import)
 
     args = parser.parse_args(argv)
     return args.run(args)

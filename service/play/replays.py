@@ -1,0 +1,97 @@
+"""An archived game replayed by its engine: the record an export shows, and the states an import
+keeps (snapshots and the final state), checked against the result the game is said to have reached.
+
+The engine is ``registry.get(title)``; a game of a rules version this deployment does not play is
+refused rather than replayed under other rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from engines import registry
+from engines.core import RulesError, UnknownGame
+
+from ..archive.records import ArchivedGame, Snapshot, snapshot_versions
+from .games import _public_seats
+from .results import game_result
+
+
+class ReplayMismatch(ValueError):
+    """The game's log does not replay to what the game says it reached (the sentence says how)."""
+
+
+def record_of(game: ArchivedGame) -> dict[str, Any]:
+    """GET /games/{id}/record's shape for an archived game; ``result`` is None unless finished."""
+    meta = orjson.loads(game.meta)
+    entries = [orjson.loads(entry.entry) for entry in game.log]
+    return {
+        "id": game.id,
+        "title": meta["title"],
+        "rules_version": meta["rules_version"],
+        "seats": _public_seats(meta),
+        "options": meta["options"],
+        "seed": meta["seed"],
+        "moves": [{"seat": e["seat"], "move": e["move"]} for e in entries if "move" in e],
+        "result": None if game.result is None else orjson.loads(game.result),
+    }
+
+
+def replayed(game: ArchivedGame) -> ArchivedGame:
+    """``game`` with the final state and snapshots its engine reaches by replaying its log;
+    ReplayMismatch unless every move is legal and the replay ends where the game says it ended."""
+    meta = orjson.loads(game.meta)
+    try:
+        engine = registry.get(meta.get("title"))
+    except UnknownGame as error:
+        raise ReplayMismatch(str(error)) from None
+    if meta.get("rules_version") != engine.rules_version:
+        raise ReplayMismatch(
+            f"The game was played under rules version {meta.get('rules_version')!r} of {engine.id}; "
+            f"this deployment plays version {engine.rules_version!r} only."
+        )
+    try:
+        state = engine.setup(len(meta["seats"]), meta["options"], meta["seed"])
+    except (RulesError, KeyError, TypeError, ValueError) as error:
+        raise ReplayMismatch(f"The game cannot be set up from its meta: {error}") from None
+    kept = set(snapshot_versions(game.version))
+    states = {0: orjson.dumps(state.to_dict())}
+    for logged in game.log:
+        entry = orjson.loads(logged.entry)
+        if (
+            isinstance(entry, dict) and "move" in entry
+        ):  # seat changes (joins, resignations) are not the rules'
+            try:
+                state.apply(entry["seat"], entry["move"])
+            except (RulesError, KeyError, TypeError, ValueError) as error:
+                raise ReplayMismatch(f"Log entry {logged.version} is not a legal move: {error}") from None
+        if logged.version in kept:
+            states[logged.version] = orjson.dumps(state.to_dict())
+    reached = game_result(meta, state)
+    if game.status == "finished":
+        if reached is None:
+            raise ReplayMismatch(
+                "The game is said to be finished, but its log replays to a game still running."
+            )
+        if game.result is None or orjson.loads(orjson.dumps(reached)) != orjson.loads(game.result):
+            raise ReplayMismatch(
+                f"The log replays to the result {orjson.dumps(reached).decode()}, not the one given."
+            )
+    elif game.result is not None:
+        raise ReplayMismatch(f"An {game.status} game has no result (null), but one is given.")
+    return ArchivedGame(
+        id=game.id,
+        status=game.status,
+        meta=game.meta,
+        version=game.version,
+        final_state=states[game.version],
+        created_at=game.created_at,
+        ended_at=game.ended_at,
+        log=game.log,
+        seats=game.seats,
+        snapshots=tuple(Snapshot(v, states[v]) for v in sorted(kept) if v != game.version),
+        result=game.result,
+        started_at=game.started_at,
+    )

@@ -15,7 +15,7 @@ from engines import registry
 from engines.core import RulesError, UnknownGame
 
 from ..archive.records import ArchivedGame, Snapshot, snapshot_versions
-from .games import _public_seats
+from .games import public_seats
 from .results import game_result
 
 
@@ -31,7 +31,7 @@ def record_of(game: ArchivedGame) -> dict[str, Any]:
         "id": game.id,
         "title": meta["title"],
         "rules_version": meta["rules_version"],
-        "seats": _public_seats(meta),
+        "seats": public_seats(meta),
         "options": meta["options"],
         "seed": meta["seed"],
         "moves": [{"seat": e["seat"], "move": e["move"]} for e in entries if "move" in e],

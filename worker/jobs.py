@@ -183,7 +183,7 @@ def _play_one(
         return {"outcome": "stale", "current": stored.version}
     if stored.status != "active":  # waiting for players, or aborted: no seat is to act
         return {"outcome": "nothing_to_do"}
-    game = registry.get(stored.meta["title"])
+    game = registry.get(stored.meta["title"], stored.meta["rules_version"])
     state = game.restore(stored.state)
     seats = bot_seats_to_act(stored.meta, state)
     if not seats:

@@ -78,7 +78,7 @@ class Sweeper:
             except GameMissing:
                 counts["forgotten"] += self.store.forget_bot_due(game_id, score)
                 continue
-            state = registry.get(stored.meta["title"]).restore(stored.state)
+            state = registry.get(stored.meta["title"], stored.meta["rules_version"]).restore(stored.state)
             if stored.status != "active" or not bot_seats_to_act(stored.meta, state):
                 counts["forgotten"] += self.store.forget_bot_due(game_id, score)
                 continue

@@ -233,12 +233,13 @@ class State:
     def from_dict(cls, data: dict[str, Any]) -> Self:
         if not isinstance(data, dict) or data.get("game") != cls.game.id:
             raise InvalidState("wrong_game", f"This is not a saved {cls.game.id} state.")
+        # The registry picks a stored game's rules by its version (engines/registry.py); this
+        # guards a caller that did not, so a state is never played under other rules.
         if data.get("rules_version") != cls.game.rules_version:
             raise InvalidState(
                 "unsupported_rules_version",
                 f"The state was saved under {cls.game.id} rules version "
-                f"{data.get('rules_version')!r}; this server plays version "
-                f"{cls.game.rules_version}.",
+                f"{data.get('rules_version')!r}, not version {cls.game.rules_version}.",
             )
         attributes = data.get("state")
         if not isinstance(attributes, dict) or any(a not in attributes for a in BASE_ATTRIBUTES):

@@ -304,7 +304,7 @@ class Games:
 
     @staticmethod
     def _restore(stored: StoredGame, state: dict[str, Any]) -> State:
-        return registry.get(stored.meta["title"]).restore(state)
+        return registry.get(stored.meta["title"], stored.meta["rules_version"]).restore(state)
 
     def _load(self, game_id: str) -> tuple[StoredGame, State]:
         stored = self.read(game_id)

@@ -1,4 +1,5 @@
-"""The conformance suite: every registered game, every seat count, every option value.
+"""The conformance suite: every registered game, every published rules version, every seat count,
+every option value.
 
 Random playouts check the protocol at every step (see engines/core/conformance.py):
 listed moves apply, unlisted ones are refused with a code and change nothing (every refusal an
@@ -6,6 +7,10 @@ IllegalMove; a move of the wrong shape an InvalidMove with the same code in ever
 of seats that do not exist are refused, games end,
 states survive to_dict/from_dict, replays are identical, listings stay under 1,000 moves,
 views are JSON, match the game's schemas, and never depend on what the seat cannot see.
+
+An older published version is played in full as the newest is: a live or archived game goes
+on under it (engines/registry.py). A version for tests only (registry.TEST_ONLY) is played at
+its two smallest seat counts, every option: it changes one decision of rules played in full here.
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ import functools
 import jsonschema_rs
 import pytest
 
-from engines.core import IllegalMove, InvalidMove, NotYourTurn, UnknownSeat
+from engines import registry
+from engines.core import Game, IllegalMove, InvalidMove, NotYourTurn, State, UnknownSeat
 from engines.core.conformance import random_playout
 from engines.core.shapes import structural
 from engines.registry import GAMES
@@ -26,27 +32,37 @@ CHECKED_SEEDS = 2
 EXTRA_SEEDS = 12
 
 
+def _played_versions() -> list[tuple[Game[State], range]]:
+    """Each version played, with the seat counts it is played at."""
+    published = [(game, game.seat_counts()) for game in registry.every_version()]
+    test_only = [(game, range(game.min_seats, game.min_seats + 2)) for game in registry.TEST_ONLY]
+    return published + test_only
+
+
+def _label(game: Game[State]) -> str:
+    """The title, and the rules version when it is not the newest (the cases' ids stay put)."""
+    return game.id if GAMES[game.id] is game else f"{game.id}@v{game.rules_version}"
+
+
 def _cases():
-    for game in GAMES.values():
-        for seats in game.seat_counts():
+    for game, seat_counts in _played_versions():
+        for seats in seat_counts:
             for options in game.option_combinations(seats):
                 label = ",".join(f"{k}={v}" for k, v in sorted(options.items())) or "defaults"
-                yield pytest.param(game.id, seats, options, id=f"{game.id}-{seats}p-{label}")
+                yield pytest.param(game, seats, options, id=f"{_label(game)}-{seats}p-{label}")
 
 
 @functools.cache
-def _validators(game_id: str):
-    game = GAMES[game_id]
+def _validators(game: Game[State]):
     moves = jsonschema_rs.validator_for(game.move_schema)
     view = jsonschema_rs.validator_for(game.view_schema)
     shape = jsonschema_rs.validator_for(game.move_shape_schema)
     return moves.validate, view.validate, shape.validate
 
 
-@pytest.mark.parametrize(("game_id", "seats", "options"), list(_cases()))
-def test_random_playouts_follow_the_protocol(game_id, seats, options):
-    game = GAMES[game_id]
-    validate_move, validate_view, validate_shape = _validators(game_id)
+@pytest.mark.parametrize(("game", "seats", "options"), list(_cases()))
+def test_random_playouts_follow_the_protocol(game, seats, options):
+    validate_move, validate_view, validate_shape = _validators(game)
     for seed in range(CHECKED_SEEDS):
         playout = random_playout(
             game,
@@ -58,14 +74,18 @@ def test_random_playouts_follow_the_protocol(game_id, seats, options):
             validate_shape=validate_shape,
         )
         assert playout.final is not None and playout.final.result() is not None
+        assert playout.final.to_dict()["rules_version"] == game.rules_version
 
 
 @pytest.mark.parametrize(
-    ("game_id", "seats"),
-    [pytest.param(g.id, n, id=f"{g.id}-{n}p") for g in GAMES.values() for n in g.seat_counts()],
+    ("game", "seats"),
+    [
+        pytest.param(game, n, id=f"{_label(game)}-{n}p")
+        for game, seat_counts in _played_versions()
+        for n in seat_counts
+    ],
 )
-def test_many_seeds_end_and_replay(game_id, seats):
-    game = GAMES[game_id]
+def test_many_seeds_end_and_replay(game, seats):
     options = game.option_combinations(seats)[0]
     saw_hidden = False
     for seed in range(100, 100 + EXTRA_SEEDS):

@@ -151,7 +151,7 @@ def assert_record_replays(client: FailoverClient, game_id: str) -> dict:
     events = client.request("GET", f"/games/{game_id}/events").json()
     versions = [entry["version"] for entry in events["events"]]
     assert versions == list(range(1, len(record["moves"]) + 1)), "one log entry per version, none lost"
-    game = registry.get(record["title"])
+    game = registry.get(record["title"], record["rules_version"])
     state = game.setup(len(record["seats"]), record["options"], record["seed"])
     for entry in record["moves"]:
         state.apply(entry["seat"], entry["move"])

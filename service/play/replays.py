@@ -1,8 +1,9 @@
 """An archived game replayed by its engine: the record an export shows, and the states an import
 keeps (snapshots and the final state), checked against the result the game is said to have reached.
 
-The engine is ``registry.get(title)``; a game of a rules version this deployment does not play is
-refused rather than replayed under other rules.
+The engine is the one of the game's own rules version (``registry.get(title, rules_version)``); a
+game of a rules version this deployment does not play is refused rather than replayed under other
+rules.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 import orjson
 
 from engines import registry
-from engines.core import RulesError, UnknownGame
+from engines.core import InvalidState, RulesError, UnknownGame
 
 from ..archive.records import ArchivedGame, Snapshot, snapshot_versions
 from .games import public_seats
@@ -44,14 +45,12 @@ def replayed(game: ArchivedGame) -> ArchivedGame:
     ReplayMismatch unless every move is legal and the replay ends where the game says it ended."""
     meta = orjson.loads(game.meta)
     try:
-        engine = registry.get(meta.get("title"))
-    except UnknownGame as error:
-        raise ReplayMismatch(str(error)) from None
-    if meta.get("rules_version") != engine.rules_version:
+        engine = registry.get(meta.get("title"), meta.get("rules_version"))
+    except (UnknownGame, InvalidState) as error:
         raise ReplayMismatch(
-            f"The game was played under rules version {meta.get('rules_version')!r} of {engine.id}; "
-            f"this deployment plays version {engine.rules_version!r} only."
-        )
+            f"The game was played under rules version {meta.get('rules_version')!r} of "
+            f"{meta.get('title')!r}, which this deployment does not play: {error}"
+        ) from None
     try:
         state = engine.setup(len(meta["seats"]), meta["options"], meta["seed"])
     except (RulesError, KeyError, TypeError, ValueError) as error:

@@ -26,7 +26,7 @@ from typing import Any
 import orjson
 
 from engines import registry
-from engines.core import State
+from engines.core import Game, State
 
 from ..store.games import StoredGame
 from . import auth
@@ -98,6 +98,11 @@ class Seating:
         return {"seats": self.seats, **({"ended": self.ended} if self.ended is not None else {})}
 
 
+def _engine(meta: dict[str, Any]) -> Game:
+    """The rules a game is played by (one place to choose them by ``meta["rules_version"]``)."""
+    return registry.get(meta["title"])
+
+
 def _public(seat: dict[str, Any]) -> dict[str, Any]:
     shown = {k: v for k, v in seat.items() if k != "resigned"}
     return shown | ({"resigned": True} if seat.get("resigned") else {})
@@ -126,7 +131,7 @@ class Versions:
     def nearest_state(self, stored: StoredGame, version: int) -> tuple[int, State]:
         """The nearest state known at or before ``version``: a checkpoint of this process, one
         from ``known_states`` (the archive's seam), or the game's setup at version 0."""
-        game = registry.get(stored.meta["title"])
+        game = _engine(stored.meta)
         mark = version - version % self.every
         while mark > 0:
             kept = self.checkpoints.get(stored.id, mark)
@@ -261,7 +266,7 @@ class Versions:
         else:
             reader = auth.seat_of(meta["seats"], token)
         if version == stored.version:
-            state = registry.get(meta["title"]).restore(orjson.loads(stored.raw_state))
+            state = _engine(meta).restore(orjson.loads(stored.raw_state))
             entry = self.games.store.log(game_id, version - 1, version - 1)[0] if version > 0 else None
         else:
             state, entry = self._replay(stored, version)

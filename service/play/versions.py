@@ -312,13 +312,17 @@ class Versions:
         entry: dict[str, Any] | None,
         version: int,
     ) -> dict[str, str]:
-        """The deadlines the version left: its entry's, else (a seat change that handed no turn
-        on) the last ones written before it, else those of the creation."""
+        """The deadlines the version left: its entry's, else (a rematch's token issued again, which
+        hands no turn on) the last ones written before it, else those of the creation."""
         if status != "active":
             return entry.get("deadlines", {}) if entry is not None else {}
         while entry is not None:
             if "deadlines" in entry:
                 return entry["deadlines"]
+            if not all(event["type"] == "seat_joined" and event.get("again") for event in entry["events"]):
+                # A commit that handed turns on (a start, a resignation) wrote its deadlines, and
+                # left none in its entry only when there were none: no human seat to act.
+                return {}
             version -= 1
             entry = self.games.store.log(stored.id, version - 1, version - 1)[0] if version > 0 else None
         created = next_deadlines(then, status, state.to_act(), None, None, stored.meta["created"])

@@ -35,7 +35,7 @@ def _played(live: str, moves: int) -> tuple[str, dict[int, str], int]:
     return created["id"], tokens, version
 
 
-def test_the_replay_control_steps_through_the_versions(browser, live):
+def test_the_replay_control_steps_through_the_versions(browser, live, artifacts):
     game_id, tokens, last = _played(live, 6)
     page = browser.new_page(viewport=VIEWPORT)
     errors: list[str] = []
@@ -65,6 +65,7 @@ def test_the_replay_control_steps_through_the_versions(browser, live):
         "() => { const b = document.getElementById('board'); return b.complete && b.naturalWidth > 0; }"
     )
     assert page.get_attribute("#board", "src").startswith("blob:")
+    page.screenshot(path=str(artifacts / "playground-replay.png"), full_page=True)
 
     page.click("#replay-forward")
     page.wait_for_selector("body[data-replay='1']")

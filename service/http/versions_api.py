@@ -124,7 +124,7 @@ class GameVersion(MethodView):
         ),
         security=[{}, {"seatToken": []}],
     )
-    def get(self, query, game_id, n):
+    def get(self, query: dict[str, Any], game_id: str, n: str) -> Response:
         """The game as it stood at version n, as the caller's seat (or a spectator) saw it then."""
         shown, public = _shown(game_id, n, query["seat"])
         return _reply(orjson.dumps(shown), "application/json", public)
@@ -148,7 +148,7 @@ class VersionBoardSvg(MethodView):
         ),
         security=[{}, {"seatToken": []}],
     )
-    def get(self, query, game_id, n):
+    def get(self, query: dict[str, Any], game_id: str, n: str) -> Response:
         """The board at version n drawn as an SVG picture, with the caller's eyes of then."""
         return _picture(game_id, n, query["seat"], boards.render_svg, "image/svg+xml; charset=utf-8")
 
@@ -162,6 +162,6 @@ class VersionBoardText(MethodView):
         responses=_responses("text/plain", "The board at that version as text.", {"type": "string"}),
         security=[{}, {"seatToken": []}],
     )
-    def get(self, query, game_id, n):
+    def get(self, query: dict[str, Any], game_id: str, n: str) -> Response:
         """The board at version n drawn as plain text (the same facts as its board.svg)."""
         return _picture(game_id, n, query["seat"], boards.render_text, "text/plain; charset=utf-8")

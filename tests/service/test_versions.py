@@ -295,3 +295,38 @@ def test_a_read_replays_at_most_a_checkpoint_interval(quiet_app, qclient, monkey
         warm, _ = versions.show(game_id, version, None)
         assert all(count <= 8 for count in replayed), (version, replayed)
     assert warm["version"] == last - 1 and warm == cold
+
+
+def test_a_game_played_to_its_end_after_a_resignation_reads_the_same_at_every_version(quiet_app, qclient):
+    """Three seats, one resigns and a stand-in plays it to the end: every version reads as it was
+    read (results re-ranked once the game is over, none before), and each seat's reads are then
+    public by number."""
+    rng = random.Random(12)
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]
+    created = qclient.post("/games", json={"title": "property", "seats": seats}).get_json()
+    game = Recorder(quiet_app, qclient, created["id"])
+    game.tokens = {s["seat"]: s["token"] for s in created["human_seats"]}
+    for _ in range(2000):
+        shown = game.read_all()
+        if shown["status"] == "finished":
+            break
+        if shown["version"] == 5:
+            assert (
+                qclient.post(f"/games/{created['id']}/resign", headers=bearer(game.tokens[1])).status_code
+                == 200
+            )
+            continue
+        seat = shown["to_act"][0]
+        if shown["seats"][seat]["kind"] == "bot":
+            game.play_bot(seat, rng)
+        else:
+            game.play_human(seat, rng)
+    assert shown["status"] == "finished" and shown["result"]["resigned"] == [False, True, False]
+    game.check_every_version()
+    for (version, seat), (read, entry) in game.seen.items():
+        if seat is None:
+            continue
+        public = qclient.get(f"/games/{created['id']}/versions/{version}?seat={seat}")
+        assert public.status_code == 200 and public.headers["Cache-Control"].startswith("public")
+        body = public.get_json()
+        assert body.pop("entry") == entry and body == read

@@ -16,7 +16,6 @@ record is public, and anyone may ask for one seat's eyes (``seat``).
 
 from __future__ import annotations
 
-import copy
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -273,9 +272,8 @@ class Versions:
         changes = self._seat_changes(stored)
         seating = self._seating_at(meta, changes, version)
         status = self._status_at(seating, entry, state)
-        then = {**copy.copy(meta), **seating.meta()}
-        if "ended" not in seating.meta():
-            then.pop("ended", None)
+        # The meta of then, as far as a result reads it: the seats and the service's own result.
+        then = {k: v for k, v in meta.items() if k != "ended"} | seating.meta()
         shown: dict[str, Any] = {
             "id": game_id,
             "title": meta["title"],

@@ -15,7 +15,8 @@
 - fastlane.py: GET moves and POST actions answered ahead of Flask, byte for byte as the views;
 - sse.py: the live event stream; draining.py: a stop has begun (the streams end at once);
 - cors.py: CORS headers on every answer (the outermost WSGI layer) and preflights;
-- seats_api.py: join, leave, resign, abort and ``GET /lobby`` (over ``play.seats``).
+- seats_api.py: join, leave, resign, abort and ``GET /lobby`` (over ``play.seats``);
+- versions_api.py: ``GET /games/{id}/versions/{n}`` and its pictures (over ``play.versions``).
 
 May import play/, store/, watch/, config and the engines. Only run/ imports it.
 """

@@ -13,6 +13,7 @@ from flask_smorest import Api
 from ..config import Settings
 from ..play.games import Games
 from ..play.seats import Seats
+from ..play.versions import Versions
 from ..play.webhooks import Webhooks
 from ..store.botgames import BotGameQuota
 from ..store.botqueue import BotQueue
@@ -165,6 +166,7 @@ def create_app(
     )
     app.extensions["skyline.settings"] = settings
     app.extensions["skyline.games"] = games
+    app.extensions["skyline.versions"] = Versions(games)
     webhooks = Webhooks(
         WebhookStore(redis_client, ttl_seconds=max(settings.game_ttl_seconds, settings.lobby_ttl_seconds)),
         games,
@@ -188,7 +190,7 @@ def create_app(
     ratelimit.install(app, redis_client, settings)
 
     api = SkylineApi(app)
-    from . import pictures
+    from . import pictures, versions_api
     from .api import (
         ACTION_LINKS,
         CREATED_LINKS,
@@ -224,6 +226,7 @@ def create_app(
     api.register_blueprint(webhooks_blp)
     api.register_blueprint(hooks.blp)
     api.register_blueprint(pictures.blp)
+    api.register_blueprint(versions_api.blp)
     app.register_blueprint(docs_blueprint())
     add_game_schemas(api.spec)
     use_replies(api.spec, TAGGED_REPLIES)
@@ -234,7 +237,7 @@ def create_app(
         "/games/{game_id}",
         "get",
         "200",
-        {**GAME_LINKS, **pictures.GAME_LINKS, **SEAT_LINKS, **WEBHOOK_LINKS},
+        {**GAME_LINKS, **pictures.GAME_LINKS, **versions_api.GAME_LINKS, **SEAT_LINKS, **WEBHOOK_LINKS},
     )
     add_links(api.spec, "/games/{game_id}/join", "post", "201", JOINED_LINKS)
     add_links(api.spec, "/games/{game_id}/moves", "get", "200", MOVES_LINKS)

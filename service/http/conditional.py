@@ -23,6 +23,9 @@ from werkzeug.http import parse_etags, unquote_etag
 PRIVATE = "private, no-cache"
 SHARED = "no-cache"
 BY_CALLER = ("Authorization",)
+# A reply that never changes (a past version of a game): kept a year, never revalidated.
+IMMUTABLE_PUBLIC = "public, max-age=31536000, immutable"
+IMMUTABLE_PRIVATE = "private, max-age=31536000, immutable"
 
 
 def entity_tag(body: bytes) -> str:
@@ -46,14 +49,16 @@ def answer(
     private: bool = False,
     headers: dict[str, str] | None = None,
     etag: str | None = None,
+    cache_control: str | None = None,
 ) -> Response:
     """The reply of a GET: 200 with ``body``, or 304 with the same validators when the client's
-    copy is current (a 304 carries the ETag, Cache-Control and Vary a 200 would, §15.4.5)."""
+    copy is current (a 304 carries the ETag, Cache-Control and Vary a 200 would, §15.4.5).
+    ``cache_control`` replaces the revalidating default (a reply that never changes says so)."""
     etag = etag or entity_tag(body)
     sent = {
         **(headers or {}),
         "ETag": etag,
-        "Cache-Control": PRIVATE if private else SHARED,
+        "Cache-Control": cache_control or (PRIVATE if private else SHARED),
         **({"Vary": ", ".join(vary)} if vary else {}),
     }
     if current(if_none_match, etag):
@@ -68,6 +73,7 @@ def reply(
     vary: tuple[str, ...] = (),
     headers: dict[str, str] | None = None,
     etag: str | None = None,
+    cache_control: str | None = None,
 ) -> Response:
     """:func:`answer` to the current Flask request; private when it carries a token and the
     reply depends on it."""
@@ -80,4 +86,5 @@ def reply(
         private=private,
         headers=headers,
         etag=etag,
+        cache_control=cache_control,
     )

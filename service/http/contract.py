@@ -463,6 +463,17 @@ def _replies(components: Components, game_id: str) -> None:
             },
         ),
     }
+    game_required, game_properties = replies["Game"]
+    replies["GameVersion"] = (
+        [*game_required, "entry"],
+        {
+            **{k: v for k, v in game_properties.items() if k != "rematch"},  # of now, not of then
+            "entry": {
+                **nullable(ref(c("LogEntry"))),
+                "description": "The log entry that made this version, as you saw it then (null: version 0).",
+            },
+        },
+    )
     for part, (required, properties) in replies.items():
         components.add(
             c(part),
@@ -470,7 +481,16 @@ def _replies(components: Components, game_id: str) -> None:
         )
 
 
-TAGGED_REPLIES = ("GameCreated", "Game", "Moves", "ActionResult", "Events", "Record", "LobbyGame")
+TAGGED_REPLIES = (
+    "GameCreated",
+    "Game",
+    "GameVersion",
+    "Moves",
+    "ActionResult",
+    "Events",
+    "Record",
+    "LobbyGame",
+)
 
 
 def _tagged(part: str) -> dict[str, Any]:

@@ -40,10 +40,12 @@ from ..play.errors import (
     PlayError,
     SeatResigned,
     SeatTaken,
+    SeatViewWhileRunning,
     SeedWithOpenSeats,
     StaleVersion,
     TooManyBotGames,
     TooMuchContention,
+    VersionNotFound,
     WebhookEventsRefused,
     WebhookNotFound,
     WebhookRefused,
@@ -106,6 +108,8 @@ PLAY_STATUS: dict[type[PlayError], int] = {
     WebhookRefused: 422,
     WebhookEventsRefused: 422,
     WebhookNotFound: 404,
+    VersionNotFound: 404,
+    SeatViewWhileRunning: 409,
     PlayError: 422,
 }
 

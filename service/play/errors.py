@@ -178,3 +178,22 @@ class WebhookNotFound(PlayError):
     """No webhook registered for that credential (a seat's, or the creation's)."""
 
     code = "webhook_not_found"
+
+
+class VersionNotFound(PlayError):
+    """A version the game has not reached."""
+
+    code = "version_not_found"
+
+    def __init__(self, game_id: str, version: int, current_version: int) -> None:
+        super().__init__(
+            f"Game {game_id!r} is at version {current_version}; it has no version {version} yet.",
+            current_version=current_version,
+        )
+
+
+class SeatViewWhileRunning(PlayError):
+    """A seat's view asked for by seat number (``?seat=``) before the game is over: until its
+    record is public, a seat's hidden facts are its token holder's alone."""
+
+    code = "seat_view_while_running"

@@ -36,6 +36,7 @@ SPEC: dict[str, Any] = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))
 REPLIES = (
     "GameCreated",
     "Game",
+    "GameVersion",
     "Moves",
     "ActionResult",
     "Events",

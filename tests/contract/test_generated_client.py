@@ -111,7 +111,17 @@ def untyped_fields(models) -> list[str]:
 def test_generation_has_no_warning_and_every_component_has_a_typed_class(generated):
     models = importlib.import_module(f"{PACKAGE}.models")
     for game_id in registry.GAMES:
-        for part in ("Game", "Moves", "ActionResult", "Events", "Record", "GameCreated", "View", "Result"):
+        for part in (
+            "Game",
+            "GameVersion",
+            "Moves",
+            "ActionResult",
+            "Events",
+            "Record",
+            "GameCreated",
+            "View",
+            "Result",
+        ):
             assert hasattr(models, pascal(game_id) + part), pascal(game_id) + part
     classless, untyped = classless_components(models, SPEC), untyped_fields(models)
     print(f"components without a class: {len(classless)}; untyped fields or objects: {len(untyped)}")
@@ -148,6 +158,7 @@ class TypedPlayer:
         self.api = importlib.import_module(f"{PACKAGE}.api.games")
         for name in ("create_game", "get_game", "get_moves", "post_action", "get_events", "get_record"):
             importlib.import_module(f"{PACKAGE}.api.games.{name}")
+        self.versions = importlib.import_module(f"{PACKAGE}.api.versions.get_game_version")
         self.models = importlib.import_module(f"{PACKAGE}.models")
         self.client = client_package.Client(base_url=base_url, raise_on_unexpected_status=True, timeout=30)
         self.counts: Counter[str] = Counter()
@@ -260,6 +271,12 @@ class TypedPlayer:
         assert len(log.events) == len(record.moves)
         for entry in log.events:
             self.check_events(title, entry.events)
+        # Past versions, through the same contract: the first, one between, the last; a seat's
+        # eyes by its token and by number (the game is over), and a spectator's.
+        for version in sorted({0, log.version // 2, log.version}):
+            for who in ({"authorization": tokens[min(tokens)]}, {}, {"seat": min(tokens)}):
+                then = self.call(self.versions, title, "GameVersion", game_id=created.id, n=version, **who)
+                assert then.version == version and (then.entry is None) == (version == 0)
 
 
 HUMAN = {"kind": "human"}

@@ -34,6 +34,9 @@ def test_the_contract_documents_the_conditional_routes():
         "/games/{game_id}/record",
         "/games/{game_id}/board.svg",
         "/games/{game_id}/board.txt",
+        "/games/{game_id}/versions/{n}",
+        "/games/{game_id}/versions/{n}/board.svg",
+        "/games/{game_id}/versions/{n}/board.txt",
         "/play",
         "/play/{asset}",
     }
@@ -58,7 +61,7 @@ def play_one(client, game, tokens) -> None:
 
 
 def address(path: str, game_id: str) -> str:
-    return path.replace("{game_id}", game_id).replace("{asset}", "play.js")
+    return path.replace("{game_id}", game_id).replace("{asset}", "play.js").replace("{n}", "1")
 
 
 @pytest.mark.parametrize("path", CONDITIONAL)
@@ -71,7 +74,10 @@ def test_each_conditional_route_answers_if_none_match_by_the_rfc(client, path):
     etag = full.headers["ETag"]
     assert etag.startswith('"') and etag.endswith('"') and len(etag) > 10, "a strong tag, not a version"
     private = path in BY_CALLER
-    assert full.headers["Cache-Control"] == ("private, no-cache" if private else "no-cache")
+    if "/versions/" in path:  # a version never changes: kept, not revalidated
+        assert full.headers["Cache-Control"] == "private, max-age=31536000, immutable"
+    else:
+        assert full.headers["Cache-Control"] == ("private, no-cache" if private else "no-cache")
     assert ("Authorization" in full.headers.get("Vary", "")) == private
     validators = {name: full.headers.get(name) for name in ("ETag", "Cache-Control", "Vary")}
     for named in (etag, "*", f'"other", {etag}', f'"other",W/{etag}', f"W/{etag}"):

@@ -10,7 +10,7 @@ from engines.core import RulesError
 from service.http import errors
 from service.http.problems import PLAY_STATUS, RULES_STATUS
 from service.play import errors as play_errors
-from service.play.errors import GameNotFound, PlayError, StaleVersion, TooManyBotGames
+from service.play.errors import GameNotFound, PlayError, StaleVersion, TooManyBotGames, VersionNotFound
 
 
 def subclasses(kind: type) -> list[type]:
@@ -25,6 +25,7 @@ EXAMPLES = {
     GameNotFound: lambda: GameNotFound("abc"),
     StaleVersion: lambda: StaleVersion("The game moved on.", current_version=7),
     TooManyBotGames: lambda: TooManyBotGames(20),
+    VersionNotFound: lambda: VersionNotFound("abc", 9, 3),
 }
 
 

@@ -13,6 +13,8 @@ const session = {
   listing: null, // the last GET /games/{id}/moves
   stream: null, // the EventSource
   boardUrl: null, // the blob: URL of the board picture shown
+  replay: null, // the past version shown (GET /games/{id}/versions/{n}), or null: the game now
+  replayUrl: null, // the blob: URL of that version's picture
   opened: 0, // games opened on this page: a read of a game left meanwhile does not paint
   rematchTimer: null, // the next read of a finished game, to learn of its rematch
   reading: null, // the reads under way (a promise), one at a time
@@ -758,8 +760,9 @@ async function readAndPaint() {
     watchRematch(shown);
     const old = session.boardUrl;
     session.boardUrl = boardUrl;
-    $("board").src = boardUrl;
+    if (session.replay === null) $("board").src = boardUrl; // a past version stays on show
     if (old) URL.revokeObjectURL(old);
+    paintReplay();
     document.body.dataset.painted = String(listing.version);
     session.seen = Math.max(session.seen, listing.version);
     if (shown.status === "finished") closeStream("the game is over");
@@ -790,6 +793,67 @@ async function play(button) {
     session.pending = false;
   }
   await refresh();
+}
+
+// ---- replay: any version of the game, drawn from GET /games/{id}/versions/{n} ----------------
+
+function paintReplay(then = null) {
+  const last = session.shown ? session.shown.version : 0;
+  const at = session.replay === null ? last : session.replay;
+  $("replay-version").max = String(last);
+  if (document.activeElement !== $("replay-version")) $("replay-version").value = String(at);
+  $("replay-first").disabled = at <= 0;
+  $("replay-back").disabled = at <= 0;
+  $("replay-forward").disabled = at >= last;
+  $("replay-latest").disabled = session.replay === null;
+  if (session.replay === null) {
+    $("replay-status").textContent = `Version ${last}: the game now.`;
+    delete document.body.dataset.replay;
+  } else if (then) {
+    const made = then.entry ? describeEntry(then.entry) : "the game as created";
+    const waiting = then.status === "waiting" ? " (waiting for players)" : "";
+    $("replay-status").textContent = `Version ${then.version} of ${last}${waiting} — ${made}`;
+    document.body.dataset.replay = String(then.version);
+  }
+}
+
+async function showVersion(wanted) {
+  const last = session.shown ? session.shown.version : 0;
+  const n = Math.max(0, Math.min(last, Math.trunc(Number(wanted) || 0)));
+  const old = session.replayUrl;
+  if (n === last) {
+    session.replay = null;
+    session.replayUrl = null;
+    if (session.boardUrl) $("board").src = session.boardUrl;
+    if (old) URL.revokeObjectURL(old);
+    paintReplay();
+    return;
+  }
+  session.replay = n;
+  const opened = session.opened;
+  try {
+    const [then, picture] = await Promise.all([
+      getJson(gamePath(session.game, `/versions/${n}`), session.token),
+      call(gamePath(session.game, `/versions/${n}/board.svg`), { token: session.token, accept: "image/svg+xml" }),
+    ]);
+    const url = URL.createObjectURL(await picture.blob());
+    if (opened !== session.opened || session.replay !== n) {
+      URL.revokeObjectURL(url); // another version was asked for meanwhile
+      return;
+    }
+    session.replayUrl = url;
+    $("board").src = url;
+    if (old) URL.revokeObjectURL(old);
+    showRefusal(null);
+    paintReplay(then);
+  } catch (error) {
+    if (opened === session.opened) showRefusal(error);
+  }
+}
+
+function stepVersion(by) {
+  const at = session.replay === null ? (session.shown ? session.shown.version : 0) : session.replay;
+  return showVersion(at + by);
 }
 
 function describeEntry(entry) {
@@ -859,6 +923,7 @@ async function openGame(game, token) {
   showRefusal(null);
   Object.assign(session, {
     game, token, shown: null, listing: null, seen: -1, logRead: 0, moved: new Set(), leaving: false,
+    replay: null,
     opened: session.opened + 1,
   });
   try {
@@ -896,6 +961,14 @@ document.addEventListener("DOMContentLoaded", () => {
     "Abort this game? It ends for everyone, with no result."));
   $("rematch").addEventListener("click", () => seatAction($("rematch"), "rematch"));
   $("leave").addEventListener("click", () => seatAction($("leave"), "leave"));
+  $("replay-first").addEventListener("click", () => showVersion(0));
+  $("replay-back").addEventListener("click", () => stepVersion(-1));
+  $("replay-forward").addEventListener("click", () => stepVersion(1));
+  $("replay-latest").addEventListener("click", () => showVersion(Infinity));
+  $("replay").addEventListener("submit", (event) => {
+    event.preventDefault();
+    showVersion($("replay-version").value);
+  });
   $("lobby-refresh").addEventListener("click", () => loadLobby(false));
   $("lobby-more").addEventListener("click", () => loadLobby(true));
   $("lobby-title").addEventListener("change", () => loadLobby(false));

@@ -1,0 +1,167 @@
+"""Any version of a game: ``GET /games/{id}/versions/{n}`` and its pictures.
+
+A version never changes once made, so its replies are immutable: a strong ETag of the bytes and
+``Cache-Control: ... immutable``, public only where every caller gets the same bytes (a
+spectator's read, a finished game's ``?seat=``), private for a seat token's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+from flask import Response, current_app
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+import boards
+
+from ..play.versions import Versions
+from . import conditional
+from .api import AUTH_HEADER, GAME_ID, NOT_MODIFIED, caller_token
+from .pictures import PICTURE_HEADERS
+from .problems import Problem
+from .schemas import MAX_VERSION
+
+blp = Blueprint("versions", __name__, description="Any version of a game, as it stood then.")
+
+VERSION = {
+    "in": "path",
+    "name": "n",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 0, "maximum": MAX_VERSION},
+    "description": "The version: 0 is the game as created, n the game after its n-th log entry.",
+}
+SEAT = {
+    "in": "query",
+    "name": "seat",
+    "required": False,
+    "schema": {"type": "integer", "minimum": 0},
+    "description": "Once the game is finished: this seat's view, to anyone (refused while it runs).",
+}
+_ETAG = {"description": "A strong tag of these bytes (they never change).", "schema": {"type": "string"}}
+IMMUTABLE_HEADERS = {
+    "ETag": _ETAG,
+    "Cache-Control": {
+        "description": "`public, max-age=31536000, immutable` for a spectator's read or a finished "
+        "game's `?seat=`; `private, max-age=31536000, immutable` with a seat token.",
+        "schema": {"type": "string"},
+    },
+    "Vary": {"description": "`Authorization`: the reply is the caller's.", "schema": {"type": "string"}},
+}
+# From a game's page to the version it shows, with the same eyes (the typed client and the
+# stateful tests find the route through it).
+GAME_LINKS = {
+    "GetGameVersion": {
+        "operationId": "getGameVersion",
+        "parameters": {
+            "game_id": "$request.path.game_id",
+            "n": "$response.body#/version",
+            "header.Authorization": "$request.header.Authorization",
+        },
+    },
+}
+
+
+class VersionQuerySchema(Schema):
+    seat = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION), load_default=None)
+
+
+def versions() -> Versions:
+    return current_app.extensions["skyline.versions"]
+
+
+def _version_number(text: str) -> int:
+    if not text.isascii() or not text.isdigit() or int(text) > MAX_VERSION:
+        raise Problem(422, "invalid_version", f"A version is a whole number from 0 to {MAX_VERSION}.")
+    return int(text)
+
+
+def _shown(game_id: str, n: str, seat: int | None) -> tuple[dict[str, Any], bool]:
+    return versions().show(game_id, _version_number(n), caller_token(), seat)
+
+
+def _reply(body: bytes, content_type: str, public: bool, headers: dict[str, str] | None = None) -> Response:
+    return conditional.reply(
+        body,
+        content_type,
+        vary=conditional.BY_CALLER,
+        headers=headers,
+        cache_control=conditional.IMMUTABLE_PUBLIC if public else conditional.IMMUTABLE_PRIVATE,
+    )
+
+
+def _responses(content_type: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "200": {
+            "description": description,
+            "headers": IMMUTABLE_HEADERS,
+            "content": {content_type: {"schema": schema}},
+        },
+        "304": {"description": NOT_MODIFIED, "headers": IMMUTABLE_HEADERS},
+        "401": {"$ref": "#/components/responses/Unauthorized"},
+        "404": {"$ref": "#/components/responses/NotFound"},
+        "409": {"$ref": "#/components/responses/Conflict"},
+        "422": {"$ref": "#/components/responses/UnprocessableContent"},
+    }
+
+
+PARAMETERS = [GAME_ID, VERSION, AUTH_HEADER, SEAT]
+
+
+@blp.route("/games/<game_id>/versions/<n>")
+class GameVersion(MethodView):
+    @blp.arguments(VersionQuerySchema(), location="query")
+    @blp.doc(
+        operationId="getGameVersion",
+        parameters=PARAMETERS,
+        responses=_responses(
+            "application/json",
+            "The game at that version as the caller saw it then, with the entry that made it.",
+            {"$ref": "#/components/schemas/GameVersion"},
+        ),
+        security=[{}, {"seatToken": []}],
+    )
+    def get(self, query: dict[str, Any], game_id: str, n: str) -> Response:
+        """The game as it stood at version n, as the caller's seat (or a spectator) saw it then."""
+        shown, public = _shown(game_id, n, query["seat"])
+        return _reply(orjson.dumps(shown), "application/json", public)
+
+
+def _picture(
+    game_id: str, n: str, seat: int | None, render: Callable[[dict[str, Any]], str], content_type: str
+) -> Response:
+    shown, public = _shown(game_id, n, seat)
+    return _reply(render(shown).encode(), content_type, public, PICTURE_HEADERS)
+
+
+@blp.route("/games/<game_id>/versions/<n>/board.svg")
+class VersionBoardSvg(MethodView):
+    @blp.arguments(VersionQuerySchema(), location="query")
+    @blp.doc(
+        operationId="getGameVersionBoardSvg",
+        parameters=PARAMETERS,
+        responses=_responses(
+            "image/svg+xml", "The board at that version, as the caller saw it.", {"type": "string"}
+        ),
+        security=[{}, {"seatToken": []}],
+    )
+    def get(self, query: dict[str, Any], game_id: str, n: str) -> Response:
+        """The board at version n drawn as an SVG picture, with the caller's eyes of then."""
+        return _picture(game_id, n, query["seat"], boards.render_svg, "image/svg+xml; charset=utf-8")
+
+
+@blp.route("/games/<game_id>/versions/<n>/board.txt")
+class VersionBoardText(MethodView):
+    @blp.arguments(VersionQuerySchema(), location="query")
+    @blp.doc(
+        operationId="getGameVersionBoardText",
+        parameters=PARAMETERS,
+        responses=_responses("text/plain", "The board at that version as text.", {"type": "string"}),
+        security=[{}, {"seatToken": []}],
+    )
+    def get(self, query: dict[str, Any], game_id: str, n: str) -> Response:
+        """The board at version n drawn as plain text (the same facts as its board.svg)."""
+        return _picture(game_id, n, query["seat"], boards.render_text, "text/plain; charset=utf-8")

@@ -99,7 +99,7 @@ class Seating:
 
 def _engine(meta: dict[str, Any]) -> Game:
     """The rules a game is played by (one place to choose them by ``meta["rules_version"]``)."""
-    return registry.get(meta["title"])
+    return registry.get(meta["title"], meta["rules_version"])
 
 
 def _public(seat: dict[str, Any]) -> dict[str, Any]:

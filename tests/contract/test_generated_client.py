@@ -22,10 +22,12 @@ import inspect
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
 from collections import Counter
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +38,20 @@ from engines import registry
 from service.http.contract import SERVICE_EVENTS, pascal
 
 from .conformance import SPEC, Replies, covering_plays
+
+_DATE_TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$")
+
+
+def same_times(value: Any) -> Any:
+    """``value`` with each RFC 3339 time as the instant it names: the service writes ``Z``, the
+    generated client's ``to_dict()`` writes Python's ``+00:00``; both name one instant."""
+    if isinstance(value, dict):
+        return {key: same_times(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [same_times(item) for item in value]
+    if isinstance(value, str) and _DATE_TIME.match(value):
+        return datetime.fromisoformat(value)
+    return value
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "skyline_client"
@@ -199,7 +215,9 @@ class TypedPlayer:
         found = blobs(parsed, expected)
         if found:
             self.fail("blobs", f"{name}: parsed into blobs: {found[:5]}")
-        assert parsed.to_dict() == received, f"{expected}.to_dict() differs from the JSON received"
+        assert same_times(parsed.to_dict()) == same_times(received), (
+            f"{expected}.to_dict() differs from the JSON received"
+        )
         self.counts["typed_replies"] += 1
         return parsed
 

@@ -53,6 +53,7 @@ def same_times(value: Any) -> Any:
         return datetime.fromisoformat(value)
     return value
 
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "skyline_client"
 

@@ -32,7 +32,9 @@ SETTINGS = {
     "property": (2, {}),
     "wettstreit": (3, {}),
 }
-GAME_SECONDS = 300  # a bound for all six games: about a minute alone; 150 s was reached under the full suite's load once the replay control drew with every refresh
+# A bound for all six games: about a minute alone; 150 s was reached under the full suite's
+# load once the replay control drew with every refresh.
+GAME_SECONDS = 300
 VIEWPORT = {"width": 1400, "height": 1000}
 
 

@@ -93,7 +93,11 @@ class Game(Generic[S]):
     check_setup: Callable[[int, dict[str, Any]], None] | None = field(default=None)
 
     def __post_init__(self) -> None:
-        self.state_class.game = self
+        # The first Game to name a state class owns it (the engine's own, defined with the
+        # class): a copy a test makes with dataclasses.replace must not rebind the class, or
+        # every later state of that game, in any test, would answer to the copy.
+        if "game" not in vars(self.state_class):
+            self.state_class.game = self
 
     def normalize_options(self, seats: Any, given: Any) -> dict[str, Any]:
         """Return the full options for a game of ``seats`` seats, or raise InvalidOptions."""

@@ -33,9 +33,20 @@ def test_each_version_has_its_own_state_class_bound_to_it():
     games = registry.every_version() + list(registry.TEST_ONLY)
     assert len({g.state_class for g in games}) == len(games)
     for game in games:
-        # Equal, not identical: a test in the same process may have imported an engine's module
-        # again (the full suite under xdist met a second, equal Game of new-york-city).
-        assert game.state_class.game == game
+        assert game.state_class.game is game
+
+
+def test_a_copy_of_a_game_does_not_take_its_state_class_over():
+    """Tests make variants of a game with dataclasses.replace; the class stays its engine's
+    (under the full suite a copy with a drifting evaluate_seats had rebound New York's class,
+    and every later New York state answered to the copy)."""
+    from dataclasses import replace
+
+    game = registry.get("new-york-city")
+    copy = replace(game, evaluate_seats=None)
+    assert copy.state_class is game.state_class
+    assert game.state_class.game is game
+    assert game.setup(2).game is game
 
 
 @pytest.mark.parametrize("version", [0, -1, 2, 99, True, "1", 1.0])

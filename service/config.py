@@ -179,8 +179,9 @@ LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 class Settings:
     # One line a setting: ruff format leaves them so, and E501 is off for this file (pyproject.toml).
     # fmt: off
-    # ---- Redis, and the API's processes
+    # ---- Redis, PostgreSQL, and the API's processes
     redis_url: str | None = setting("REDIS_URL", None, "`redis://`, `rediss://` (TLS) or `unix://`; required by the API and the workers; unset, `skyline serve` starts an embedded Redis")
+    database_url: str | None = setting("DATABASE_URL", None, "`postgresql://…` (any libpq URI): the archive of ended games; unset, `skyline serve` starts an embedded PostgreSQL under the data folder")
     host: str = setting("HOST", "127.0.0.1", "the API's address (image: `0.0.0.0`)")
     port: int = setting("PORT", 8000, "the API's port", maximum=65535)
     web_concurrency: int = setting("WEB_CONCURRENCY", 2, "gunicorn processes", minimum=1)

@@ -126,9 +126,15 @@ def check(game: ArchivedGame) -> None:
         ends = ", ".join(sorted(END_STATUSES))
         raise InvalidArchive(f"An archived game has ended: its status is one of {ends}, not {game.status!r}.")
     meta = _json("The meta", game.meta)
-    named = isinstance(meta, dict) and all(isinstance(meta.get(k), str) for k in ("title", "rules_version"))
+    # The engines' rules versions are whole numbers in the meta as Redis holds it (kept as they are).
+    named = (
+        isinstance(meta, dict)
+        and isinstance(meta.get("title"), str)
+        and isinstance(meta.get("rules_version"), str | int)
+        and not isinstance(meta.get("rules_version"), bool)
+    )
     if not named:
-        raise InvalidArchive("The meta is an object with the game's title and rules_version (strings).")
+        raise InvalidArchive("The meta is an object with the game's title (a string) and rules_version.")
     seats = meta.get("seats")
     if not isinstance(seats, list) or not all(isinstance(seat, dict) for seat in seats):
         raise InvalidArchive("The meta's seats are a list of objects.")

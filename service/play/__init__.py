@@ -10,10 +10,11 @@
 - auth.py: seat tokens, made, hashed and matched to a seat;
 - webhooks.py: which URLs may receive notices, their secrets, what a committed version announces;
   webhook_addresses.py: which addresses may (an IPv6 judged by the IPv4 it embeds);
+- archiving.py: an ended game as the archive keeps it (``ArchivedGame``), snapshots replayed;
 - errors.py: the refusals, one class per reason (not found, stale version, bad token, ...),
   each with a stable code. The engines' ``RulesError`` (an illegal move, not your turn, game
   over) passes through as it is.
 
 No Flask and no HTTP: a refusal is an exception, never a status (http/ gives it one). May import
-store/, watch/, config and the engines.
+store/, archive/ (its records), watch/, config and the engines.
 """

@@ -121,3 +121,95 @@ def test_a_database_url_that_refuses_stops_serve_before_the_api_starts(serves, t
     log = serve.log()
     assert "the archive's PostgreSQL cannot be migrated" in log and "DATABASE_URL" in log
     assert "serving on" not in log
+
+
+# ---- the archive in the game flow (issue 54, point 2) --------------------------------------------
+ARCHIVING = {"SKYLINE_FINISHED_GAME_TTL_SECONDS": "1", "SKYLINE_ARCHIVE_SECONDS": "0.2"}
+
+
+def play_to_the_end(url: str, game: dict) -> int:
+    """Play a two-human game's first listed move until it is over; its last version."""
+    tokens = {seat["seat"]: seat["token"] for seat in game["seats"] if "token" in seat}
+    session = requests.Session()
+    for _ in range(5000):
+        shown = session.get(f"{url}/games/{game['id']}", timeout=10).json()
+        if shown["status"] == "finished":
+            return shown["version"]
+        token = tokens[shown["to_act"][0]]
+        listing = session.get(
+            f"{url}/games/{game['id']}/moves", headers={"Authorization": f"Bearer {token}"}, timeout=10
+        ).json()
+        reply = session.post(
+            f"{url}/games/{game['id']}/actions",
+            json={"move": listing["moves"][0]["move"], "version": listing["version"]},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=10,
+        )
+        assert reply.status_code == 200, reply.text
+    raise AssertionError("the game did not end")
+
+
+def new_game(url: str, seats: list[dict] | None = None) -> dict:
+    body = {"title": "property", "seats": seats or [{"kind": "human"}, {"kind": "human"}]}
+    reply = requests.post(f"{url}/games", json=body, timeout=10)
+    assert reply.status_code == 201, reply.text
+    return reply.json()
+
+
+def archived_rows(url: str, game_ids: list[str]) -> dict[str, int]:
+    found = dict.fromkeys(game_ids, 0)
+    for game_id, count in wait_for_query(
+        url, "SELECT id, count(*) FROM archived_games GROUP BY id", timeout=20
+    ):
+        if game_id in found:
+            found[str(game_id)] = int(str(count))
+    return found
+
+
+def wait_archived_and_gone(serve: Serve, game_ids: list[str], timeout: float = 30.0) -> dict[str, int]:
+    """Wait until every game has its row in the archive and its keys are gone from Redis."""
+    import redis
+
+    from service.store.keys import game_key, log_key
+
+    client = redis.Redis.from_url(serve.redis_url())
+    deadline = time.monotonic() + timeout
+    while True:
+        rows = archived_rows(serve.database_url(), game_ids)
+        left = client.exists(*[key for g in game_ids for key in (game_key(g), log_key(g))])
+        if all(rows.values()) and not left:
+            return rows
+        assert time.monotonic() < deadline, f"not archived and gone: {rows}, {left} keys left"
+        time.sleep(0.2)
+
+
+def test_ended_games_are_archived_once_by_the_workers_then_leave_redis(serves):
+    serve = serves(**ARCHIVING).start()
+    finished = new_game(serve.url)
+    last = play_to_the_end(serve.url, finished)
+    waiting = new_game(serve.url, [{"kind": "human"}, {"kind": "open"}])
+    token = waiting["human_seats"][0]["token"]
+    aborted = requests.post(
+        f"{serve.url}/games/{waiting['id']}/abort", headers={"Authorization": f"Bearer {token}"}, timeout=10
+    )
+    assert aborted.status_code == 200
+    rows = wait_archived_and_gone(serve, [finished["id"], waiting["id"]])
+    assert rows == {finished["id"]: 1, waiting["id"]: 1}, "each archived once"
+    logged = query(
+        serve.database_url(), f"SELECT count(*) FROM archived_log WHERE game_id = '{finished['id']}'"
+    )
+    assert logged == [(last,)]
+
+
+def test_postgres_killed_while_games_end_loses_none_and_writes_none_twice(serves):
+    serve = serves(**ARCHIVING).start()
+    games = [new_game(serve.url) for _ in range(3)]
+    server = postmaster(serve)
+    # Killed under the archivers (their pools' connections break), restarted by the supervisor
+    # while the games are played; a PostgreSQL held down for long is tests/archive/test_archiving.py's.
+    server.kill()
+    for game in games:
+        play_to_the_end(serve.url, game)
+    ids = [game["id"] for game in games]
+    assert wait_archived_and_gone(serve, ids, timeout=60) == dict.fromkeys(ids, 1)
+    assert "restarting the PostgreSQL" in serve.log()

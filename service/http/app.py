@@ -10,7 +10,9 @@ import redis
 from flask import Flask
 from flask_smorest import Api
 
+from ..archive.archive import Archive
 from ..config import Settings
+from ..play.archiving import ArchivedReads
 from ..play.games import Games
 from ..play.seats import Seats
 from ..play.webhooks import Webhooks
@@ -155,6 +157,8 @@ def create_app(
     bot_games = BotGameQuota(
         redis_client, per_address=settings.bot_games_per_address, ttl_seconds=settings.game_ttl_seconds
     )
+    # Games Redis has let go are read from the archive (Redis first: a live game pays nothing).
+    archived = ArchivedReads(Archive(settings.database_url, min_size=0)) if settings.database_url else None
     games = Games(
         store,
         enqueue,
@@ -162,6 +166,7 @@ def create_app(
         recent_games=settings.recent_games,
         bot_games=bot_games,
         lobby=lobby,
+        archived=archived,
     )
     app.extensions["skyline.settings"] = settings
     app.extensions["skyline.games"] = games

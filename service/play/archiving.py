@@ -20,8 +20,10 @@ import orjson
 from engines import registry
 from engines.core.errors import RulesError
 
+from ..archive.archive import Archive, ArchiveUnavailable
 from ..archive.records import ArchivedGame, ArchivedSeat, EndStatus, LogEntry, Snapshot, snapshot_versions
 from ..store.archiving import EndedGame
+from ..store.games import StoredGame
 from .results import game_result
 
 log = logging.getLogger("skyline.archiving")
@@ -102,3 +104,43 @@ def archived_game(ended: EndedGame) -> ArchivedGame:
         result=result,
         started_at=_started_at(meta, entries),
     )
+
+
+class ArchivedReads:
+    """The reads of a game Redis has let go, from the archive, in the shapes Redis gives them:
+    what ``Games`` falls back to (Redis first, then the archive; 404 only when neither has it)."""
+
+    def __init__(self, archive: Archive) -> None:
+        self.archive = archive
+
+    def stored_game(self, game_id: str, *, parse_state: bool = True) -> StoredGame | None:
+        """The archived game as ``GameStore.load`` gives a live one (None: not archived). Its final
+        state is the last snapshot; an ended game has no deadlines left."""
+        try:
+            record = self.archive.read_game(game_id)
+            if record is None:
+                return None
+            last = self.archive.snapshot_at_or_before(game_id, record.version)
+        except ArchiveUnavailable:
+            log.warning("the archive cannot be reached; a game gone from Redis reads as missing")
+            return None
+        if last is None:
+            return None
+        return StoredGame(
+            id=game_id,
+            version=record.version,
+            status=record.status,
+            meta=orjson.loads(record.meta),
+            state=orjson.loads(last.state) if parse_state else {},
+            updated=record.ended_at.timestamp(),
+            raw_state=b"" if parse_state else last.state,
+        )
+
+    def log(self, game_id: str, start: int = 0) -> list[dict[str, Any]] | None:
+        """Log entries from index ``start`` (entry i made version i + 1), or None: not archived."""
+        try:
+            if not self.archive.has_game(game_id):
+                return None
+            return [orjson.loads(entry.entry) for entry in self.archive.read_log(game_id, start + 1)]
+        except ArchiveUnavailable:
+            return None

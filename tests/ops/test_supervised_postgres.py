@@ -213,3 +213,24 @@ def test_postgres_killed_while_games_end_loses_none_and_writes_none_twice(serves
     ids = [game["id"] for game in games]
     assert wait_archived_and_gone(serve, ids, timeout=60) == dict.fromkeys(ids, 1)
     assert "restarting the PostgreSQL" in serve.log()
+
+
+def test_the_archiving_worker_killed_mid_write_leaves_nothing_half_done_and_the_game_is_archived_once(serves):
+    serve = serves(**ARCHIVING, SKYLINE_ARCHIVE_LEASE_SECONDS="2").start()
+    url = serve.database_url()
+    game = new_game(serve.url)
+    with psycopg.connect(url) as holder:
+        # The worker's transaction begins and waits on its INSERT: it is killed in the middle.
+        holder.execute("LOCK TABLE archived_games IN EXCLUSIVE MODE")
+        play_to_the_end(serve.url, game)
+        deadline = time.monotonic() + 20
+        waiting = []
+        while not waiting and time.monotonic() < deadline:
+            waiting = query(url, "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+            time.sleep(0.1)
+        assert waiting, "the archiver is held in its write"
+        (worker,) = serve.named("service.run.cli worker", without="--webhooks")
+        worker.kill()
+        holder.rollback()
+    assert wait_archived_and_gone(serve, [game["id"]], timeout=60) == {game["id"]: 1}
+    assert "restarting the bot worker 1" in serve.log()

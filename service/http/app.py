@@ -10,7 +10,6 @@ import redis
 from flask import Flask
 from flask_smorest import Api
 
-from ..archive.archive import Archive
 from ..config import Settings
 from ..play.archiving import ArchivedReads
 from ..play.games import Games
@@ -158,7 +157,7 @@ def create_app(
         redis_client, per_address=settings.bot_games_per_address, ttl_seconds=settings.game_ttl_seconds
     )
     # Games Redis has let go are read from the archive (Redis first: a live game pays nothing).
-    archived = ArchivedReads(Archive(settings.database_url, min_size=0)) if settings.database_url else None
+    archived = ArchivedReads(settings.database_url) if settings.database_url else None
     games = Games(
         store,
         enqueue,

@@ -11,8 +11,10 @@ loudly and the game is archived with its stored final state only: never lost, ne
 
 from __future__ import annotations
 
+import atexit
 import datetime
 import logging
+import threading
 from typing import Any
 
 import orjson
@@ -110,8 +112,26 @@ class ArchivedReads:
     """The reads of a game Redis has let go, from the archive, in the shapes Redis gives them:
     what ``Games`` falls back to (Redis first, then the archive; 404 only when neither has it)."""
 
-    def __init__(self, archive: Archive) -> None:
-        self.archive = archive
+    def __init__(self, database_url: str) -> None:
+        self.database_url = database_url
+        self._archive: Archive | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def archive(self) -> Archive:
+        """Opened at the first read that needs it: most processes serve live games only, and a pool
+        left open at exit complains from its threads (gunicorn's gevent workers). Closed at exit."""
+        with self._lock:
+            if self._archive is None:
+                self._archive = Archive(self.database_url, min_size=0)
+                atexit.register(self.close)
+            return self._archive
+
+    def close(self) -> None:
+        with self._lock:
+            if self._archive is not None:
+                self._archive.close()
+                self._archive = None
 
     def stored_game(self, game_id: str, *, parse_state: bool = True) -> StoredGame | None:
         """The archived game as ``GameStore.load`` gives a live one (None: not archived). Its final

@@ -39,7 +39,7 @@ def archived_clients(settings, redis_client, database_url: str) -> Iterator:
     apps = [create_app(replace(settings, database_url=database_url), redis_client=redis_client) for _ in "ab"]
     yield [app.test_client() for app in apps]
     for app in apps:
-        app.extensions["skyline.games"].archived.archive.close()
+        app.extensions["skyline.games"].archived.close()
 
 
 def every_read(client, game_id: str, seat_tokens: dict[int, str]) -> dict[tuple[str, int | None], tuple]:

@@ -191,8 +191,8 @@ class Settings:
     graceful_timeout: int = setting("SKYLINE_GRACEFUL_TIMEOUT", 20, "seconds gunicorn gives requests in flight on SIGTERM")
     redis_connections: int = setting("SKYLINE_REDIS_CONNECTIONS", 32, "Redis connections per API process (a request waits for a free one)", minimum=1)
     # ---- games
-    game_ttl_seconds: int = setting("SKYLINE_GAME_TTL_SECONDS", 14 * DAY, "an idle game expires after this long", minimum=1)
-    finished_game_ttl_seconds: int = setting("SKYLINE_FINISHED_GAME_TTL_SECONDS", 7 * DAY, "a finished game is kept this long", minimum=1)
+    game_ttl_seconds: int = setting("SKYLINE_GAME_TTL_SECONDS", 14 * DAY, "an idle game (active or waiting) expires from Redis after this long", minimum=1)
+    finished_game_ttl_seconds: int = setting("SKYLINE_FINISHED_GAME_TTL_SECONDS", 3600, "an ended game (finished, aborted) stays in Redis this long once archived, a grace; it never leaves Redis before the archive holds it", minimum=1)
     lobby_ttl_seconds: int = setting("SKYLINE_LOBBY_TTL_SECONDS", DAY, "a game waiting for players (open seats) expires this long after its creation, and leaves the lobby", minimum=1)
     recent_games: int = setting("SKYLINE_RECENT_GAMES", 256, "games per API process whose last committed state is kept, and four times as many seats' move listings (0: none; see below)")
     # ---- requests: limits
@@ -217,6 +217,8 @@ class Settings:
     worker_maintenance_seconds: int = setting("SKYLINE_WORKER_MAINTENANCE_SECONDS", 60, "how often a worker looks for abandoned jobs", minimum=1)
     worker_ttl_seconds: int = setting("SKYLINE_WORKER_TTL_SECONDS", 60, "a worker's registration lifetime; an idle worker wakes every TTL − 15 s", minimum=1)
     sweep_seconds: float = setting("SKYLINE_SWEEP_SECONDS", 5.0, "how often a worker's sweeper looks for games waiting on a bot longer than job timeout + grace, and for passed turn deadlines (0: off)")
+    archive_seconds: float = setting("SKYLINE_ARCHIVE_SECONDS", 1.0, "how often a worker's archiver writes the ended games due to PostgreSQL (with `DATABASE_URL`; 0: off)")
+    archive_lease_seconds: float = setting("SKYLINE_ARCHIVE_LEASE_SECONDS", 60.0, "how long a worker holds a game it archives; after a crash, how soon another takes it", minimum=1)
     fault_bot_delay_seconds: float = setting("SKYLINE_FAULT_BOT_DELAY_SECONDS", 0.0, "crash tests only: every bot move waits this long first; never set it in production")
     # ---- webhooks
     webhook_allow_http: bool = setting("SKYLINE_WEBHOOK_ALLOW_HTTP", False, "webhook URLs may use `http` (tests, private networks)")

@@ -42,6 +42,7 @@ from service.store.workers import WorkerPresence, member
 from service.watch import logs
 
 from . import metrics
+from .archiver import Archiver
 from .jobs import waited_in_queue
 from .sweeper import Sweeper
 
@@ -250,6 +251,8 @@ def run(*, burst: bool = False, http_port: int | None = None) -> int:
         presence=beat,  # started by the worker once RQ has registered it
     )
     sweeper = Sweeper.from_settings(redis.Redis.from_url(url), settings)
+    archiver = Archiver.from_settings(redis.Redis.from_url(url), settings)
+    helpers = [sweeper] if archiver is None else [sweeper, archiver]
     return _work(
-        worker, [sweeper], also_stop=(beat,), burst=burst, http_port=http_port, log_level=settings.log_level
+        worker, helpers, also_stop=(beat,), burst=burst, http_port=http_port, log_level=settings.log_level
     )

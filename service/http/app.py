@@ -11,6 +11,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from ..config import Settings
+from ..play.archiving import ArchivedReads
 from ..play.games import Games
 from ..play.seats import Seats
 from ..play.versions import Versions
@@ -156,6 +157,8 @@ def create_app(
     bot_games = BotGameQuota(
         redis_client, per_address=settings.bot_games_per_address, ttl_seconds=settings.game_ttl_seconds
     )
+    # Games Redis has let go are read from the archive (Redis first: a live game pays nothing).
+    archived = ArchivedReads(settings.database_url) if settings.database_url else None
     games = Games(
         store,
         enqueue,
@@ -163,6 +166,7 @@ def create_app(
         recent_games=settings.recent_games,
         bot_games=bot_games,
         lobby=lobby,
+        archived=archived,
     )
     app.extensions["skyline.settings"] = settings
     app.extensions["skyline.games"] = games

@@ -29,6 +29,7 @@ from ..store.lobby import LobbyIndex
 from ..store.records import GameMeta, LogEntry, PublicSeat, SeatRecord, StandIn
 from ..watch import metrics
 from . import auth
+from .archiving import ArchivedReads
 from .deadlines import clock_of, next_deadlines
 from .deadlines import shown as shown_deadlines
 from .errors import (
@@ -191,8 +192,10 @@ class Games:
         recent_games: int = 256,
         bot_games: BotGameQuota | None = None,
         lobby: LobbyIndex | None = None,
+        archived: ArchivedReads | None = None,
     ) -> None:
         self.store = store
+        self.archived = archived  # the games Redis has let go (DATABASE_URL)
         self.lobby = lobby  # the index of listed games waiting for players
         self.enqueue_bot_turn = enqueue_bot_turn
         self.bot_games = bot_games  # SKYLINE_BOT_GAMES_PER_ADDRESS
@@ -300,7 +303,19 @@ class Games:
         try:
             return self.store.load(game_id, parse_state=parse_state)
         except GameMissing:
-            raise GameNotFound(game_id) from None
+            found = (
+                None if self.archived is None else self.archived.stored_game(game_id, parse_state=parse_state)
+            )
+            if found is None:
+                raise GameNotFound(game_id) from None
+            return found
+
+    def _log(self, game_id: str, start: int = 0) -> list[LogEntry]:
+        """The log from index ``start``: Redis's, else the archive's once Redis let the game go."""
+        entries = self.store.log(game_id, start)
+        if entries or self.archived is None or self.store.version(game_id) is not None:
+            return entries
+        return self.archived.log(game_id, start) or []
 
     @staticmethod
     def _restore(stored: StoredGame, state: dict[str, Any]) -> State:
@@ -365,7 +380,7 @@ class Games:
     def events(self, game_id: str, token: str | None, since: int = 0) -> dict[str, Any]:
         stored = self.read(game_id, parse_state=False)  # the log says it all
         seat = auth.seat_of(stored.meta["seats"], token)
-        entries = self.store.log(game_id, since)
+        entries = self._log(game_id, since)
         return {
             "title": stored.meta["title"],
             "version": stored.version,
@@ -410,7 +425,7 @@ class Games:
             "options": stored.meta["options"],
             "seed": stored.meta["seed"],
             # The moves only: the log's seat changes (joins, resignations) are not the rules'.
-            "moves": [{"seat": e["seat"], "move": e["move"]} for e in self.store.log(game_id) if "move" in e],
+            "moves": [{"seat": e["seat"], "move": e["move"]} for e in self._log(game_id) if "move" in e],
             "result": game_result(stored.meta, state),
         }
 

@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser(
-        "serve", help="serve the API with gunicorn and a bot worker (Redis embedded unless REDIS_URL is set)"
+        "serve", help="serve the API, the workers, Redis and PostgreSQL (embedded unless their URLs are set)"
     )
     serve.add_argument("--host", default=settings.host)
     serve.add_argument("--port", type=int, default=settings.port)

@@ -179,6 +179,12 @@ class EmbeddedPostgres:
         if self._user is not None:
             self._hand_over(self.root)
             self._hand_over(Path(self.socket_dir))
+            self._let_server_reach()
+
+    def _let_server_reach(self) -> None:
+        """The search bit for the server's user on the folders above its own. Again at each start:
+        something may have taken it away since (pytest does, on its temporary folders)."""
+        if self._user is not None:
             _let_traverse(self.root.parent)
             _let_traverse(Path(self.socket_dir).parent)
             _let_traverse(find_postgres_bin())
@@ -250,6 +256,7 @@ class EmbeddedPostgres:
                 f"skyline: the PostgreSQL data folder {self.data} is in use by a server (pid {running}); "
                 "stop the `skyline serve` that runs it, or give this one another --data-dir."
             )
+        self._let_server_reach()
         self._initdb()
         command = [
             str(find_postgres_bin() / "postgres"),

@@ -1,5 +1,5 @@
-"""`skyline serve`: a supervisor for Redis (embedded unless REDIS_URL is set), gunicorn and the
-bot workers.
+"""`skyline serve`: a supervisor for Redis (embedded unless REDIS_URL is set), the archive's
+PostgreSQL (embedded unless DATABASE_URL is set, migrated at start), gunicorn and the workers.
 
 - One instance per data folder: an exclusive lock on ``<data>/skyline.lock`` is taken before
   anything starts; a second `skyline serve` on the same folder refuses at once, naming the
@@ -7,7 +7,7 @@ bot workers.
   the last process that may write the AOF is gone: two Redis servers never share one AOF.
 - Each child runs in a session of its own: the terminal's Ctrl-C (or a closed terminal's
   SIGHUP) reaches only the supervisor, which stops them in order — the API and the workers
-  first, Redis last, after it has written its AOF.
+  first, then Redis, after it has written its AOF, and PostgreSQL last.
 - On Linux each child dies with the supervisor (a parent-death signal), so a ``kill -9`` of
   the supervisor leaves no orphan serving a half-dead stack.
 - A start fails only when a child could not come up at all: it exited with a status of its
@@ -39,13 +39,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import redis
 
+from ..archive.schema import MigrationError, migrate
 from ..config import Settings, environment
 from ..store.keys import BOT_WORKERS, WEBHOOK_WORKERS
 from ..store.workers import WorkerPresence, member
 from .embedded import EmbeddedRedis, gunicorn_command, webhook_worker_command, worker_command
 from .parentdeath import die_with_parent
+from .postgres import STOP_SIGNAL, EmbeddedPostgres
 
 # Restart delays: doubled at each crash in a row, from the first to the last.
 FIRST_BACKOFF_SECONDS = 0.5
@@ -237,6 +240,8 @@ class Supervisor:
         self.env = environment()  # the children's: they read their own settings from it
         self.redis: EmbeddedRedis | None = None
         self.redis_child: Child | None = None
+        self.postgres: EmbeddedPostgres | None = None
+        self.postgres_child: Child | None = None
         self.api: Child | None = None
         self.children: list[Child] = []  # API and bot workers
         self._worker_presences: dict[str, WorkerPresence] = {}
@@ -259,6 +264,33 @@ class Supervisor:
         self.redis.start()
         assert self.redis.process is not None
         return self.redis.process
+
+    def _start_postgres(self) -> subprocess.Popen:
+        assert self.postgres is not None
+        self.postgres.start()
+        assert self.postgres.process is not None
+        return self.postgres.process
+
+    def _prepare_archive(self) -> None:
+        """The archive's PostgreSQL (embedded unless DATABASE_URL is set), migrated before any child
+        starts: every process then finds the schema it expects."""
+        if not self.env.get("DATABASE_URL"):
+            # The server keeps the lock's file open, as Redis does: no second serve on its data.
+            held = () if self.lock.fd is None else (self.lock.fd,)  # taken before: never None here
+            self.postgres = EmbeddedPostgres(
+                self.data_dir, popen_options=self._popen_options(STOP_SIGNAL, held)
+            )
+            self.postgres_child = Child("PostgreSQL", self._start_postgres, stop_signal=STOP_SIGNAL)
+            self.postgres_child.start()
+            self.env["DATABASE_URL"] = self.postgres.url
+            log(f"embedded PostgreSQL on {self.postgres.url} (data in {self.postgres.data})")
+        try:
+            migrate(self.env["DATABASE_URL"])
+        except (MigrationError, OSError, psycopg.Error) as error:
+            raise SystemExit(
+                f"skyline: the archive's PostgreSQL cannot be migrated ({error}); check DATABASE_URL "
+                "and that PostgreSQL runs there, or unset it for the embedded one."
+            ) from None
 
     def _check_external_redis(self, url: str, timeout: float = 5.0) -> None:
         """A REDIS_URL that refuses is a configuration error: say so before starting anything."""
@@ -331,6 +363,7 @@ class Supervisor:
             self.redis_child.start()
             self.env["REDIS_URL"] = self.redis.url
             log(f"embedded Redis on {self.redis.socket} (data in {self.redis.data_dir})")
+        self._prepare_archive()
         # One metrics directory for gunicorn's processes and the bot workers, so the API's
         # /metrics shows everything; emptied at each start (prometheus-client's multiprocess mode).
         metrics_dir = self.data_dir / "metrics"
@@ -368,7 +401,8 @@ class Supervisor:
         self.stopping = True
 
     def _all(self) -> list[Child]:
-        return [*self.children, *([self.redis_child] if self.redis_child else [])]
+        stores = [child for child in (self.redis_child, self.postgres_child) if child is not None]
+        return [*self.children, *stores]
 
     def _restart(self, child: Child, now: float) -> None:
         log(f"restarting the {child.name}")
@@ -454,6 +488,11 @@ class Supervisor:
             # Last, after everything that writes to it: SIGTERM makes it write out its AOF.
             self._stop_children([self.redis_child], 10.0)
             self.redis.stop()
+        if self.postgres_child is not None and self.postgres is not None:
+            # After Redis: the archive's writers are gone, and a game archived is never lost from
+            # both (Redis lets a game go only once PostgreSQL holds it).
+            self._stop_children([self.postgres_child], 30.0)
+            self.postgres.stop()
         self.lock.release()
 
     def run(self) -> int:

@@ -11,7 +11,10 @@
 - botqueue.py: bot turns as RQ jobs; botgames.py: the quota of games of bots only;
 - workers.py: the bot workers alive, by heartbeat (/readyz, `skyline serve`);
 - seats.py: the compare-and-set of a seat change (join, leave, resign, abort) and the lobby's
-  index in one script; lobby.py: the lobby's index (``sk:lobby``), read and pruned.
+  index in one script; lobby.py: the lobby's index (``sk:lobby``), read and pruned;
+- aftercommit.py: what every commit script does last (deadlines, webhooks' outbox, and an ended
+  game marked due to be archived); archiving.py: ``sk:archive-due``, claimed under a lease, and an
+  archived game let go after its grace.
 
 May import watch/ and config (and redis, rq); never Flask, http/ or play/.
 """

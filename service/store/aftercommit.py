@@ -1,6 +1,7 @@
 """What every commit script does once its version is written, in Lua, shared by the move's commit
-(``store.games``) and the seat change's (``store.seats``): index the game's turn deadlines, and
-put a game with webhooks in their outbox. Both ride in the commit: no other round trip.
+(``store.games``) and the seat change's (``store.seats``): index the game's turn deadlines, put a
+game with webhooks in their outbox, and either renew a live game's lifetime or mark an ended one
+due to be archived. All ride in the commit: no other round trip.
 """
 
 INDEX_AFTER_COMMIT = """
@@ -19,6 +20,27 @@ local function index_after_commit(game, deadlines_index, webhooks, outbox, deadl
   -- A game with webhooks: this version is due to be announced (service.store.webhooks).
   if redis.call('EXISTS', webhooks) == 1 then
     redis.call('ZADD', outbox, 'NX', now, game_id)
+  end
+end
+"""
+
+
+# A game with this status has ended: the archive takes it, and only then may Redis let it go.
+ENDED = frozenset({"finished", "aborted"})
+
+# The commit scripts' last word on a game's lifetime. A live game's keys expire once it has been idle
+# for its TTL (``mode`` EXPIRE or EXPIREAT, and ``expiry``); the commit that ends a game marks it due
+# to be archived instead, in the same step (no round trip, no crash between the two), and its keys no
+# longer expire: the archiver lets them go once PostgreSQL holds the game (store.archiving).
+ARCHIVE_OR_EXPIRE = """
+local function archive_or_expire(game, log, archive_due, status, mode, expiry, game_id, now)
+  if status == 'finished' or status == 'aborted' then
+    redis.call('PERSIST', game)
+    redis.call('PERSIST', log)
+    redis.call('ZADD', archive_due, 'NX', now, game_id)
+  else
+    redis.call(mode, game, expiry)
+    redis.call(mode, log, expiry)
   end
 end
 """

@@ -19,8 +19,9 @@ import orjson
 import redis
 from redis.typing import EncodableT, FieldT
 
-from .aftercommit import INDEX_AFTER_COMMIT
+from .aftercommit import ARCHIVE_OR_EXPIRE, ENDED, INDEX_AFTER_COMMIT
 from .keys import (
+    ARCHIVE_DUE,
     BOTS_DUE,
     DEADLINES,
     WEBHOOKS_DUE,
@@ -41,16 +42,17 @@ _MISSING, _STALE, _DUPLICATE = -1, -2, -3
 _COMMIT = (
     ADMIT
     + INDEX_AFTER_COMMIT
+    + ARCHIVE_OR_EXPIRE
     + """
 -- KEYS: game hash, move log, idempotency key (or the game hash again when none), the index of
---       deadlines, the game's webhooks, the webhooks' outbox, then the counters of the request's
---       rate limit when they ride along (an address's are outside the game's slot: like the
---       limiter, this needs a single Redis)
+--       deadlines, the game's webhooks, the webhooks' outbox, the games due to be archived, then
+--       the counters of the request's rate limit when they ride along (an address's are outside
+--       the game's slot: like the limiter, this needs a single Redis)
 -- ARGV: expected version, state, status, log entry, ttl, channel, idempotent reply, idem ttl,
 --       now, deadlines ('' = a game without a clock: nothing), the earliest deadline ('' =
 --       none), game id, then the rate limit's arguments
-if #KEYS > 6 then
-  local admitted = admit(7, 13, (#KEYS - 6) / 2)
+if #KEYS > 7 then
+  local admitted = admit(8, 13, (#KEYS - 7) / 2)
   if admitted[1] == 0 then return admitted end
 end
 local current = redis.call('HGET', KEYS[1], 'version')
@@ -62,9 +64,7 @@ if current ~= ARGV[1] then return -2 end
 local version = tonumber(ARGV[1]) + 1
 redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', version, 'status', ARGV[3], 'updated', ARGV[9])
 redis.call('RPUSH', KEYS[2], ARGV[4])
-local ttl = tonumber(ARGV[5])
-redis.call('EXPIRE', KEYS[1], ttl)
-redis.call('EXPIRE', KEYS[2], ttl)
+archive_or_expire(KEYS[1], KEYS[2], KEYS[7], ARGV[3], 'EXPIRE', tonumber(ARGV[5]), ARGV[12], ARGV[9])
 if KEYS[3] ~= KEYS[1] then
   redis.call('SET', KEYS[3], ARGV[7], 'EX', tonumber(ARGV[8]))
 end
@@ -154,9 +154,11 @@ class GameStore:
         self.limit_for_commit: Callable[[str], LimitParts | None] | None = None
 
     def _ttl_for(self, status: str) -> int:
+        """A live game's lifetime in Redis; an ended game's keys do not expire before the archive
+        holds it, then stay the finished TTL's grace (store.archiving)."""
         if status == "waiting":
             return self.lobby_ttl
-        return self.finished_ttl if status in ("finished", "aborted") else self.ttl
+        return self.finished_ttl if status in ENDED else self.ttl
 
     def create(
         self,
@@ -236,6 +238,7 @@ class GameStore:
             idem_reply = orjson.dumps(idempotency[1])
         ttl = self._ttl_for(status)
         keys: list[Any] = [key, log_key(game_id), idem_key, DEADLINES, webhooks_key(game_id), WEBHOOKS_DUE]
+        keys.append(ARCHIVE_DUE)
         args: list[Any] = [
             expected_version,
             orjson.dumps(state),

@@ -6,9 +6,11 @@ seat token, only a digest of it.
 
 ``sk:{<game>}:game`` (hash): ``version``, ``status``, ``meta`` (title, rules version, seats
     with their token hashes, options, seed), ``state``, ``updated``, ``deadlines`` (games with a
-    clock). Written by ``store.games``
+    clock), ``archived`` (when the archive took it). Written by ``store.games``
     (create, then the commit script: a compare-and-set on the version). Expires after
-    ``SKYLINE_GAME_TTL_SECONDS`` idle, ``SKYLINE_FINISHED_GAME_TTL_SECONDS`` once finished.
+    ``SKYLINE_GAME_TTL_SECONDS`` idle (``SKYLINE_LOBBY_TTL_SECONDS`` while waiting); a game that
+    ended (finished, aborted) never expires before it is archived: then it stays
+    ``SKYLINE_FINISHED_GAME_TTL_SECONDS`` (``store.archiving``).
 ``sk:{<game>}:log`` (list): one JSON entry per move; entry *i* made version *i* + 1. The commit
     script appends; expires with the game.
 ``sk:{<game>}:idem:<digest>`` (string): the first reply to an ``Idempotency-Key`` (a digest of
@@ -19,6 +21,10 @@ seat token, only a digest of it.
     beside its game (``store.ratelimit``, or riding on the game's read or commit script).
 ``sk:rl:{address:<address>}:<window>`` (string): an address's requests in one window (IPv6
     counted per /64). Each counter lives two windows.
+``sk:archive-due`` (sorted set): games that ended and wait for the archive, scored by when a
+    worker may next take one (the end, then a lease or a retry's backoff); added by the commit
+    scripts (``store.games``, ``store.seats``) in the step that ends the game, removed by the
+    script that marks it archived (``store.archiving``).
 ``sk:bots-due`` (sorted set): games whose bot seat is due to act, scored by when they were
     marked (``store.games``, before the commit); the workers' sweeper forgets them.
 ``sk:sweeper-lock`` (string): the worker sweeping now (``worker.sweeper``), one interval.
@@ -110,6 +116,10 @@ BOT_WORKERS = "sk:bot-workers"
 
 # The webhook workers alive, by last heartbeat (store.workers; `skyline serve` reads it).
 WEBHOOK_WORKERS = "sk:webhook-workers"
+
+
+# Ended games waiting for the archive, by when a worker may take them (store.archiving).
+ARCHIVE_DUE = "sk:archive-due"
 
 
 # Listed games waiting for players, by creation time (store.lobby, store.seats).

@@ -15,15 +15,26 @@ from typing import Any
 import orjson
 import redis
 
-from .aftercommit import INDEX_AFTER_COMMIT
+from .aftercommit import ARCHIVE_OR_EXPIRE, INDEX_AFTER_COMMIT
 from .games import GameMissing, GameMovedOn
-from .keys import DEADLINES, LOBBY, WEBHOOKS_DUE, events_channel, game_key, log_key, webhooks_key
+from .keys import (
+    ARCHIVE_DUE,
+    DEADLINES,
+    LOBBY,
+    WEBHOOKS_DUE,
+    events_channel,
+    game_key,
+    log_key,
+    webhooks_key,
+)
 from .records import GameMeta, LogEntry
 
 _SEAT_COMMIT = (
     INDEX_AFTER_COMMIT
+    + ARCHIVE_OR_EXPIRE
     + """
--- KEYS: game hash, log, lobby, deadlines' index, the game's webhooks, the webhooks' outbox
+-- KEYS: game hash, log, lobby, deadlines' index, the game's webhooks, the webhooks' outbox, the
+--       games due to be archived
 -- ARGV: expected version, meta, status, log entry, 'at' or 'in', expiry (unix time or seconds),
 --       channel, now, lobby ('add', 'remove' or ''), game id, lobby score, deadlines ('' =
 --       unchanged), the earliest deadline ('' = none)
@@ -34,8 +45,7 @@ local version = tonumber(ARGV[1]) + 1
 redis.call('HSET', KEYS[1], 'meta', ARGV[2], 'version', version, 'status', ARGV[3], 'updated', ARGV[8])
 redis.call('RPUSH', KEYS[2], ARGV[4])
 local expire = ARGV[5] == 'at' and 'EXPIREAT' or 'EXPIRE'
-redis.call(expire, KEYS[1], ARGV[6])
-redis.call(expire, KEYS[2], ARGV[6])
+archive_or_expire(KEYS[1], KEYS[2], KEYS[7], ARGV[3], expire, ARGV[6], ARGV[10], ARGV[8])
 if ARGV[9] == 'add' then
   redis.call('ZADD', KEYS[3], ARGV[11], ARGV[10])
 elseif ARGV[9] == 'remove' then
@@ -78,7 +88,15 @@ class SeatStore:
         else:
             mode, expiry = "in", int(ttl or 1)
         result = self._commit(
-            keys=[game_key(game_id), log_key(game_id), LOBBY, DEADLINES, webhooks_key(game_id), WEBHOOKS_DUE],
+            keys=[
+                game_key(game_id),
+                log_key(game_id),
+                LOBBY,
+                DEADLINES,
+                webhooks_key(game_id),
+                WEBHOOKS_DUE,
+                ARCHIVE_DUE,
+            ],
             args=[
                 expected_version,
                 orjson.dumps(meta),

@@ -28,6 +28,7 @@ VALUE_SETS = {
     },
     "existing-secret": {
         "redis": {"url": "", "existingSecret": "managed-redis", "existingSecretKey": "url"},
+        "database": {"url": "", "existingSecret": "managed-postgres", "existingSecretKey": "uri"},
         "api": {
             "autoscaling": {
                 "enabled": False,
@@ -166,13 +167,19 @@ def test_defaults_api_and_worker_deployments(rendered):
     grace = worker["spec"]["template"]["spec"]["terminationGracePeriodSeconds"]
     assert grace > int(config["SKYLINE_BOT_JOB_TIMEOUT"])
     assert worker_container["livenessProbe"]["httpGet"]["path"] == "/healthz"
-    # Both: REDIS_URL from the chart's Secret, settings from the ConfigMap, non-root, read-only root.
-    (secret,) = kinds["Secret"]
-    assert secret["stringData"] == {"redis-url": "redis://redis:6379/0"}
+    # Both: REDIS_URL and DATABASE_URL from the chart's Secrets, settings from the ConfigMap,
+    # non-root, read-only root.
+    secrets = {s["metadata"]["name"]: s["stringData"] for s in kinds["Secret"]}
+    assert secrets == {
+        "skyline-redis": {"redis-url": "redis://redis:6379/0"},
+        "skyline-database": {"database-url": "postgresql://skyline@postgres:5432/skyline"},
+    }
     for deployment in (api, worker):
         container = containers(deployment)
         reference = env_of(container)["REDIS_URL"]["secretKeyRef"]
-        assert reference == {"name": secret["metadata"]["name"], "key": "redis-url"}
+        assert reference == {"name": "skyline-redis", "key": "redis-url"}
+        reference = env_of(container)["DATABASE_URL"]["secretKeyRef"]
+        assert reference == {"name": "skyline-database", "key": "database-url"}
         assert container["envFrom"][0]["configMapRef"]["name"] == kinds["ConfigMap"][0]["metadata"]["name"]
         assert container["securityContext"]["readOnlyRootFilesystem"] is True
         pod = deployment["spec"]["template"]["spec"]
@@ -205,6 +212,8 @@ def test_an_existing_secret_is_used_and_none_is_created(rendered):
     for deployment in kinds["Deployment"]:
         reference = env_of(containers(deployment))["REDIS_URL"]["secretKeyRef"]
         assert reference == {"name": "managed-redis", "key": "url"}
+        reference = env_of(containers(deployment))["DATABASE_URL"]["secretKeyRef"]
+        assert reference == {"name": "managed-postgres", "key": "uri"}
     deployments = {d["metadata"]["name"]: d for d in kinds["Deployment"]}
     assert deployments["skyline-api"]["spec"]["replicas"] == 3
     assert "replicas" not in deployments["skyline-worker"]["spec"]
@@ -225,6 +234,8 @@ def test_an_existing_secret_is_used_and_none_is_created(rendered):
     [
         ({"redis": {"url": "http://nope"}}, "redis/url"),
         ({"redis": {"url": "", "existingSecret": ""}}, "redis"),
+        ({"database": {"url": "mysql://nope"}}, "database/url"),
+        ({"database": {"url": "", "existingSecret": ""}}, "database"),
         ({"api": {"replicaz": 3}}, "replicaz"),
         ({"api": {"replicas": "two"}}, "api/replicas"),
         ({"config": {"rateLimitPerAddress": "lots"}}, "rateLimitPerAddress"),

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -205,6 +207,13 @@ class Serve:
                 return f"unix://{line.split()[4]}?db=0"
         raise AssertionError("no embedded Redis in the log")
 
+    def database_url(self) -> str:
+        """The embedded PostgreSQL's URL, as the supervisor printed it."""
+        for line in self.log().splitlines():
+            if line.startswith("skyline: embedded PostgreSQL on "):
+                return line.split()[4]
+        raise AssertionError("no embedded PostgreSQL in the log")
+
     def named(self, word: str, without: str | None = None) -> list[psutil.Process]:
         """The descendants whose command line holds ``word`` ("worker", "gunicorn", "redis-server"),
         and not ``without`` (a bot worker's is a webhook worker's without ``--webhooks``)."""
@@ -242,14 +251,23 @@ def wait_gone(processes: list[psutil.Process], timeout: float) -> list[psutil.Pr
     return alive(processes)
 
 
+def data_folder() -> Path:
+    """A data folder for `skyline serve` outside pytest's: as root, the embedded PostgreSQL runs as
+    another user who must reach its folder, and every pytest session on the machine takes the search
+    bit off /tmp/pytest-of-root again (tests/archive/conftest.py does the same)."""
+    return Path(tempfile.mkdtemp(prefix="skyline-serve-test-"))
+
+
 @pytest.fixture
 def serves(tmp_path):
     started: list[Serve] = []
+    folders: list[Path] = []
 
     def make(data_dir: Path | None = None, port: int | None = None, **env: str) -> Serve:
-        serve = Serve(
-            data_dir or tmp_path / "var", port or free_port(), tmp_path / f"serve{len(started)}.log", **env
-        )
+        if data_dir is None:
+            folders.append(data_folder())
+            data_dir = folders[-1] / "var"
+        serve = Serve(data_dir, port or free_port(), tmp_path / f"serve{len(started)}.log", **env)
         started.append(serve)
         return serve
 
@@ -264,3 +282,5 @@ def serves(tmp_path):
                 serve.kill()
             for process in alive(family):
                 process.kill()
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -94,12 +94,13 @@ def test_a_second_serve_on_the_same_data_refuses_and_leaves_the_first_untouched(
     game = new_game(first.url, 2)
     acknowledged = play_moves(first.url, game, 2)
     family = {p.pid for p in first.descendants()}
-    second = serves(data_dir=tmp_path / "var").start(wait=False)
+    second = serves(data_dir=first.data_dir).start(wait=False)
     assert second.process.wait(timeout=10) != 0
     message = second.log()
     assert "in use by another `skyline serve`" in message
     assert f"pid {first.process.pid}" in message and f":{first.port}" in message
     assert "embedded Redis on" not in message, "refused before starting anything"
+    assert "embedded PostgreSQL on" not in message
     assert {p.pid for p in first.descendants()} == family, "the first one's children are untouched"
     acknowledged += play_moves(first.url, game, 2)
     assert versions(first.url, {game["id"]: 0}) == {game["id"]: acknowledged[-1]}

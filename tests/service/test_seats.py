@@ -10,7 +10,7 @@ import pytest
 
 from engines import registry
 from service.http.app import create_app
-from service.store.keys import LOBBY, game_key, log_key
+from service.store.keys import ARCHIVE_DUE, LOBBY, game_key, log_key
 
 from .test_api import _play_to_the_end, assert_problem, bearer, first_move
 
@@ -132,6 +132,9 @@ def test_abort_while_waiting_and_before_every_human_moved_then_refused(client, r
     aborted = client.post(f"/games/{waiting['id']}/abort", headers=bearer(token))
     assert aborted.status_code == 200 and aborted.get_json()["status"] == "aborted"
     assert redis_client.zscore(LOBBY, waiting["id"]) is None
+    # Due to be archived, marked by the seat script that aborted it; no longer expiring before then.
+    assert redis_client.zscore(ARCHIVE_DUE, waiting["id"]) is not None
+    assert redis_client.ttl(game_key(waiting["id"])) == -1
     shown = client.get(f"/games/{waiting['id']}").get_json()
     assert shown["status"] == "aborted" and shown["result"] is None and shown["to_act"] == []
     assert_problem(join(client, waiting["id"]), 409, "game_not_waiting")

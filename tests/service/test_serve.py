@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import psutil
 import requests
@@ -15,6 +18,9 @@ from ..conftest import free_port, wait_http
 
 
 def test_serve_runs_everything_and_ctrl_c_stops_it_all(tmp_path):
+    # Not under pytest's folder: as root the embedded PostgreSQL runs as another user, who must
+    # reach its data, and pytest sessions take the search bit off /tmp/pytest-of-root.
+    data = Path(tempfile.mkdtemp(prefix="skyline-serve-test-")) / "var"
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     log = open(tmp_path / "serve.log", "wb")  # noqa: SIM115
@@ -27,7 +33,7 @@ def test_serve_runs_everything_and_ctrl_c_stops_it_all(tmp_path):
             "--port",
             str(port),
             "--data-dir",
-            str(tmp_path / "var"),
+            str(data),
         ],
         env=env,
         stdout=log,
@@ -38,6 +44,7 @@ def test_serve_runs_everything_and_ctrl_c_stops_it_all(tmp_path):
         children = psutil.Process(serve.pid).children(recursive=True)
         names = " ".join(" ".join(c.cmdline()) for c in children)
         assert "redis-server" in names and "gunicorn" in names and "service.run.cli worker" in names
+        assert str(data / "postgres" / "data") in names, "the archive's embedded PostgreSQL"
         created = requests.post(
             f"http://127.0.0.1:{port}/games",
             json={"title": "property", "seats": [{"kind": "bot"}, {"kind": "bot"}], "seed": 1},
@@ -63,10 +70,11 @@ def test_serve_runs_everything_and_ctrl_c_stops_it_all(tmp_path):
         assert serve.wait(timeout=60) == 0
         for child in children:
             assert not child.is_running() or child.status() == psutil.STATUS_ZOMBIE
-        assert (tmp_path / "var" / "redis" / "appendonly.aof").exists() or any(
-            (tmp_path / "var" / "redis").glob("appendonly*")
-        ), "the embedded Redis persists with AOF under the data folder"
+        assert (data / "redis" / "appendonly.aof").exists() or any((data / "redis").glob("appendonly*")), (
+            "the embedded Redis persists with AOF under the data folder"
+        )
     finally:
         if serve.poll() is None:
             serve.kill()
         log.close()
+        shutil.rmtree(data.parent, ignore_errors=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -11,6 +12,7 @@ import redis
 from service.play.errors import PlayError
 from service.play.games import Games
 from service.store.games import GameMissing, GameMovedOn, GameStore, new_game_id
+from service.store.keys import ARCHIVE_DUE
 
 
 @pytest.fixture
@@ -37,13 +39,19 @@ def test_missing_games(store):
         store.commit("nope", 0, {}, "active", {})
 
 
-def test_games_expire_after_the_configured_idle_time(store):
+def test_games_expire_after_the_configured_idle_time_and_an_ended_one_waits_for_the_archive(store):
     game_id = new_game_id()
     store.create(game_id, {}, {}, "active")
     assert 0 < store.redis.ttl(f"sk:{{{game_id}}}:game") <= 100
-    store.commit(game_id, 0, {}, "finished", {"version": 1})
-    assert 0 < store.redis.ttl(f"sk:{{{game_id}}}:game") <= 50
-    assert 0 < store.redis.ttl(f"sk:{{{game_id}}}:log") <= 50
+    store.commit(game_id, 0, {}, "active", {"version": 1})
+    assert 0 < store.redis.ttl(f"sk:{{{game_id}}}:log") <= 100
+    assert store.redis.zscore(ARCHIVE_DUE, game_id) is None
+    before = time.time()
+    store.commit(game_id, 1, {}, "finished", {"version": 2})
+    # Marked due in the commit that ended it; its keys do not expire before the archive holds it.
+    assert store.redis.ttl(f"sk:{{{game_id}}}:game") == -1
+    assert store.redis.ttl(f"sk:{{{game_id}}}:log") == -1
+    assert before <= store.redis.zscore(ARCHIVE_DUE, game_id) <= time.time()
 
 
 def test_state_is_stored_as_json_never_pickle(store):

@@ -50,13 +50,26 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 {{- end -}}
 
-{{/* The environment of both roles: Redis from the Secret, settings from the ConfigMap. */}}
+{{- define "skyline.databaseSecretName" -}}
+{{- if .Values.database.existingSecret -}}
+{{- .Values.database.existingSecret -}}
+{{- else -}}
+{{- printf "%s-database" (include "skyline.fullname" .) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The environment of both roles: Redis and PostgreSQL from their Secrets, settings from the ConfigMap. */}}
 {{- define "skyline.env" -}}
 - name: REDIS_URL
   valueFrom:
     secretKeyRef:
       name: {{ include "skyline.redisSecretName" . }}
       key: {{ .Values.redis.existingSecretKey }}
+- name: DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "skyline.databaseSecretName" . }}
+      key: {{ .Values.database.existingSecretKey }}
 {{- range $name, $value := .Values.config.extraEnv }}
 - name: {{ $name }}
   value: {{ $value | quote }}

@@ -1,0 +1,236 @@
+"""Issue 54: `skyline serve` runs the archive's PostgreSQL as it runs Redis — embedded unless
+DATABASE_URL is set, migrated at start, its URL printed, restarted when it crashes with nothing
+committed lost, stopped last. Every test runs the real supervisor with its real children."""
+
+from __future__ import annotations
+
+import shutil
+import signal
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import psycopg
+import pytest
+import requests
+
+from service.archive.schema import load_migrations
+from service.run.postgres import EmbeddedPostgres
+
+from .conftest import Serve, alive, wait_gone
+
+pytestmark = pytest.mark.xdist_group("supervisor")
+
+
+def query(url: str, sql: str) -> list[tuple[object, ...]]:
+    with psycopg.connect(url, connect_timeout=3, autocommit=True) as connection:
+        cursor = connection.execute(sql.encode())
+        return cursor.fetchall() if cursor.description is not None else []
+
+
+def wait_for_query(url: str, sql: str, timeout: float) -> list[tuple[object, ...]]:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return query(url, sql)
+        except psycopg.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def postmaster(serve: Serve) -> psutil.Process:
+    """The supervisor's PostgreSQL child (the postmaster, not its backends)."""
+    assert serve.process is not None
+    children = alive(psutil.Process(serve.process.pid).children())
+    (found,) = [child for child in children if child.name() == "postgres"]
+    return found
+
+
+@pytest.fixture
+def outside_postgres() -> Iterator[EmbeddedPostgres]:
+    """A PostgreSQL the test starts itself: what DATABASE_URL would name."""
+    folder = Path(tempfile.mkdtemp(prefix="skyline-serve-db-"))
+    server = EmbeddedPostgres(folder, settings={"fsync": "off"}).start()
+    yield server
+    server.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_serve_starts_a_migrated_embedded_postgres_prints_its_url_and_stops_it_last(serves):
+    serve = serves().start()
+    url = serve.database_url()
+    assert url.startswith("postgresql://postgres@/postgres?host=")
+    applied = [version for (version,) in query(url, "SELECT version FROM archive_migrations ORDER BY 1")]
+    assert applied == [migration.version for migration in load_migrations()], "migrated at start"
+    assert query(url, "SELECT count(*) FROM archived_games") == [(0,)]
+    server = postmaster(serve)
+    assert str(serve.data_dir / "postgres" / "data") in " ".join(server.cmdline())
+    redis_server = serve.named("redis-server")[0]
+    serve.process.send_signal(signal.SIGINT)
+    assert serve.process.wait(timeout=60) == 0
+    assert not wait_gone([server, redis_server], 5.0)
+    log = (serve.data_dir / "postgres" / "postgres.log").read_text()
+    assert "received fast shutdown request" in log and "database system is shut down" in log
+
+
+def test_postgres_killed_is_restarted_on_the_same_url_and_keeps_what_was_committed(serves):
+    serve = serves().start()
+    url = serve.database_url()
+    query(url, "CREATE TABLE kept (n int)")
+    query(url, "INSERT INTO kept VALUES (54)")
+    first = postmaster(serve)
+    others = [p for p in serve.descendants() if p.pid != first.pid and p.ppid() != first.pid]
+    first.kill()
+    assert wait_for_query(url, "SELECT n FROM kept", timeout=20) == [(54,)]
+    second = postmaster(serve)
+    assert second.pid != first.pid
+    assert "the PostgreSQL (pid" in serve.log() and "restarting the PostgreSQL" in serve.log()
+    assert all(p.is_running() for p in others), "nothing else was restarted"
+    assert requests.get(serve.url + "/readyz", timeout=5).status_code == 200
+    # A second kill: the backoff doubles, it comes back again.
+    second.kill()
+    assert wait_for_query(url, "SELECT n FROM kept", timeout=20) == [(54,)]
+
+
+def test_serve_stopped_and_started_again_keeps_the_archive(serves):
+    serve = serves().start()
+    query(serve.database_url(), "CREATE TABLE kept (n int)")
+    query(serve.database_url(), "INSERT INTO kept VALUES (7)")
+    serve.process.send_signal(signal.SIGINT)
+    assert serve.process.wait(timeout=60) == 0
+    serve.start()
+    urls = [line.split()[4] for line in serve.log().splitlines() if "embedded PostgreSQL on" in line]
+    assert len(urls) == 2
+    assert query(urls[-1], "SELECT n FROM kept") == [(7,)]
+
+
+def test_a_database_url_is_used_and_migrated_and_no_postgres_is_started(serves, outside_postgres):
+    serve = serves(DATABASE_URL=outside_postgres.url).start()
+    assert "embedded PostgreSQL" not in serve.log()
+    assert not [p for p in serve.descendants() if p.name() == "postgres"]
+    assert query(outside_postgres.url, "SELECT count(*) FROM archive_migrations")[0][0] >= 1
+
+
+def test_a_database_url_that_refuses_stops_serve_before_the_api_starts(serves, tmp_path):
+    nowhere = f"postgresql://postgres@/postgres?host={tmp_path}&connect_timeout=2"
+    serve = serves(DATABASE_URL=nowhere).start(wait=False)
+    assert serve.process.wait(timeout=30) != 0
+    log = serve.log()
+    assert "the archive's PostgreSQL cannot be migrated" in log and "DATABASE_URL" in log
+    assert "serving on" not in log
+
+
+# ---- the archive in the game flow (issue 54, point 2) --------------------------------------------
+ARCHIVING = {"SKYLINE_FINISHED_GAME_TTL_SECONDS": "1", "SKYLINE_ARCHIVE_SECONDS": "0.2"}
+
+
+def play_to_the_end(url: str, game: dict) -> int:
+    """Play a two-human game's first listed move until it is over; its last version."""
+    tokens = {seat["seat"]: seat["token"] for seat in game["seats"] if "token" in seat}
+    session = requests.Session()
+    for _ in range(5000):
+        shown = session.get(f"{url}/games/{game['id']}", timeout=10).json()
+        if shown["status"] == "finished":
+            return shown["version"]
+        token = tokens[shown["to_act"][0]]
+        listing = session.get(
+            f"{url}/games/{game['id']}/moves", headers={"Authorization": f"Bearer {token}"}, timeout=10
+        ).json()
+        reply = session.post(
+            f"{url}/games/{game['id']}/actions",
+            json={"move": listing["moves"][0]["move"], "version": listing["version"]},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=10,
+        )
+        assert reply.status_code == 200, reply.text
+    raise AssertionError("the game did not end")
+
+
+def new_game(url: str, seats: list[dict] | None = None) -> dict:
+    body = {"title": "property", "seats": seats or [{"kind": "human"}, {"kind": "human"}]}
+    reply = requests.post(f"{url}/games", json=body, timeout=10)
+    assert reply.status_code == 201, reply.text
+    return reply.json()
+
+
+def archived_rows(url: str, game_ids: list[str]) -> dict[str, int]:
+    found = dict.fromkeys(game_ids, 0)
+    for game_id, count in wait_for_query(
+        url, "SELECT id, count(*) FROM archived_games GROUP BY id", timeout=20
+    ):
+        if game_id in found:
+            found[str(game_id)] = int(str(count))
+    return found
+
+
+def wait_archived_and_gone(serve: Serve, game_ids: list[str], timeout: float = 30.0) -> dict[str, int]:
+    """Wait until every game has its row in the archive and its keys are gone from Redis."""
+    import redis
+
+    from service.store.keys import game_key, log_key
+
+    client = redis.Redis.from_url(serve.redis_url())
+    deadline = time.monotonic() + timeout
+    while True:
+        rows = archived_rows(serve.database_url(), game_ids)
+        left = client.exists(*[key for g in game_ids for key in (game_key(g), log_key(g))])
+        if all(rows.values()) and not left:
+            return rows
+        assert time.monotonic() < deadline, f"not archived and gone: {rows}, {left} keys left"
+        time.sleep(0.2)
+
+
+def test_ended_games_are_archived_once_by_the_workers_then_leave_redis(serves):
+    serve = serves(**ARCHIVING).start()
+    finished = new_game(serve.url)
+    last = play_to_the_end(serve.url, finished)
+    waiting = new_game(serve.url, [{"kind": "human"}, {"kind": "open"}])
+    token = waiting["human_seats"][0]["token"]
+    aborted = requests.post(
+        f"{serve.url}/games/{waiting['id']}/abort", headers={"Authorization": f"Bearer {token}"}, timeout=10
+    )
+    assert aborted.status_code == 200
+    rows = wait_archived_and_gone(serve, [finished["id"], waiting["id"]])
+    assert rows == {finished["id"]: 1, waiting["id"]: 1}, "each archived once"
+    logged = query(
+        serve.database_url(), f"SELECT count(*) FROM archived_log WHERE game_id = '{finished['id']}'"
+    )
+    assert logged == [(last,)]
+
+
+def test_postgres_killed_while_games_end_loses_none_and_writes_none_twice(serves):
+    serve = serves(**ARCHIVING).start()
+    games = [new_game(serve.url) for _ in range(3)]
+    server = postmaster(serve)
+    # Killed under the archivers (their pools' connections break), restarted by the supervisor
+    # while the games are played; a PostgreSQL held down for long is tests/archive/test_archiving.py's.
+    server.kill()
+    for game in games:
+        play_to_the_end(serve.url, game)
+    ids = [game["id"] for game in games]
+    assert wait_archived_and_gone(serve, ids, timeout=60) == dict.fromkeys(ids, 1)
+    assert "restarting the PostgreSQL" in serve.log()
+
+
+def test_the_archiving_worker_killed_mid_write_leaves_nothing_half_done_and_the_game_is_archived_once(serves):
+    serve = serves(**ARCHIVING, SKYLINE_ARCHIVE_LEASE_SECONDS="2").start()
+    url = serve.database_url()
+    game = new_game(serve.url)
+    with psycopg.connect(url) as holder:
+        # The worker's transaction begins and waits on its INSERT: it is killed in the middle.
+        holder.execute("LOCK TABLE archived_games IN EXCLUSIVE MODE")
+        play_to_the_end(serve.url, game)
+        deadline = time.monotonic() + 20
+        waiting = []
+        while not waiting and time.monotonic() < deadline:
+            waiting = query(url, "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+            time.sleep(0.1)
+        assert waiting, "the archiver is held in its write"
+        (worker,) = serve.named("service.run.cli worker", without="--webhooks")
+        worker.kill()
+        holder.rollback()
+    assert wait_archived_and_gone(serve, [game["id"]], timeout=60) == {game["id"]: 1}
+    assert "restarting the bot worker 1" in serve.log()

@@ -1,0 +1,147 @@
+"""The archiver: a thread of every bot worker that writes ended games to PostgreSQL, each once.
+
+Every ``SKYLINE_ARCHIVE_SECONDS`` it claims the games due in ``sk:archive-due`` (a lease: the
+claim moves their score ahead, so two workers never hold one game at once, and a worker killed
+holding one lets it come due again when the lease is out). For each: the game's hash and log from
+Redis, the ``ArchivedGame`` (service.play.archiving: snapshots replayed from the seed),
+``Archive.write_game`` (exactly once: a game already there is a no-op), then in one script the
+game is marked ``archived``, its keys expire after ``SKYLINE_FINISHED_GAME_TTL_SECONDS`` and it
+leaves the due set. PostgreSQL down: the game stays due and is tried again after a backoff that
+doubles (1 s up to a minute); nothing is lost and nothing is written twice.
+
+Why a thread of the bot workers, not of the webhook worker: the bot workers are the ones that
+scale out (several per host, an HPA in the chart), and the leases let any number of them share
+the due set; the webhook worker's one process waits on slow receivers.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import redis
+
+from service.archive.archive import Archive, ArchiveUnavailable
+from service.archive.records import InvalidArchive
+from service.config import Settings
+from service.play.archiving import archived_game
+from service.store.archiving import ArchiveDue
+
+log = logging.getLogger("skyline.worker.archiver")
+
+FIRST_RETRY_SECONDS = 1.0
+MAX_RETRY_SECONDS = 60.0
+# A game that cannot be archived as it is (a bug to fix): looked at again this much later.
+INVALID_RETRY_SECONDS = 3600.0
+
+
+class Archiver:
+    def __init__(
+        self,
+        connection: redis.Redis,
+        database_url: str,
+        *,
+        interval_seconds: float,
+        lease_seconds: float,
+        grace_seconds: int,
+        batch: int = 20,
+    ) -> None:
+        self.due = ArchiveDue(connection)
+        self.database_url = database_url
+        self.interval = interval_seconds
+        self.lease = lease_seconds
+        self.grace = grace_seconds
+        self.batch = batch
+        self._archive: Archive | None = None
+        self._failures: dict[str, int] = {}  # game -> failed attempts in a row (the backoff)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @classmethod
+    def from_settings(cls, connection: redis.Redis, settings: Settings) -> Archiver | None:
+        """The worker's archiver; None without DATABASE_URL (no archive to write to)."""
+        if not settings.database_url:
+            return None
+        return cls(
+            connection,
+            settings.database_url,
+            interval_seconds=settings.archive_seconds,
+            lease_seconds=settings.archive_lease_seconds,
+            grace_seconds=settings.finished_game_ttl_seconds,
+        )
+
+    @property
+    def archive(self) -> Archive:
+        if self._archive is None:
+            # The pool connects in the background, and reconnects once PostgreSQL is back.
+            self._archive = Archive(self.database_url, min_size=1, max_size=2, timeout=5.0)
+        return self._archive
+
+    def archive_once(self, now: float | None = None) -> dict[str, int]:
+        """Archive the games due now; what was done (written, already, retried, gone)."""
+        now = time.time() if now is None else now
+        counts = {"written": 0, "already": 0, "retried": 0, "gone": 0}
+        for game_id in self.due.claim(now, self.lease, self.batch):
+            outcome = self._archive_one(game_id)
+            counts[outcome] += 1
+        return counts
+
+    def _archive_one(self, game_id: str) -> str:
+        ended = self.due.read(game_id)
+        if ended is None:  # gone from Redis (flushed by hand): nothing left to archive
+            self.due.release(game_id, time.time(), self.grace)
+            log.error("a game due to be archived is gone from Redis", extra={"game_id": game_id})
+            return "gone"
+        try:
+            # Marked archived, then Redis was restored from before the release: written already.
+            written = False if ended.archived else self.archive.write_game(archived_game(ended))
+        except ArchiveUnavailable as error:
+            return self._retry(game_id, str(error), FIRST_RETRY_SECONDS)
+        except InvalidArchive as error:
+            log.error(
+                "a game cannot be archived as it is (%s); it stays in Redis",
+                error,
+                extra={"event": "archive_invalid", "game_id": game_id, "reason": str(error)},
+            )
+            self.due.postpone(game_id, time.time() + INVALID_RETRY_SECONDS)
+            return "retried"
+        # Only now, the archive holding it, may Redis let it go.
+        self.due.release(game_id, time.time(), self.grace)
+        self._failures.pop(game_id, None)
+        log.info(
+            "game archived",
+            extra={"event": "game_archived", "game_id": game_id, "version": ended.version, "new": written},
+        )
+        return "written" if written else "already"
+
+    def _retry(self, game_id: str, reason: str, first: float) -> str:
+        failures = self._failures.get(game_id, 0) + 1
+        self._failures[game_id] = failures
+        delay = min(MAX_RETRY_SECONDS, first * 2 ** (failures - 1))
+        self.due.postpone(game_id, time.time() + delay)
+        log.warning(
+            "the archive cannot be reached; the game stays due",
+            extra={"event": "archive_retry", "game_id": game_id, "retry_in": delay, "reason": reason},
+        )
+        return "retried"
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.interval):
+            try:
+                self.archive_once()
+            except Exception:  # Redis down: the due set is where it was; try again next time
+                log.warning("archiving failed; trying again in %s s", self.interval, exc_info=True)
+
+    def start(self) -> None:
+        if self.interval <= 0:
+            return
+        self._thread = threading.Thread(target=self._loop, name="archiver", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        if self._archive is not None:
+            self._archive.close()

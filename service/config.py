@@ -191,9 +191,9 @@ class Settings:
     graceful_timeout: int = setting("SKYLINE_GRACEFUL_TIMEOUT", 20, "seconds gunicorn gives requests in flight on SIGTERM")
     redis_connections: int = setting("SKYLINE_REDIS_CONNECTIONS", 32, "Redis connections per API process (a request waits for a free one)", minimum=1)
     # ---- games
-    game_ttl_seconds: int = setting("SKYLINE_GAME_TTL_SECONDS", 14 * DAY, "an idle game (active or waiting) expires from Redis after this long", minimum=1)
-    finished_game_ttl_seconds: int = setting("SKYLINE_FINISHED_GAME_TTL_SECONDS", 3600, "an ended game (finished, aborted) stays in Redis this long once archived, a grace; it never leaves Redis before the archive holds it", minimum=1)
-    lobby_ttl_seconds: int = setting("SKYLINE_LOBBY_TTL_SECONDS", DAY, "a game waiting for players (open seats) expires this long after its creation, and leaves the lobby", minimum=1)
+    game_ttl_seconds: int = setting("SKYLINE_GAME_TTL_SECONDS", 14 * DAY, "an active game left idle this long (no move, no seat change) ends as `expired`, is archived and leaves Redis", minimum=1)
+    finished_game_ttl_seconds: int = setting("SKYLINE_FINISHED_GAME_TTL_SECONDS", 3600, "an ended game (finished, aborted, expired) stays in Redis this long once archived, a grace; it never leaves Redis before the archive holds it", minimum=1)
+    lobby_ttl_seconds: int = setting("SKYLINE_LOBBY_TTL_SECONDS", DAY, "a game still waiting for players (open seats) this long after its creation ends as `expired` and leaves the lobby", minimum=1)
     recent_games: int = setting("SKYLINE_RECENT_GAMES", 256, "games per API process whose last committed state is kept, and four times as many seats' move listings (0: none; see below)")
     # ---- requests: limits
     max_body_bytes: int = setting("SKYLINE_MAX_BODY_BYTES", 64 * 1024, "request bodies above are refused, 413 `body_too_large`", minimum=1)

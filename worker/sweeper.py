@@ -13,7 +13,9 @@ for games marked longer ago than the job timeout plus the abandon grace:
 
 The same turn also acts on the turn deadlines that passed (``sk:deadlines``, games with a
 clock): ``service.play.clocks`` plays the stand-in's move or resigns the seat, a compare-and-set
-on the version the deadline was set at, so each deadline is acted on once.
+on the version the deadline was set at, so each deadline is acted on once. And it ends the games
+left idle too long (``sk:idle``) as ``expired`` (``Seats.expire_idle``), a compare-and-set too:
+the archive then takes them as any ended game, and only then do they leave Redis.
 
 One worker sweeps at a time (a short lock), so many workers cost Redis no more than one.
 A bot move is still never applied twice: every move is a compare-and-set on the version.
@@ -32,6 +34,7 @@ from service.config import Settings
 from service.play.clocks import Clocks
 from service.play.games import bot_seats_to_act, has_humans
 from service.play.seats import Seats
+from service.store.archiving import IdleGames
 from service.store.games import GameMissing
 from service.store.keys import SWEEPER_LOCK
 from service.store.lobby import LobbyIndex
@@ -56,7 +59,9 @@ class Sweeper:
         self.interval = interval_seconds
         self.batch = batch
         lobby = LobbyIndex(connection, turns.games.store.lobby_ttl)
-        self.clocks = Clocks(turns.games, Seats(turns.games, SeatStore(connection), lobby))
+        self.seats = Seats(turns.games, SeatStore(connection), lobby)
+        self.clocks = Clocks(turns.games, self.seats)
+        self.idle = IdleGames(connection)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -107,7 +112,31 @@ class Sweeper:
             return False
         self.sweep_once()
         self.sweep_deadlines()
+        self.sweep_idle()
         return True
+
+    def sweep_idle(self, now: float | None = None, lease_seconds: float = 60.0) -> dict[str, int]:
+        """End the games idle too long as ``expired``; each claimed under a lease, so a sweeper
+        killed in the middle leaves the game due again once the lease is out."""
+        now = time.time() if now is None else now
+        counts: dict[str, int] = {}
+        for game_id in self.idle.claim(now, lease_seconds, self.batch):
+            outcome = self.seats.expire_idle(game_id, now)
+            counts[outcome] = counts.get(outcome, 0) + 1
+            if outcome in ("ended", "gone"):
+                self.idle.forget(game_id)
+            elif outcome == "not_idle":
+                try:  # the lease's score would wake it early: its true one (a commit may have set it)
+                    stored = self.store.load(game_id, parse_state=False)
+                except GameMissing:
+                    self.idle.forget(game_id)
+                else:
+                    self.idle.renew(
+                        game_id, max(self.seats.idle_until(stored), self.idle.due_at(game_id) or 0)
+                    )
+            else:
+                log.info("idle game expired", extra={"event": "game_expired", "game_id": game_id})
+        return counts
 
     def sweep_deadlines(self, now: float | None = None) -> dict[str, int]:
         """Act on every passed turn deadline (service.play.clocks): a stand-in move or a

@@ -203,6 +203,7 @@ SERVICE_EVENTS = {
     "seat_left": "SeatLeftEvent",
     "game_started": "GameStartedEvent",
     "game_aborted": "GameAbortedEvent",
+    "game_expired": "GameExpiredEvent",
     "seat_resigned": "SeatResignedEvent",
     "turn_timed_out": "TurnTimedOutEvent",
 }
@@ -236,6 +237,12 @@ def _service_events(components: Components) -> None:
             "A seated player aborted the game: it ends with no result.",
             {"seat": seat},
             ["seat"],
+        ),
+        "game_expired": (
+            "The game was left idle too long (SKYLINE_GAME_TTL_SECONDS after its last move, or the"
+            " lobby's lifetime after its creation while it waited): it ends with no result.",
+            {"idle_since": {"type": "string", "format": "date-time"}},
+            ["idle_since"],
         ),
     }
     for kind, (description, properties, required) in shapes.items():
@@ -299,9 +306,9 @@ def _result(components: Components, game_id: str) -> None:
 
 STATUS = {
     "type": "string",
-    "enum": ["waiting", "active", "finished", "aborted"],
-    "description": "`waiting` for players to join open seats, `active`, `finished`, or `aborted` "
-    "(no result).",
+    "enum": ["waiting", "active", "finished", "aborted", "expired"],
+    "description": "`waiting` for players to join open seats, `active`, `finished`, `aborted` "
+    "(no result), or `expired` (left idle too long: no result).",
 }
 SEATS_LIST = {"type": "array", "items": {"type": "integer", "minimum": 0}}
 
@@ -424,7 +431,11 @@ def _replies(components: Components, game_id: str) -> None:
             ["version", "seat", "events"],
             {
                 "version": {"type": "integer", "minimum": 1},
-                "seat": {"type": "integer", "minimum": 0},
+                "seat": {
+                    "type": ["integer", "null"],
+                    "minimum": 0,
+                    "description": "The seat that made the entry; null: the service (an idle game's expiry).",
+                },
                 "move": {
                     **ref(c("Move")),
                     "description": "Shown to the seat that moved, and to all once the game is over.",

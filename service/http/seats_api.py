@@ -21,7 +21,7 @@ from .schemas import MAX_SEATS, display_name, paged_query
 blp = Blueprint("seats", __name__, description="Open seats: join, leave, abort, and the lobby.")
 blp.ARGUMENTS_PARSER = jsonbody.PARSER
 
-STATUS = validate.OneOf(["waiting", "active", "finished", "aborted"])
+STATUS = validate.OneOf(["waiting", "active", "finished", "aborted", "expired"])
 
 
 def seats() -> Seats:

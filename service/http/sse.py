@@ -121,7 +121,7 @@ def stream(games: Games, game_id: str, token: str | None, last_event_id: str | N
                 if revoked:
                     yield _message("revoked", {"version": sent})
                     return
-                if status == "finished" or status == "aborted":  # nothing more will come
+                if status in ("finished", "aborted", "expired"):  # nothing more will come
                     yield _message(status, {"version": sent})
                     return
             remaining = deadline - time.monotonic()

@@ -362,7 +362,7 @@ class Games:
         listing = self.listings.get(game_id, seat, stored.version)
         if listing is None:
             state = self._restore(stored, orjson.loads(stored.raw_state))
-            active = stored.status != "waiting" and stored.status != "aborted"
+            active = stored.status == "active"  # finished: the engine lists nothing anyway
             listed = [] if seat is None or not active else state.legal_moves(seat)
             listing = orjson.dumps(
                 {
@@ -474,6 +474,8 @@ class Games:
                     "The game is waiting for players to join."
                     if stored.status == "waiting"
                     else "The game was aborted."
+                    if stored.status == "aborted"
+                    else "The game expired: it was left idle too long."
                 )
             if version is not None and version != stored.version:
                 raise StaleVersion(

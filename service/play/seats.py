@@ -81,7 +81,7 @@ class Seats:
         stored: StoredGame,
         meta: GameMeta,
         status: str,
-        seat: int,
+        seat: int | None,
         events: list[dict[str, Any]],
         *,
         lobby: str = "",
@@ -382,6 +382,39 @@ class Seats:
                 continue
             return {"id": game_id, "status": "aborted", "version": version}
         raise TooMuchContention("The game changed too often to abort it; try again.")
+
+    # ---- idle games ---------------------------------------------------------------------------
+    def idle_until(self, stored: StoredGame) -> float:
+        """When a live game will have been idle too long: a waiting game its lobby's lifetime after
+        its creation, an active one the game TTL after its last commit (sk:idle's score)."""
+        store = self.games.store
+        if stored.status == "waiting":
+            return float(stored.meta["created"]) + store.lobby_ttl
+        return stored.updated + store._ttl_for(stored.status)
+
+    def expire_idle(self, game_id: str, now: float | None = None) -> str:
+        """End a game left idle too long as ``expired`` (what the workers' sweeper calls for a game
+        of sk:idle): logged like an abort, no result, no more moves, and due to be archived in the
+        same commit. A compare-and-set on the version read: a move that lands first keeps the game
+        alive. What happened: expired, not_idle (it moved meanwhile), ended (already), gone."""
+        now = time.time() if now is None else now
+        try:
+            stored = self.games.store.load(game_id, parse_state=False)
+        except GameMissing:
+            return "gone"
+        if stored.status not in ("waiting", "active"):
+            return "ended"
+        idle_since = stored.updated if stored.status == "active" else float(stored.meta["created"])
+        if self.idle_until(stored) > now:
+            return "not_idle"
+        event = {"type": "game_expired", "idle_since": rfc3339(idle_since)}
+        try:
+            self._commit(stored, stored.meta, "expired", None, [event], lobby="remove")
+        except GameMovedOn:
+            return "not_idle"
+        except GameMissing:
+            return "gone"
+        return "expired"
 
     # ---- the lobby ----------------------------------------------------------------------------
     def lobby_page(

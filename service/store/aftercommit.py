@@ -26,21 +26,25 @@ end
 
 
 # A game with this status has ended: the archive takes it, and only then may Redis let it go.
-ENDED = frozenset({"finished", "aborted"})
+ENDED = frozenset({"finished", "aborted", "expired"})
 
-# The commit scripts' last word on a game's lifetime. A live game's keys expire once it has been idle
-# for its TTL (``mode`` EXPIRE or EXPIREAT, and ``expiry``); the commit that ends a game marks it due
-# to be archived instead, in the same step (no round trip, no crash between the two), and its keys no
-# longer expire: the archiver lets them go once PostgreSQL holds the game (store.archiving).
+# The commit scripts' last word on a game's lifetime. A live game is (re)scored in ``sk:idle`` by
+# when it will have been idle too long (``mode`` 'at': at ``expiry``, a Unix time; 'in': ``expiry``
+# seconds from now); the commit that ends a game takes it off and marks it due to be archived
+# instead, in the same step (no round trip, no crash between the two). Either way the game's keys
+# do not expire (PERSIST: a game written before the archive had a TTL): the archiver lets them go
+# once PostgreSQL holds the game (store.archiving).
 ARCHIVE_OR_EXPIRE = """
-local function archive_or_expire(game, log, archive_due, status, mode, expiry, game_id, now)
-  if status == 'finished' or status == 'aborted' then
-    redis.call('PERSIST', game)
-    redis.call('PERSIST', log)
+local function archive_or_expire(game, log, archive_due, idle, status, mode, expiry, game_id, now)
+  redis.call('PERSIST', game)
+  redis.call('PERSIST', log)
+  if status == 'finished' or status == 'aborted' or status == 'expired' then
+    redis.call('ZREM', idle, game_id)
     redis.call('ZADD', archive_due, 'NX', now, game_id)
+  elseif mode == 'at' then
+    redis.call('ZADD', idle, expiry, game_id)
   else
-    redis.call(mode, game, expiry)
-    redis.call(mode, log, expiry)
+    redis.call('ZADD', idle, tonumber(now) + tonumber(expiry), game_id)
   end
 end
 """

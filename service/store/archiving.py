@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 import redis
 
-from .keys import ARCHIVE_DUE, game_key, log_key
+from .keys import ARCHIVE_DUE, IDLE, game_key, log_key
 
 _CLAIM = """
--- KEYS: the due set; ARGV: now, the lease's end, how many at most
+-- KEYS: the due set (sk:archive-due or sk:idle); ARGV: now, the lease's end, how many at most
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
 for _, game_id in ipairs(due) do
   redis.call('ZADD', KEYS[1], 'XX', ARGV[2], game_id)
@@ -98,3 +98,29 @@ class ArchiveDue:
         take it off the due set, in one step. False if it was not due (released already)."""
         keys = [ARCHIVE_DUE, game_key(game_id), log_key(game_id)]
         return bool(self._release(keys=keys, args=[game_id, repr(now), grace_seconds]))
+
+
+class IdleGames:
+    """``sk:idle``: the live games idle too long, claimed by the sweeper under a lease as the due
+    set's are (a sweeper killed holding one lets it come due again), ended as ``expired`` by
+    ``service.play.seats.Seats.expire_idle``; that commit takes them off."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+        self._claim = client.register_script(_CLAIM)
+
+    def claim(self, now: float, lease_seconds: float, limit: int = 20) -> list[str]:
+        taken = self._claim(keys=[IDLE], args=[repr(now), repr(now + lease_seconds), limit])
+        return [game_id.decode() if isinstance(game_id, bytes) else game_id for game_id in taken]
+
+    def renew(self, game_id: str, at: float) -> None:
+        """The game is not idle after all (a commit came in before its end was written): due at ``at``."""
+        self.redis.zadd(IDLE, {game_id: at}, xx=True)
+
+    def forget(self, game_id: str) -> None:
+        """No live game under that id any more (ended, or gone)."""
+        self.redis.zrem(IDLE, game_id)
+
+    def due_at(self, game_id: str) -> float | None:
+        score = self.redis.zscore(IDLE, game_id)
+        return None if score is None else float(score)

@@ -24,6 +24,7 @@ from .keys import (
     ARCHIVE_DUE,
     BOTS_DUE,
     DEADLINES,
+    IDLE,
     WEBHOOKS_DUE,
     events_channel,
     game_key,
@@ -45,14 +46,14 @@ _COMMIT = (
     + ARCHIVE_OR_EXPIRE
     + """
 -- KEYS: game hash, move log, idempotency key (or the game hash again when none), the index of
---       deadlines, the game's webhooks, the webhooks' outbox, the games due to be archived, then
---       the counters of the request's rate limit when they ride along (an address's are outside
---       the game's slot: like the limiter, this needs a single Redis)
+--       deadlines, the game's webhooks, the webhooks' outbox, the games due to be archived, the
+--       idle games, then the counters of the request's rate limit when they ride along (an
+--       address's are outside the game's slot: like the limiter, this needs a single Redis)
 -- ARGV: expected version, state, status, log entry, ttl, channel, idempotent reply, idem ttl,
 --       now, deadlines ('' = a game without a clock: nothing), the earliest deadline ('' =
 --       none), game id, then the rate limit's arguments
-if #KEYS > 7 then
-  local admitted = admit(8, 13, (#KEYS - 7) / 2)
+if #KEYS > 8 then
+  local admitted = admit(9, 13, (#KEYS - 8) / 2)
   if admitted[1] == 0 then return admitted end
 end
 local current = redis.call('HGET', KEYS[1], 'version')
@@ -64,7 +65,7 @@ if current ~= ARGV[1] then return -2 end
 local version = tonumber(ARGV[1]) + 1
 redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', version, 'status', ARGV[3], 'updated', ARGV[9])
 redis.call('RPUSH', KEYS[2], ARGV[4])
-archive_or_expire(KEYS[1], KEYS[2], KEYS[7], ARGV[3], 'EXPIRE', tonumber(ARGV[5]), ARGV[12], ARGV[9])
+archive_or_expire(KEYS[1], KEYS[2], KEYS[7], KEYS[8], ARGV[3], 'in', ARGV[5], ARGV[12], ARGV[9])
 if KEYS[3] ~= KEYS[1] then
   redis.call('SET', KEYS[3], ARGV[7], 'EX', tonumber(ARGV[8]))
 end
@@ -154,8 +155,9 @@ class GameStore:
         self.limit_for_commit: Callable[[str], LimitParts | None] | None = None
 
     def _ttl_for(self, status: str) -> int:
-        """A live game's lifetime in Redis; an ended game's keys do not expire before the archive
-        holds it, then stay the finished TTL's grace (store.archiving)."""
+        """How long a live game may stay idle before the sweeper ends it as ``expired`` (sk:idle);
+        an ended game's keys do not expire before the archive holds it, then stay the finished
+        TTL's grace (store.archiving)."""
         if status == "waiting":
             return self.lobby_ttl
         return self.finished_ttl if status in ENDED else self.ttl
@@ -169,18 +171,19 @@ class GameStore:
         deadlines: dict[str, float] | None = None,
     ) -> None:
         key = game_key(game_id)
+        now = time.time()
         fields: dict[FieldT, EncodableT] = {
             "meta": orjson.dumps(meta),
             "state": orjson.dumps(state),
             "version": 0,
             "status": status,
-            "updated": repr(time.time()),
+            "updated": repr(now),
         }
         if deadlines:
             fields["deadlines"] = orjson.dumps(deadlines)
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(key, mapping=fields)
-        pipe.expire(key, self._ttl_for(status))
+        pipe.zadd(IDLE, {game_id: now + self._ttl_for(status)})
         if deadlines:
             pipe.zadd(DEADLINES, {game_id: min(deadlines.values())})
         pipe.execute()
@@ -238,7 +241,7 @@ class GameStore:
             idem_reply = orjson.dumps(idempotency[1])
         ttl = self._ttl_for(status)
         keys: list[Any] = [key, log_key(game_id), idem_key, DEADLINES, webhooks_key(game_id), WEBHOOKS_DUE]
-        keys.append(ARCHIVE_DUE)
+        keys += [ARCHIVE_DUE, IDLE]
         args: list[Any] = [
             expected_version,
             orjson.dumps(state),

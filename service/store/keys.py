@@ -121,6 +121,13 @@ WEBHOOK_WORKERS = "sk:webhook-workers"
 # Ended games waiting for the archive, by when a worker may take them (store.archiving).
 ARCHIVE_DUE = "sk:archive-due"
 
+# Live games (waiting or active), by when they will have been idle too long: a waiting game its
+# lobby's lifetime after its creation, an active one SKYLINE_GAME_TTL_SECONDS after its last
+# commit. Every commit script renews the score; the workers' sweeper ends a game whose time has
+# come as ``expired`` (store.archiving), and the archive takes it as any ended game. The keys of a
+# live game never expire by themselves: a game leaves Redis only once PostgreSQL holds it.
+IDLE = "sk:idle"
+
 
 # Listed games waiting for players, by creation time (store.lobby, store.seats).
 LOBBY = "sk:lobby"

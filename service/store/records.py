@@ -102,11 +102,11 @@ class LogEntry(TypedDict):
     """One entry of a game's log: the version it made, a move or a change of seats."""
 
     version: int
-    seat: int
+    seat: int | None  # who made it; None: the service itself (an idle game's expiry)
     events: list[ServiceEvent]
     at: float  # Unix time of the commit
     # Read by the webhooks' fan-out without the state (service.play.webhooks).
-    status: str  # waiting, active, finished or aborted
+    status: str  # waiting, active, finished, aborted or expired
     to_act: list[int]
     move: NotRequired[Any]  # a move's; a seat change has none
     # Games with a clock: each human seat to act and when its time runs out (RFC 3339).
@@ -119,7 +119,7 @@ class StoredGame:
 
     id: str
     version: int
-    status: str  # waiting, active, finished or aborted
+    status: str  # waiting, active, finished, aborted or expired
     meta: GameMeta
     state: dict[str, Any]
     updated: float = 0.0

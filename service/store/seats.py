@@ -20,6 +20,7 @@ from .games import GameMissing, GameMovedOn
 from .keys import (
     ARCHIVE_DUE,
     DEADLINES,
+    IDLE,
     LOBBY,
     WEBHOOKS_DUE,
     events_channel,
@@ -34,7 +35,7 @@ _SEAT_COMMIT = (
     + ARCHIVE_OR_EXPIRE
     + """
 -- KEYS: game hash, log, lobby, deadlines' index, the game's webhooks, the webhooks' outbox, the
---       games due to be archived
+--       games due to be archived, the idle games
 -- ARGV: expected version, meta, status, log entry, 'at' or 'in', expiry (unix time or seconds),
 --       channel, now, lobby ('add', 'remove' or ''), game id, lobby score, deadlines ('' =
 --       unchanged), the earliest deadline ('' = none)
@@ -44,8 +45,7 @@ if current ~= ARGV[1] then return -2 end
 local version = tonumber(ARGV[1]) + 1
 redis.call('HSET', KEYS[1], 'meta', ARGV[2], 'version', version, 'status', ARGV[3], 'updated', ARGV[8])
 redis.call('RPUSH', KEYS[2], ARGV[4])
-local expire = ARGV[5] == 'at' and 'EXPIREAT' or 'EXPIRE'
-archive_or_expire(KEYS[1], KEYS[2], KEYS[7], ARGV[3], expire, ARGV[6], ARGV[10], ARGV[8])
+archive_or_expire(KEYS[1], KEYS[2], KEYS[7], KEYS[8], ARGV[3], ARGV[5], ARGV[6], ARGV[10], ARGV[8])
 if ARGV[9] == 'add' then
   redis.call('ZADD', KEYS[3], ARGV[11], ARGV[10])
 elseif ARGV[9] == 'remove' then
@@ -96,6 +96,7 @@ class SeatStore:
                 webhooks_key(game_id),
                 WEBHOOKS_DUE,
                 ARCHIVE_DUE,
+                IDLE,
             ],
             args=[
                 expected_version,
@@ -121,7 +122,7 @@ class SeatStore:
 
 
 _REMATCH = """
--- KEYS: the finished game's hash, the rematch's hash
+-- KEYS: the finished game's hash, the rematch's hash, the idle games
 -- ARGV: the rematch's id, meta, state, status, ttl, now
 local existing = redis.call('HGET', KEYS[1], 'rematch')
 if existing then return existing end
@@ -129,7 +130,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 redis.call('HSET', KEYS[1], 'rematch', ARGV[1])
 redis.call('HSET', KEYS[2], 'meta', ARGV[2], 'state', ARGV[3], 'version', 0, 'status', ARGV[4],
   'updated', ARGV[6])
-redis.call('EXPIRE', KEYS[2], tonumber(ARGV[5]))
+redis.call('ZADD', KEYS[3], tonumber(ARGV[6]) + tonumber(ARGV[5]), ARGV[1])
 return ARGV[1]
 """
 
@@ -145,7 +146,7 @@ class RematchStore:
     ) -> str | None:
         """The rematch's id: ``new_id`` created now, or the one created before (None: no game)."""
         found = self._rematch(
-            keys=[game_key(game_id), game_key(new_id)],
+            keys=[game_key(game_id), game_key(new_id), IDLE],
             args=[new_id, orjson.dumps(meta), orjson.dumps(state), status, ttl, repr(time.time())],
         )
         if found is None:

@@ -10,7 +10,7 @@ import pytest
 
 from engines import registry
 from service.http.app import create_app
-from service.store.keys import ARCHIVE_DUE, LOBBY, game_key, log_key
+from service.store.keys import ARCHIVE_DUE, IDLE, LOBBY, game_key, log_key
 
 from .test_api import _play_to_the_end, assert_problem, bearer, first_move
 
@@ -135,6 +135,7 @@ def test_abort_while_waiting_and_before_every_human_moved_then_refused(client, r
     # Due to be archived, marked by the seat script that aborted it; no longer expiring before then.
     assert redis_client.zscore(ARCHIVE_DUE, waiting["id"]) is not None
     assert redis_client.ttl(game_key(waiting["id"])) == -1
+    assert redis_client.zscore(IDLE, waiting["id"]) is None
     shown = client.get(f"/games/{waiting['id']}").get_json()
     assert shown["status"] == "aborted" and shown["result"] is None and shown["to_act"] == []
     assert_problem(join(client, waiting["id"]), 409, "game_not_waiting")
@@ -226,14 +227,23 @@ def test_lobby_filters_pages_newest_first_and_forgets_started_games(client, redi
     assert_problem(client.get("/lobby?title=chess"), 422, "invalid_request")
 
 
-def test_a_waiting_game_expires_after_the_lobby_ttl(client, redis_client, app):
+def test_a_waiting_game_is_due_to_expire_the_lobby_ttl_after_its_creation(client, redis_client, app):
     games = app.extensions["skyline.games"]
+    before = time.time()
     created = create_open(client, listed=True)
-    ttl = redis_client.ttl(game_key(created["id"]))
-    assert 0 < ttl <= games.store.lobby_ttl
-    join_reply = join(client, created["id"]).get_json()
+    due = redis_client.zscore(IDLE, created["id"])
+    assert before + games.store.lobby_ttl <= due <= time.time() + games.store.lobby_ttl
+    seated = join(
+        client, created["id"]
+    ).get_json()  # a join that leaves a seat open: still counted from creation
+    if seated["status"] == "waiting":
+        assert redis_client.zscore(IDLE, created["id"]) == pytest.approx(due, abs=1)
+    join_reply = seated if seated["status"] == "active" else join(client, created["id"]).get_json()
     assert join_reply["status"] == "active"
-    assert redis_client.ttl(game_key(created["id"])) > games.store.lobby_ttl  # a running game's lifetime
+    assert (
+        redis_client.zscore(IDLE, created["id"]) > time.time() + games.store.ttl - 5
+    )  # a running game's idle time
+    assert redis_client.ttl(game_key(created["id"])) == -1
     # A game that expired while waiting leaves the lobby when it is next read.
     gone = create_open(client, listed=True)
     redis_client.delete(game_key(gone["id"]), log_key(gone["id"]))

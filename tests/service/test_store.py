@@ -12,7 +12,7 @@ import redis
 from service.play.errors import PlayError
 from service.play.games import Games
 from service.store.games import GameMissing, GameMovedOn, GameStore, new_game_id
-from service.store.keys import ARCHIVE_DUE
+from service.store.keys import ARCHIVE_DUE, IDLE
 
 
 @pytest.fixture
@@ -39,12 +39,20 @@ def test_missing_games(store):
         store.commit("nope", 0, {}, "active", {})
 
 
-def test_games_expire_after_the_configured_idle_time_and_an_ended_one_waits_for_the_archive(store):
+def test_a_live_game_is_due_to_expire_its_idle_time_after_each_commit_and_an_ended_one_waits_for_the_archive(
+    store,
+):
+    """X-IDLE: a live game's keys never expire by themselves; sk:idle says when the sweeper ends it."""
     game_id = new_game_id()
+    before = time.time()
     store.create(game_id, {}, {}, "active")
-    assert 0 < store.redis.ttl(f"sk:{{{game_id}}}:game") <= 100
+    assert store.redis.ttl(f"sk:{{{game_id}}}:game") == -1
+    assert before + 100 <= store.redis.zscore(IDLE, game_id) <= time.time() + 100
+    time.sleep(0.01)
+    renewed = time.time()
     store.commit(game_id, 0, {}, "active", {"version": 1})
-    assert 0 < store.redis.ttl(f"sk:{{{game_id}}}:log") <= 100
+    assert store.redis.ttl(f"sk:{{{game_id}}}:log") == -1
+    assert renewed + 100 <= store.redis.zscore(IDLE, game_id) <= time.time() + 100, "renewed by the commit"
     assert store.redis.zscore(ARCHIVE_DUE, game_id) is None
     before = time.time()
     store.commit(game_id, 1, {}, "finished", {"version": 2})
@@ -52,6 +60,7 @@ def test_games_expire_after_the_configured_idle_time_and_an_ended_one_waits_for_
     assert store.redis.ttl(f"sk:{{{game_id}}}:game") == -1
     assert store.redis.ttl(f"sk:{{{game_id}}}:log") == -1
     assert before <= store.redis.zscore(ARCHIVE_DUE, game_id) <= time.time()
+    assert store.redis.zscore(IDLE, game_id) is None, "an ended game is no longer idle"
 
 
 def test_state_is_stored_as_json_never_pickle(store):

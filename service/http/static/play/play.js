@@ -28,7 +28,7 @@ const session = {
 };
 
 // What the service writes in the log for seats and clocks; any other event is a move's.
-const SEAT_EVENTS = new Set(["seat_joined", "seat_left", "game_started", "game_aborted", "seat_resigned",
+const SEAT_EVENTS = new Set(["seat_joined", "seat_left", "game_started", "game_aborted", "game_expired", "seat_resigned",
   "turn_timed_out"]);
 const LOBBY_PAGE = 10;
 
@@ -423,6 +423,7 @@ function paintStatus(shown) {
   let state = `Version ${shown.version}, ${shown.status}.`;
   if (shown.status === "waiting") state = "Waiting for players.";
   else if (shown.status === "aborted") state = "The game was aborted: it has no result.";
+  else if (shown.status === "expired") state = "The game expired (left idle too long): it has no result.";
   const acting = shown.to_act.length ? `To act: ${shown.to_act.map((s) => seatName(shown, s)).join(", ")}.` : "";
   $("game-status").textContent = `${who} ${state} ${acting}`;
   document.body.dataset.version = String(shown.version);
@@ -453,6 +454,7 @@ function paintMoves(shown, listing) {
   else if (shown.status === "finished") note.textContent = "The game is over.";
   else if (resigned) note.textContent = "You resigned: a bot plays your seat to the end.";
   else if (shown.status === "aborted") note.textContent = "The game was aborted.";
+  else if (shown.status === "expired") note.textContent = "The game expired: it was left idle too long.";
   else if (shown.status === "waiting") note.textContent = "The game has not started yet.";
   else if (!listing.moves.length) note.textContent = "Waiting for the other seats…";
   else note.textContent = `${listing.moves.length} legal move${listing.moves.length === 1 ? "" : "s"}; choose one.`;
@@ -767,6 +769,7 @@ async function readAndPaint() {
     session.seen = Math.max(session.seen, listing.version);
     if (shown.status === "finished") closeStream("the game is over");
     if (shown.status === "aborted") closeStream("the game was aborted");
+    if (shown.status === "expired") closeStream("the game expired");
   } catch (error) {
     if (opened === session.opened) showRefusal(error);
   }
@@ -908,6 +911,10 @@ function openStream() {
     closeStream("the game is over");
     refresh();
   });
+  stream.addEventListener("expired", () => {
+    closeStream("the game expired: it was left idle too long");
+    refresh();
+  });
   stream.addEventListener("aborted", () => {
     closeStream("the game was aborted");
     refresh();
@@ -935,7 +942,7 @@ async function openGame(game, token) {
   if (session.shown) {
     document.body.dataset.game = game;
     document.body.dataset.ready = "game";
-    if (session.shown.status !== "finished" && session.shown.status !== "aborted") openStream();
+    if (!["finished", "aborted", "expired"].includes(session.shown.status)) openStream();
   }
 }
 

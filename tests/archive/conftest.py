@@ -24,6 +24,8 @@ from service.archive.archive import Archive
 from service.archive.records import ArchivedGame
 from service.archive.schema import migrate
 from service.run.postgres import EmbeddedPostgres
+from service.store.keys import ARCHIVE_DUE
+from worker.archiver import Archiver
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,6 +65,26 @@ def new_database(server: EmbeddedPostgres) -> str:
 def database(postgres: EmbeddedPostgres) -> str:
     """The URL of an empty database of the test's own."""
     return new_database(postgres)
+
+
+@pytest.fixture
+def database_url(postgres: EmbeddedPostgres) -> str:
+    """A migrated database of the test's own."""
+    url = new_database(postgres)
+    migrate(url)
+    return url
+
+
+GRACE = 30  # how long an archived game stays in Redis, in the archiver's tests
+
+
+@pytest.fixture
+def archiver(redis_client, database_url: str) -> Iterator[Archiver]:
+    """A worker's archiver on the session's Redis (its due set emptied: only this test's games)."""
+    redis_client.delete(ARCHIVE_DUE)
+    made = Archiver(redis_client, database_url, interval_seconds=0, lease_seconds=30, grace_seconds=GRACE)
+    yield made
+    made.stop()
 
 
 @pytest.fixture(scope="session")

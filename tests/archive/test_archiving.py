@@ -8,12 +8,10 @@ the game's keys in Redis (marked ``archived``, expiring after the grace), the du
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
 import psycopg
-import pytest
 
 from service.archive.archive import Archive
 from service.play.archiving import archived_game, replayed_snapshots
@@ -23,9 +21,7 @@ from service.store.keys import ARCHIVE_DUE, game_key, log_key
 from worker.archiver import MAX_RETRY_SECONDS, Archiver
 
 from ..service.test_api import _play_to_the_end, bearer, create, tokens
-from .conftest import new_database
-
-GRACE = 30
+from .conftest import GRACE
 
 
 def rows(url: str, game_id: str) -> dict[str, int]:
@@ -41,23 +37,6 @@ def rows(url: str, game_id: str) -> dict[str, int]:
                 ("archived_seats", "game_id"),
             )
         }
-
-
-@pytest.fixture
-def database_url(postgres: EmbeddedPostgres) -> str:
-    from service.archive.schema import migrate
-
-    url = new_database(postgres)
-    migrate(url)
-    return url
-
-
-@pytest.fixture
-def archiver(redis_client, database_url: str) -> Iterator[Archiver]:
-    redis_client.delete(ARCHIVE_DUE)  # the session's Redis: only this test's games
-    made = Archiver(redis_client, database_url, interval_seconds=0, lease_seconds=30, grace_seconds=GRACE)
-    yield made
-    made.stop()
 
 
 def finished_game(client) -> str:

@@ -18,7 +18,8 @@ from worker.archiver import Archiver
 from worker.sweeper import Sweeper
 
 from ..service.test_api import bearer, create, first_move, tokens
-from .test_archiving import GRACE, archiver, database_url, rows  # noqa: F401 (fixtures)
+from .conftest import GRACE
+from .test_archiving import rows
 
 LATER = 30 * 24 * 3600  # past any idle time of the settings
 
@@ -34,7 +35,9 @@ def play_one_move(client, created: dict) -> None:
     seat = client.get(f"/games/{game_id}").get_json()["to_act"][0]
     token = tokens(created)[seat]
     move, version = first_move(client, game_id, token)
-    answer = client.post(f"/games/{game_id}/actions", json={"move": move, "version": version}, headers=bearer(token))
+    answer = client.post(
+        f"/games/{game_id}/actions", json={"move": move, "version": version}, headers=bearer(token)
+    )
     assert answer.status_code == 200, answer.get_json()
 
 
@@ -82,7 +85,9 @@ def test_an_active_and_a_waiting_game_left_idle_expire_then_are_archived_once(
             assert 0 < redis_client.ttl(log_key(game["id"])) <= GRACE, "gone from Redis after the grace"
 
 
-def test_a_move_that_lands_after_the_claim_keeps_the_game_alive(client, redis_client, sweeper: Sweeper) -> None:
+def test_a_move_that_lands_after_the_claim_keeps_the_game_alive(
+    client, redis_client, sweeper: Sweeper
+) -> None:
     game = create(client, seed=5)
     claimed = sweeper.idle.claim(time.time() + LATER, lease_seconds=60)
     assert game["id"] in claimed

@@ -100,10 +100,15 @@ class Page:
         try:
             # A real mouse click where the button is; without waiting for it to be "stable":
             # when the listing is redrawn under the click, the next round looks again.
-            choices = list(range(count))
+            # The labels in one call: a call per button cost a round trip to the browser each,
+            # tens per click on a long listing.
+            labels = buttons.all_inner_texts()
+            choices = list(range(min(count, len(labels))))
+            if not choices:  # redrawn between the count and the labels
+                return False
             # A person rarely gives up one of their own New York buildings (NY-TAKE-OWN allows
             # it); clicking such buttons as often as any other, a game would go on for hours.
-            keeps = [i for i in choices if not buttons.nth(i).inner_text(timeout=500).startswith("Lose your")]
+            keeps = [i for i in choices if not labels[i].startswith("Lose your")]
             if keeps and rng.random() < 0.9:
                 choices = keeps
             buttons.nth(rng.choice(choices)).click(force=True, timeout=2000)

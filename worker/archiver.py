@@ -107,7 +107,16 @@ class Archiver:
             self.due.postpone(game_id, time.time() + INVALID_RETRY_SECONDS)
             return "retried"
         # Only now, the archive holding it, may Redis let it go.
-        self.due.release(game_id, time.time(), self.grace)
+        _, rematch = self.due.release(game_id, time.time(), self.grace)
+        if rematch is not None and rematch != ended.rematch:
+            # Made between the read and the release: the archive learns it here (one made after
+            # the release is copied by the rematch itself, which sees the game archived).
+            try:
+                self.archive.claim_rematch(game_id, rematch)
+            except ArchiveUnavailable:
+                log.error(
+                    "a rematch was not copied to the archive", extra={"game_id": game_id, "rematch": rematch}
+                )
         self._failures.pop(game_id, None)
         log.info(
             "game archived",

@@ -43,14 +43,14 @@ from .schema import lock_key, notice_dead_clients
 POSITION_LOCK = lock_key("positions")
 
 _INSERT_GAME = """
-INSERT INTO archived_games (id, status, version, meta, result, created_at, started_at, ended_at)
-VALUES (%s, %s, %s, %s::json, %s::json, %s, %s, %s)
+INSERT INTO archived_games (id, status, version, meta, result, created_at, started_at, ended_at, rematch)
+VALUES (%s, %s, %s, %s::json, %s::json, %s, %s, %s, %s)
 ON CONFLICT (id) DO NOTHING
 RETURNING id
 """
 _RECORD_COLUMNS = """
 id, position, title, rules_version, status, version, meta, result,
-created_at, started_at, ended_at, archived_at
+created_at, started_at, ended_at, archived_at, rematch
 """
 
 
@@ -139,6 +139,7 @@ class Archive:
                         game.created_at,
                         game.started_at,
                         game.ended_at,
+                        game.rematch,
                     ),
                 ).fetchone()
                 if inserted is None:
@@ -166,6 +167,16 @@ class Archive:
             with cursor.copy(f"COPY archived_seats ({columns}) FROM STDIN") as copy:
                 for seat in game.seats:
                     copy.write_row((game.id, seat.seat, seat.kind, seat.player_id, seat.rank, game.ended_at))
+
+    def claim_rematch(self, game_id: str, rematch_id: str) -> str | None:
+        """Set the archived game's rematch to ``rematch_id`` unless it has one: the rematch's id
+        either way (the first to ask wins), None if the game is not archived."""
+        with self._connection() as connection:
+            row = connection.execute(
+                "UPDATE archived_games SET rematch = COALESCE(rematch, %s) WHERE id = %s RETURNING rematch",
+                (rematch_id, game_id),
+            ).fetchone()
+        return None if row is None else str(row[0])
 
     # ---- reading --------------------------------------------------------------------------------
     def has_game(self, game_id: str) -> bool:
@@ -231,7 +242,7 @@ class Archive:
 
 def _record(row: tuple[Any, ...], seats: tuple[ArchivedSeat, ...]) -> GameRecord:
     """A row of _RECORD_COLUMNS, in their order."""
-    game_id, position, title, rules_version, status, version, meta, result, *times = row
+    game_id, position, title, rules_version, status, version, meta, result, *times, rematch = row
     created, started, ended, archived = times
     return GameRecord(
         id=game_id,
@@ -247,6 +258,7 @@ def _record(row: tuple[Any, ...], seats: tuple[ArchivedSeat, ...]) -> GameRecord
         ended_at=ended,
         archived_at=archived,
         seats=seats,
+        rematch=rematch,
     )
 
 
@@ -285,4 +297,5 @@ def _whole(connection: psycopg.Connection[Any], record: GameRecord) -> ArchivedG
         snapshots=snapshots[:-1],
         result=record.result,
         started_at=record.started_at,
+        rematch=record.rematch,
     )

@@ -85,6 +85,7 @@ def game_line(item: ExportedGame, record: dict[str, Any]) -> bytes:
                 {"seat": s.seat, "kind": s.kind, "player_id": s.player_id, "rank": s.rank} for s in game.seats
             ],
             "log": [{"version": e.version, "at": rfc3339(e.at), "entry": _text(e.entry)} for e in game.log],
+            **({"rematch": game.rematch} if game.rematch is not None else {}),
         },
     }
     return orjson.dumps(line) + b"\n"
@@ -165,6 +166,9 @@ def _read(raw: bytes) -> ImportedLine:
             )
         )
     started = stored.get("started_at")
+    rematch = stored.get("rematch")  # a later field of format 1: absent in older files
+    if not (rematch is None or isinstance(rematch, str)):
+        raise ValueError("archive.rematch is a game id or absent")
     game = ArchivedGame(
         id=_field(record, "id", str, "record."),
         status=cast(EndStatus, status),
@@ -177,5 +181,6 @@ def _read(raw: bytes) -> ImportedLine:
         seats=tuple(seats),
         result=result,
         started_at=None if started is None else _time(started, "archive.started_at"),
+        rematch=rematch,
     )
     return ImportedLine(position, game, record)

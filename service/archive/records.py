@@ -63,6 +63,7 @@ class ArchivedGame:
     snapshots: tuple[Snapshot, ...] = ()  # before the last version, every SNAPSHOT_EVERY (snapshot_versions)
     result: bytes | None = None  # JSON; a finished game has one
     started_at: datetime.datetime | None = None  # None: it never started
+    rematch: str | None = None  # the id of the finished game's rematch, if one was made
 
     def all_snapshots(self) -> tuple[Snapshot, ...]:
         """The snapshots with the final state's at the last version, in order of version."""
@@ -88,6 +89,7 @@ class GameRecord:
     ended_at: datetime.datetime
     archived_at: datetime.datetime
     seats: tuple[ArchivedSeat, ...]
+    rematch: str | None = None
 
 
 @dataclass(frozen=True)

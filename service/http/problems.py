@@ -27,6 +27,7 @@ from engines.core import (
 
 from ..play.errors import (
     AbortRefused,
+    ArchiveUnreachable,
     BadCursor,
     GameNotActive,
     GameNotFound,
@@ -89,6 +90,7 @@ def from_rules_error(error: RulesError) -> Problem:
 # a refusal of a class not listed takes the status of its nearest listed ancestor.
 PLAY_STATUS: dict[type[PlayError], int] = {
     GameNotFound: 404,
+    ArchiveUnreachable: 503,
     MissingToken: 401,
     InvalidToken: 401,
     StaleVersion: 409,

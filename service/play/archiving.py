@@ -27,6 +27,7 @@ from ..archive.records import ArchivedGame, ArchivedSeat, EndStatus, LogEntry, S
 from ..store.archiving import EndedGame
 from ..store.games import StoredGame
 from ..store.records import LogEntry as GameLogEntry
+from .errors import ArchiveUnreachable
 from .results import game_result
 
 log = logging.getLogger("skyline.archiving")
@@ -106,6 +107,7 @@ def archived_game(ended: EndedGame) -> ArchivedGame:
         snapshots=tuple(snapshots),
         result=result,
         started_at=_started_at(meta, entries),
+        rematch=ended.rematch,
     )
 
 
@@ -143,8 +145,10 @@ class ArchivedReads:
                 return None
             last = self.archive.snapshot_at_or_before(game_id, record.version)
         except ArchiveUnavailable:
-            log.warning("the archive cannot be reached; a game gone from Redis reads as missing")
-            return None
+            log.warning(
+                "the archive cannot be reached for a game gone from Redis", extra={"game_id": game_id}
+            )
+            raise ArchiveUnreachable(game_id) from None
         if last is None:
             return None
         return StoredGame(
@@ -155,7 +159,16 @@ class ArchivedReads:
             state=orjson.loads(last.state) if parse_state else {},
             updated=record.ended_at.timestamp(),
             raw_state=b"" if parse_state else last.state,
+            rematch=record.rematch,
         )
+
+    def claim_rematch(self, game_id: str, rematch_id: str) -> str | None:
+        """The archived game's one rematch: ``rematch_id`` unless another was claimed first; None:
+        not archived."""
+        try:
+            return self.archive.claim_rematch(game_id, rematch_id)
+        except ArchiveUnavailable:
+            raise ArchiveUnreachable(game_id) from None
 
     def log(self, game_id: str, start: int = 0) -> list[GameLogEntry] | None:
         """Log entries from index ``start`` (entry i made version i + 1), or None: not archived."""
@@ -164,4 +177,4 @@ class ArchivedReads:
                 return None
             return [orjson.loads(entry.entry) for entry in self.archive.read_log(game_id, start + 1)]
         except ArchiveUnavailable:
-            return None
+            raise ArchiveUnreachable(game_id) from None

@@ -36,6 +36,20 @@ class GameNotFound(PlayError):
         self.game_id = game_id
 
 
+class ArchiveUnreachable(PlayError):
+    """A game Redis has let go is asked for while PostgreSQL cannot be reached: it may well be in
+    the archive, so not a 404 (a client would give the game up), a 503 to retry."""
+
+    code = "archive_unavailable"
+    retry_after = 5
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(
+            f"Game {game_id!r} is not live, and the archive that keeps ended games cannot be reached;"
+            " retry shortly."
+        )
+
+
 class MissingToken(PlayError):
     """A request that acts as a seat (a move, a leave, a resignation, a rematch, a seat's
     webhook) sent without the seat token that says whose it is: one code on every route."""

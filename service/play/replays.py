@@ -93,4 +93,5 @@ def replayed(game: ArchivedGame) -> ArchivedGame:
         snapshots=tuple(Snapshot(v, states[v]) for v in sorted(kept) if v != game.version),
         result=game.result,
         started_at=game.started_at,
+        rematch=game.rematch,
     )

@@ -255,15 +255,39 @@ class Seats:
         if "clock" in old:
             meta["clock"] = old["clock"]
         state = game.setup(len(seats), old["options"], seed)
-        new_id = self.rematches.create_once(
-            game_id, new_game_id(), meta, state.to_dict(), "waiting", self.games.store.lobby_ttl
-        )
-        if new_id is None:
-            raise GameNotFound(game_id)
+        new_id = self._rematch_once(game_id, meta, state.to_dict())
         if self.webhooks is not None:  # before the join: its seat.joined is the first notice
             self.webhooks.carry_over(game_id, new_id)
         joined = self.join(new_id, seat, holder=auth.token_hash(token))
         return {"id": new_id, "seat": seat, "token": joined["token"], "status": joined["status"]}
+
+    def _rematch_once(self, game_id: str, meta: GameMeta, state: dict[str, Any]) -> str:
+        """The finished game's one rematch, made now or found: in the game's hash while Redis has
+        it (and copied to the archive once it is archived), else in the archive's row."""
+        lifetime = self.games.store.lobby_ttl
+        made = self.rematches.create_once(game_id, new_game_id(), meta, state, "waiting", lifetime)
+        archived = self.games.archived
+        if made is not None:
+            new_id, in_archive = made
+            if in_archive and archived is not None:
+                archived.claim_rematch(game_id, new_id)  # the archiver has released the game already
+            return new_id
+        if archived is None:
+            raise GameNotFound(game_id)
+        # Only the archive holds the game: the new game first, then the archive's claim; the first
+        # claim wins and a loser's game goes (it was never shown to anyone).
+        new_id = new_game_id()
+        self.rematches.create_alone(new_id, meta, state, "waiting", lifetime)
+        try:
+            winner = archived.claim_rematch(game_id, new_id)
+        except Exception:
+            self.rematches.discard(new_id)
+            raise
+        if winner != new_id:
+            self.rematches.discard(new_id)
+        if winner is None:
+            raise GameNotFound(game_id)
+        return winner
 
     def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
         """Give a seat back before the start: it is open again, and its token stops working."""

@@ -28,15 +28,20 @@ return due
 
 _RELEASE = """
 -- KEYS: the due set, the game's hash, its log; ARGV: the game id, now, the grace (seconds)
+-- Returns {taken off the due set (0/1), the game's rematch or false}: a rematch made before
+-- this step is the archiver's to copy to the archive; one made after sees 'archived' and is
+-- copied by whoever made it (store.seats.RematchStore).
+local rematch = false
 if redis.call('EXISTS', KEYS[2]) == 1 then
   redis.call('HSET', KEYS[2], 'archived', ARGV[2])
   redis.call('EXPIRE', KEYS[2], tonumber(ARGV[3]))
   redis.call('EXPIRE', KEYS[3], tonumber(ARGV[3]))
+  rematch = redis.call('HGET', KEYS[2], 'rematch')
 end
-return redis.call('ZREM', KEYS[1], ARGV[1])
+return {redis.call('ZREM', KEYS[1], ARGV[1]), rematch}
 """
 
-_FIELDS = ("version", "status", "meta", "state", "updated", "archived")
+_FIELDS = ("version", "status", "meta", "state", "updated", "archived", "rematch")
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,7 @@ class EndedGame:
     updated: float
     log: list[bytes]  # entry i made version i + 1
     archived: bool
+    rematch: str | None = None  # the finished game's rematch, if one was made
 
 
 class ArchiveDue:
@@ -79,7 +85,7 @@ class ArchiveDue:
         pipe.hmget(game_key(game_id), _FIELDS)
         pipe.lrange(log_key(game_id), 0, -1)
         values, log = pipe.execute()
-        version, status, meta, state, updated, archived = values
+        version, status, meta, state, updated, archived, rematch = values
         if version is None:
             return None
         return EndedGame(
@@ -91,13 +97,16 @@ class ArchiveDue:
             updated=float(updated or 0),
             log=list(log),
             archived=archived is not None,
+            rematch=rematch.decode() if isinstance(rematch, bytes) else rematch,
         )
 
-    def release(self, game_id: str, now: float, grace_seconds: int) -> bool:
+    def release(self, game_id: str, now: float, grace_seconds: int) -> tuple[bool, str | None]:
         """The archive holds the game: mark it ``archived``, let its keys go after the grace, and
-        take it off the due set, in one step. False if it was not due (released already)."""
+        take it off the due set, in one step. Whether it was due (False: released already), and
+        the game's rematch as the hash holds it then (None: none yet)."""
         keys = [ARCHIVE_DUE, game_key(game_id), log_key(game_id)]
-        return bool(self._release(keys=keys, args=[game_id, repr(now), grace_seconds]))
+        taken, rematch = self._release(keys=keys, args=[game_id, repr(now), grace_seconds])
+        return bool(taken), (rematch.decode() if isinstance(rematch, bytes) else rematch) or None
 
 
 class IdleGames:

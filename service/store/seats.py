@@ -124,14 +124,27 @@ class SeatStore:
 _REMATCH = """
 -- KEYS: the finished game's hash, the rematch's hash, the idle games
 -- ARGV: the rematch's id, meta, state, status, ttl, now
+-- Returns {the rematch's id, whether the finished game was archived already}, or false when the
+-- finished game's hash is gone (the caller asks the archive).
 local existing = redis.call('HGET', KEYS[1], 'rematch')
-if existing then return existing end
+local archived = redis.call('HEXISTS', KEYS[1], 'archived')
+if existing then return {existing, archived} end
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 redis.call('HSET', KEYS[1], 'rematch', ARGV[1])
 redis.call('HSET', KEYS[2], 'meta', ARGV[2], 'state', ARGV[3], 'version', 0, 'status', ARGV[4],
   'updated', ARGV[6])
 redis.call('ZADD', KEYS[3], tonumber(ARGV[6]) + tonumber(ARGV[5]), ARGV[1])
-return ARGV[1]
+return {ARGV[1], archived}
+"""
+
+# The rematch of a game Redis has let go: the new game alone (the archive says which rematch is
+# the one: store it first, then claim the archive's column; a loser deletes its own).
+_NEW_GAME = """
+-- KEYS: the rematch's hash, the idle games; ARGV: the rematch's id, meta, state, status, ttl, now
+redis.call('HSET', KEYS[1], 'meta', ARGV[2], 'state', ARGV[3], 'version', 0, 'status', ARGV[4],
+  'updated', ARGV[6])
+redis.call('ZADD', KEYS[2], tonumber(ARGV[6]) + tonumber(ARGV[5]), ARGV[1])
+return 1
 """
 
 
@@ -139,16 +152,34 @@ class RematchStore:
     """The one rematch of a finished game: created by whoever asks first, found by the others."""
 
     def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
         self._rematch = client.register_script(_REMATCH)
+        self._new_game = client.register_script(_NEW_GAME)
 
     def create_once(
         self, game_id: str, new_id: str, meta: GameMeta, state: dict[str, Any], status: str, ttl: int
-    ) -> str | None:
-        """The rematch's id: ``new_id`` created now, or the one created before (None: no game)."""
+    ) -> tuple[str, bool] | None:
+        """The rematch's id (``new_id`` created now, or the one created before) and whether the
+        finished game was archived already; None: Redis has let the finished game go."""
         found = self._rematch(
             keys=[game_key(game_id), game_key(new_id), IDLE],
             args=[new_id, orjson.dumps(meta), orjson.dumps(state), status, ttl, repr(time.time())],
         )
         if found is None:
             return None
-        return found.decode() if isinstance(found, bytes) else found
+        rematch, archived = found
+        return (rematch.decode() if isinstance(rematch, bytes) else rematch), bool(archived)
+
+    def create_alone(self, new_id: str, meta: GameMeta, state: dict[str, Any], status: str, ttl: int) -> None:
+        """The rematch of a game only the archive holds, before the archive is told it is the one."""
+        self._new_game(
+            keys=[game_key(new_id), IDLE],
+            args=[new_id, orjson.dumps(meta), orjson.dumps(state), status, ttl, repr(time.time())],
+        )
+
+    def discard(self, new_id: str) -> None:
+        """A rematch made alone that lost to another one made at the same moment."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.delete(game_key(new_id))
+        pipe.zrem(IDLE, new_id)
+        pipe.execute()

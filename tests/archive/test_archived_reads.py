@@ -8,6 +8,7 @@ answers the same bytes from the archive.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -21,16 +22,8 @@ from service.store.keys import ARCHIVE_DUE, game_key, log_key
 from worker.archiver import Archiver
 
 from ..service.test_api import _play_to_the_end, bearer, create, tokens
-from .conftest import new_database
 
 READS = ("", "/events", "/record", "/board.svg", "/board.txt", "/moves")
-
-
-@pytest.fixture
-def database_url(postgres: EmbeddedPostgres) -> str:
-    url = new_database(postgres)
-    migrate(url)
-    return url
 
 
 @pytest.fixture
@@ -85,3 +78,81 @@ def test_every_read_of_an_archived_game_answers_the_same_bytes_as_before_it_left
             for read, answer in before[game_id].items():
                 assert after[read] == answer, (game_id, read)
     assert fresh.get("/games/never-was").status_code == 404
+
+
+def _archive_all(redis_client, database_url: str, grace_seconds: int = 60) -> int:
+    archiver = Archiver(
+        redis_client, database_url, interval_seconds=0, lease_seconds=30, grace_seconds=grace_seconds
+    )
+    try:
+        return archiver.archive_once()["written"]
+    finally:
+        archiver.stop()
+
+
+def _gone_from_redis(redis_client, game_id: str) -> None:
+    redis_client.delete(game_key(game_id), log_key(game_id))
+
+
+def test_a_rematch_made_before_the_archive_while_in_its_grace_or_after_redis_let_go_is_one_and_shown(
+    archived_clients, redis_client, database_url: str
+) -> None:
+    """The finished game's one rematch survives its leaving Redis, wherever it was asked."""
+    client, fresh = archived_clients
+    redis_client.delete(ARCHIVE_DUE)
+    played = {}
+    for moment in ("before", "grace", "gone"):
+        created = create(client, seed=21)
+        _play_to_the_end(client, created["id"], tokens(created))
+        played[moment] = (created["id"], tokens(created))
+
+    game_id, seat_tokens = played["before"]
+    early = client.post(f"/games/{game_id}/rematch", headers=bearer(seat_tokens[0])).get_json()["id"]
+    assert _archive_all(redis_client, database_url) == 3
+    game_id, seat_tokens = played["grace"]  # archived, still in Redis for its grace
+    in_grace = client.post(f"/games/{game_id}/rematch", headers=bearer(seat_tokens[0])).get_json()["id"]
+    for game_id, _ in played.values():
+        _gone_from_redis(redis_client, game_id)
+
+    game_id, seat_tokens = played["gone"]
+    asked = [fresh.post(f"/games/{game_id}/rematch", headers=bearer(seat_tokens[seat])) for seat in (0, 1)]
+    assert [a.status_code for a in asked] == [201, 201], [a.get_json() for a in asked]
+    late = asked[0].get_json()["id"]
+    assert asked[1].get_json()["id"] == late, "one rematch for both players"
+    assert asked[1].get_json()["status"] == "active", "both asked: it starts"
+    for moment, rematch in (("before", early), ("grace", in_grace), ("gone", late)):
+        game_id, seat_tokens = played[moment]
+        for reader in (client, fresh):
+            assert reader.get(f"/games/{game_id}").get_json()["rematch"] == rematch, moment
+        again = fresh.post(f"/games/{game_id}/rematch", headers=bearer(seat_tokens[1])).get_json()
+        assert again["id"] == rematch, f"{moment}: asked again, the same rematch"
+
+
+def test_a_game_gone_from_redis_while_the_archive_is_down_is_a_503_not_a_404(
+    settings, redis_client, data_folder
+) -> None:
+    server = EmbeddedPostgres(data_folder, settings={"fsync": "off"}).start()
+    try:
+        migrate(server.url)
+        app = create_app(replace(settings, database_url=server.url), redis_client=redis_client)
+        client = app.test_client()
+        redis_client.delete(ARCHIVE_DUE)
+        created = create(client, seed=8)
+        _play_to_the_end(client, created["id"], tokens(created))
+        assert _archive_all(redis_client, server.url) == 1
+        _gone_from_redis(redis_client, created["id"])
+        assert client.get(f"/games/{created['id']}").status_code == 200
+        server.halt()
+        for path in READS:
+            reply = client.get(f"/games/{created['id']}{path}")
+            assert reply.status_code == 503, (path, reply.status_code)
+            assert reply.get_json()["code"] == "archive_unavailable" and reply.headers["Retry-After"] == "5"
+        assert client.get("/games/never-was").status_code == 503, "unknown while the archive is down"
+        server.start()
+        deadline = time.monotonic() + 60
+        while client.get(f"/games/{created['id']}").status_code != 200 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert client.get(f"/games/{created['id']}/board.txt").status_code == 200
+        app.extensions["skyline.games"].archived.close()
+    finally:
+        server.stop()

@@ -92,12 +92,13 @@ def served_as_written(url: str, game: ArchivedGame) -> None:
     with Archive(url) as archive:
         record = archive.read_game(game.id)
         assert record is not None, game.id
-        assert (record.meta, record.result, record.status, record.version, record.seats) == (
+        assert (record.meta, record.result, record.status, record.version, record.seats, record.rematch) == (
             game.meta,
             game.result,
             game.status,
             game.version,
             game.seats,
+            game.rematch,
         )
         assert (record.created_at, record.started_at, record.ended_at) == (
             game.created_at,
@@ -122,6 +123,7 @@ def played() -> list[ArchivedGame]:
 def test_an_export_imported_into_an_empty_archive_serves_every_game_as_before(
     postgres: EmbeddedPostgres, played: list[ArchivedGame], tmp_path: Path
 ) -> None:
+    played = [dataclasses.replace(played[0], rematch="its-rematch"), *played[1:]]  # a rematch kept too
     source = archived(new_database(postgres), played)
     export = tmp_path / "games.ndjson"
     done = skyline("export", "--output", str(export), url=source)

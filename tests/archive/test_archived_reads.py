@@ -1,6 +1,6 @@
 """Issue 54, point 3: reads do not change once Redis has let a game go.
 
-Games of every title are played to their end (and one aborted) through the app on a real Redis,
+Games of every title are played to their end (and one aborted, one left idle until it expired) through the app on a real Redis,
 with the archive on a real PostgreSQL; every read is recorded per seat and for the spectator; the
 worker's archiver writes them; their keys are then gone from Redis (as after the grace); every read
 answers the same bytes from the archive.
@@ -18,8 +18,9 @@ from engines import registry
 from service.archive.schema import migrate
 from service.http.app import create_app
 from service.run.postgres import EmbeddedPostgres
-from service.store.keys import ARCHIVE_DUE, game_key, log_key
+from service.store.keys import ARCHIVE_DUE, IDLE, game_key, log_key
 from worker.archiver import Archiver
+from worker.sweeper import Sweeper
 
 from ..service.test_api import _play_to_the_end, bearer, create, tokens
 
@@ -61,6 +62,12 @@ def test_every_read_of_an_archived_game_answers_the_same_bytes_as_before_it_left
     waiting = create(client, seats=[{"kind": "human"}, {"kind": "open"}])
     assert client.post(f"/games/{waiting['id']}/abort", headers=bearer(tokens(waiting)[0])).status_code == 200
     games[waiting["id"]] = tokens(waiting)
+    idle = create(client, seats=[{"kind": "human"}, {"kind": "human"}], seed=9)  # left idle: expired
+    swept = Sweeper(redis_client, stall_seconds=0, interval_seconds=1)
+    redis_client.delete(IDLE)
+    redis_client.zadd(IDLE, {idle["id"]: 0})
+    assert swept.sweep_idle(now=time.time() + 30 * 24 * 3600) == {"expired": 1}
+    games[idle["id"]] = tokens(idle)
     before = {game_id: every_read(client, game_id, seat_tokens) for game_id, seat_tokens in games.items()}
 
     archiver = Archiver(redis_client, database_url, interval_seconds=0, lease_seconds=30, grace_seconds=1)

@@ -1,6 +1,7 @@
 """Issue 54, point 3: reads do not change once Redis has let a game go.
 
-Games of every title are played to their end (and one aborted, one left idle until it expired) through the app on a real Redis,
+Games of every title are played to their end (and one aborted, one left idle until it expired)
+through the app on a real Redis,
 with the archive on a real PostgreSQL; every read is recorded per seat and for the spectator; the
 worker's archiver writes them; their keys are then gone from Redis (as after the grace); every read
 answers the same bytes from the archive.

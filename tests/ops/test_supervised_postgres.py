@@ -184,8 +184,13 @@ def wait_archived_and_gone(serve: Serve, game_ids: list[str], timeout: float = 3
 
 
 def test_ended_games_are_archived_once_by_the_workers_then_leave_redis(serves):
-    serve = serves(**ARCHIVING).start()
+    """Finished, aborted, and left idle (a waiting game past the lobby's lifetime, an active one
+    past the game TTL): the workers' sweeper ends the idle ones as expired, with no request."""
+    idle = {"SKYLINE_LOBBY_TTL_SECONDS": "4", "SKYLINE_GAME_TTL_SECONDS": "8", "SKYLINE_SWEEP_SECONDS": "0.5"}
+    serve = serves(**ARCHIVING, **idle).start()
     finished = new_game(serve.url)
+    idle_active = new_game(serve.url)
+    idle_waiting = new_game(serve.url, [{"kind": "human"}, {"kind": "open"}])
     last = play_to_the_end(serve.url, finished)
     waiting = new_game(serve.url, [{"kind": "human"}, {"kind": "open"}])
     token = waiting["human_seats"][0]["token"]
@@ -193,8 +198,19 @@ def test_ended_games_are_archived_once_by_the_workers_then_leave_redis(serves):
         f"{serve.url}/games/{waiting['id']}/abort", headers={"Authorization": f"Bearer {token}"}, timeout=10
     )
     assert aborted.status_code == 200
-    rows = wait_archived_and_gone(serve, [finished["id"], waiting["id"]])
-    assert rows == {finished["id"]: 1, waiting["id"]: 1}, "each archived once"
+    ids = [finished["id"], waiting["id"], idle_active["id"], idle_waiting["id"]]
+    rows = wait_archived_and_gone(serve, ids, timeout=60)
+    assert rows == dict.fromkeys(ids, 1), "each archived once"
+    statuses = query(serve.database_url(), "SELECT id, status FROM archived_games")
+    assert {game_id: status for game_id, status in statuses if game_id in ids} == {
+        finished["id"]: "finished",
+        waiting["id"]: "aborted",
+        idle_active["id"]: "expired",
+        idle_waiting["id"]: "expired",
+    }
+    for game in (idle_active, idle_waiting):  # served from the archive now
+        shown = requests.get(f"{serve.url}/games/{game['id']}", timeout=10).json()
+        assert shown["status"] == "expired" and shown["to_act"] == []
     logged = query(
         serve.database_url(), f"SELECT count(*) FROM archived_log WHERE game_id = '{finished['id']}'"
     )

@@ -131,7 +131,7 @@ class ArchivedHistory:
         return None if found is None else (found.version, found.state)
 
 
-def _engine(meta: GameMeta) -> Game:
+def _engine(meta: GameMeta) -> Game[State]:
     """The rules a game is played by: those of its own rules version."""
     return registry.get(meta["title"], meta["rules_version"])
 

@@ -65,6 +65,14 @@ def database(postgres: EmbeddedPostgres) -> str:
     return new_database(postgres)
 
 
+@pytest.fixture
+def database_url(postgres: EmbeddedPostgres) -> str:
+    """The URL of a migrated database of the test's own (nothing archived in it yet)."""
+    url = new_database(postgres)
+    migrate(url)
+    return url
+
+
 @pytest.fixture(scope="session")
 def shared_database(postgres: EmbeddedPostgres) -> str:
     """A migrated database that the tests share, each with game ids of its own."""

@@ -21,25 +21,15 @@ import pytest
 
 from engines import registry
 from service.archive.records import SNAPSHOT_EVERY
-from service.archive.schema import migrate
 from service.http.app import create_app
-from service.run.postgres import EmbeddedPostgres
 from service.store.keys import ARCHIVE_DUE, game_key, log_key
 from worker.archiver import Archiver
 
 from ..service.test_api import assert_problem, bearer
 from ..service.test_versions import _seats_for
-from .conftest import new_database
 
 HEADERS = ("Content-Type", "ETag", "Cache-Control", "Vary")
 RANDOM_VERSIONS = 12
-
-
-@pytest.fixture
-def database_url(postgres: EmbeddedPostgres) -> str:
-    url = new_database(postgres)
-    migrate(url)
-    return url
 
 
 @pytest.fixture

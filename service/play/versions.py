@@ -197,26 +197,28 @@ class Versions:
         archive's snapshot (an ended game's, when no checkpoint is as near), or the setup."""
         game = _engine(stored.meta)
         archive = self._archive_of(stored)
-        # The archive keeps a state every SNAPSHOT_EVERY versions: a checkpoint below its
-        # snapshot is farther than one index probe, asked for before them.
+        # The archive keeps a state every SNAPSHOT_EVERY versions: one probe of its key, asked for
+        # before the checkpoints below its snapshot (farther), after those at or above it.
         floor = version - version % SNAPSHOT_EVERY if archive is not None else 0
-        mark = version - version % self.every
-        while mark > 0:
-            if mark < floor and archive is not None:
-                snapshot = archive.snapshot(stored.id, version)
-                if snapshot is not None:
-                    return snapshot[0], game.restore(orjson.loads(snapshot[1]))
-                archive = None  # not archived (yet): the checkpoints below, then the setup
-            kept = self.checkpoints.get(stored.id, mark)
-            if kept is not None:
-                return mark, game.restore(orjson.loads(kept))
-            mark -= self.every
-        if archive is not None and floor > 0:
-            snapshot = archive.snapshot(stored.id, version)
-            if snapshot is not None:
-                return snapshot[0], game.restore(orjson.loads(snapshot[1]))
+        marks = range(version - version % self.every, 0, -self.every)
+        near = self._checkpoint(stored.id, [mark for mark in marks if mark >= floor])
+        if near is not None:
+            return near[0], game.restore(orjson.loads(near[1]))
+        snapshot = archive.snapshot(stored.id, version) if archive is not None and floor > 0 else None
+        if snapshot is None:  # not archived (yet), or not reached: the checkpoints below
+            snapshot = self._checkpoint(stored.id, [mark for mark in marks if mark < floor])
+        if snapshot is not None:
+            return snapshot[0], game.restore(orjson.loads(snapshot[1]))
         meta = stored.meta
         return 0, game.setup(len(meta["seats"]), meta["options"], meta["seed"])
+
+    def _checkpoint(self, game_id: str, marks: list[int]) -> tuple[int, bytes] | None:
+        """The first of ``marks`` this process keeps a checkpoint at, with its state (JSON)."""
+        for mark in marks:
+            kept = self.checkpoints.get(game_id, mark)
+            if kept is not None:
+                return mark, kept
+        return None
 
     def _replay(self, stored: StoredGame, version: int) -> tuple[State, LogEntry | None]:
         """The state at ``version`` and the log entry that made it (None for version 0)."""

@@ -3,7 +3,7 @@
 - games.py: ``Games``, every use case over a ``GameStore``; the worker plays bot seats through
   ``act`` exactly as a client does;
 - versions.py: ``Versions``, any version as it stood (replayed through the engine from the
-  setup or a checkpoint), redacted for its reader as a read then was;
+  setup, a checkpoint or the archive's snapshot), redacted for its reader as a read then was;
 - seats.py: ``Seats``, open seats: join, leave, resign (stand-in bots), abort, and the lobby;
 - results.py: a game's result with its resignations (the resigned ranked last);
 - deadlines.py: a game's clock and its seats' deadlines, computed; clocks.py: ``Clocks``, what

@@ -42,7 +42,7 @@ def _moment(unix_time: float) -> datetime.datetime:
 def replayed_snapshots(meta: dict[str, Any], entries: list[dict[str, Any]]) -> tuple[list[Snapshot], Any]:
     """The states at ``snapshot_versions`` before the last version, and the replayed final state
     (the engine's ``to_dict()``)."""
-    game = registry.get(meta["title"])
+    game = registry.get(meta["title"], meta["rules_version"])  # the rules the game was played under
     state = game.setup(len(meta["seats"]), meta["options"], meta["seed"])
     last = len(entries)
     wanted = set(snapshot_versions(last)) - {last}
@@ -85,7 +85,7 @@ def archived_game(ended: EndedGame) -> ArchivedGame:
     result = None
     ranks: list[int | None] = [None] * len(meta["seats"])
     if status == "finished":
-        found = game_result(meta, registry.get(meta["title"]).restore(stored_state))
+        found = game_result(meta, registry.get(meta["title"], meta["rules_version"]).restore(stored_state))
         if found is not None:
             result = orjson.dumps(found)
             ranks = list(found.get("ranks") or ranks)

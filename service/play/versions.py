@@ -1,12 +1,14 @@
 """Any version of a game, as it stood then (``GET /games/{id}/versions/{n}``).
 
 The state at version ``n`` is not stored: it is the replay, through the engine, of the log's
-moves from the game's setup (seed, seat count and options in its meta). Seat changes (joins,
-leaves, resignations, an abort) are log entries without a move: they change the seats and the
-status, never the engine's state. A replay from the setup costs every move before ``n``, so
-each process keeps checkpoints, the state every ``every`` versions, in an LRU bounded in bytes:
-a read replays at most ``every - 1`` moves from the nearest one. ``nearest_state`` is the seam
-where another source of states (the archive's snapshots) can be put in front of the setup.
+moves from a state known before it. Seat changes (joins, leaves, resignations, an abort) are log
+entries without a move: they change the seats and the status, never the engine's state. A replay
+from the setup costs every move before ``n``, so each process keeps checkpoints, the state every
+``every`` versions, in an LRU bounded in bytes: a read replays at most ``every - 1`` moves from
+the nearest one. An ended game is also in the archive (``service.archive``), which keeps its
+state every ``SNAPSHOT_EVERY`` versions: a read with no checkpoint near starts from the
+archive's snapshot at or before ``n`` (one index probe). The log is Redis's while Redis holds it,
+then the archive's (an archived game's keys expire after the grace).
 
 The reply is the one ``GET /games/{id}`` gave at that version, redacted by the same rules: the
 view of the caller's seat, or the spectator's while the game waited or for a caller without a
@@ -18,21 +20,22 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import orjson
 
 from engines import registry
 from engines.core import Game, State
 
-from ..store.games import StoredGame
+from ..archive.archive import ArchiveUnavailable
+from ..archive.records import END_STATUSES, SNAPSHOT_EVERY
+from ..store.records import GameMeta, GameResult, LogEntry, SeatRecord, StoredGame
 from . import auth
+from .archiving import ArchivedReads
 from .deadlines import next_deadlines
 from .deadlines import shown as shown_deadlines
-from .errors import NoSuchSeat, SeatViewWhileRunning, VersionNotFound
-from .games import Games, stand_in_of, viewing_seat
+from .errors import ArchiveUnreachable, GameNotFound, NoSuchSeat, SeatViewWhileRunning, VersionNotFound
+from .games import Games, public_seat, stand_in_of, viewing_seat
 from .games import to_act as seats_to_act
 from .results import game_result, resignation_result
 
@@ -41,9 +44,9 @@ CHECKPOINT_BYTES = 64 * 1024 * 1024
 # Games whose seat changes this process has indexed (a few entries each).
 SEAT_HISTORIES = 1024
 _LOG_BATCH = 256
-
-# (game id, version) -> the nearest state known at or before it, with its version; None: none.
-StateSource = Callable[[StoredGame, int], "tuple[int, State] | None"]
+# The events that change a seat (service.play.seats); a seat_joined "again" is a rematch's token
+# issued anew, which changes nothing.
+_SEAT_EVENTS = frozenset({"seat_joined", "seat_left", "seat_resigned"})
 
 
 class Checkpoints:
@@ -83,76 +86,152 @@ class SeatHistory:
     """A game's log entries without a move (seat changes), read up to ``read_to`` (a version)."""
 
     read_to: int
-    changes: list[dict[str, Any]]
+    changes: list[LogEntry]
 
 
 @dataclass
 class Seating:
     """The seats (as meta keeps them, without tokens) and the service's own result, at a version."""
 
-    seats: list[dict[str, Any]]
-    ended: dict[str, Any] | None = None
+    seats: list[SeatRecord]
+    ended: GameResult | None = None
 
-    def meta(self) -> dict[str, Any]:
-        return {"seats": self.seats, **({"ended": self.ended} if self.ended is not None else {})}
+    def meta_of(self, meta: GameMeta) -> GameMeta:
+        """``meta`` as it was then, as far as a result reads it: the seats and the service's result."""
+        then = meta.copy()
+        then["seats"] = self.seats
+        then.pop("ended", None)
+        if self.ended is not None:
+            then["ended"] = self.ended
+        return then
 
 
-def _engine(meta: dict[str, Any]) -> Game:
-    """The rules a game is played by (one place to choose them by ``meta["rules_version"]``)."""
+class ArchivedHistory:
+    """What a version read of an ended game takes from the archive: its log once Redis has let it
+    go, and the snapshots. None from a read: the archive has not the game (not yet archived). The
+    log, needed, is a 503 (ArchiveUnreachable) when the archive cannot be reached; a snapshot, a
+    shortcut, is then None."""
+
+    def __init__(self, reads: ArchivedReads) -> None:
+        self.reads = reads
+
+    def entries(self, game_id: str, first: int, last: int) -> list[LogEntry] | None:
+        """The log entries of versions ``first``..``last`` (both included)."""
+        try:
+            kept = self.reads.archive.read_log(game_id, first, last)
+        except ArchiveUnavailable:
+            raise ArchiveUnreachable(game_id) from None
+        return [orjson.loads(entry.entry) for entry in kept] if kept else None
+
+    def snapshot(self, game_id: str, version: int) -> tuple[int, bytes] | None:
+        """The version and state (JSON) of the latest snapshot at or before ``version``."""
+        try:
+            found = self.reads.archive.snapshot_at_or_before(game_id, version)
+        except ArchiveUnavailable:  # a shortcut only: the replay starts further back
+            return None
+        return None if found is None else (found.version, found.state)
+
+
+def _engine(meta: GameMeta) -> Game[State]:
+    """The rules a game is played by: those of its own rules version."""
     return registry.get(meta["title"], meta["rules_version"])
 
 
-def _public(seat: dict[str, Any]) -> dict[str, Any]:
-    shown = {k: v for k, v in seat.items() if k != "resigned"}
-    return shown | ({"resigned": True} if seat.get("resigned") else {})
+def _created_seat(seat: SeatRecord, joined: set[int]) -> SeatRecord:
+    """A seat as it was at the creation: every seat that was joined was open then (under the name
+    its creator gave it), and a resigned seat of two was its player's; no secret kept."""
+    if seat["seat"] in joined or seat["kind"] == "open":
+        opened: SeatRecord = {"seat": seat["seat"], "kind": "open"}
+        invited = seat.get("invited") if seat["kind"] != "open" else seat.get("name")
+        if invited:
+            opened["name"] = invited
+        return opened
+    if seat.get("resigned") and seat.get("token_hash"):
+        human: SeatRecord = {"seat": seat["seat"], "kind": "human"}
+        if "name" in seat:
+            human["name"] = seat["name"]
+        return human
+    kept = seat.copy()
+    kept.pop("token_hash", None)
+    kept.pop("invited", None)
+    kept.pop("reserved_for", None)
+    return kept
 
 
 class Versions:
-    """Reads of a game at any of its versions, over ``Games`` (its store and its reads)."""
+    """Reads of a game at any of its versions, over ``Games`` (its store, its reads, and the
+    archive's once Redis has let the game go)."""
 
     def __init__(
-        self,
-        games: Games,
-        *,
-        every: int = CHECKPOINT_EVERY,
-        max_bytes: int = CHECKPOINT_BYTES,
-        known_states: StateSource | None = None,
+        self, games: Games, *, every: int = CHECKPOINT_EVERY, max_bytes: int = CHECKPOINT_BYTES
     ) -> None:
         self.games = games
         self.every = max(1, every)
         self.checkpoints = Checkpoints(max_bytes)
-        # Another source of states (the archive's snapshots), asked before replaying from the setup.
-        self.known_states = known_states
+        self.archived = None if games.archived is None else ArchivedHistory(games.archived)
         self._histories: OrderedDict[str, SeatHistory] = OrderedDict()
         self._lock = threading.Lock()
 
+    def _archive_of(self, stored: StoredGame) -> ArchivedHistory | None:
+        """The archive, for a game that may be in it: only an ended game is ever archived."""
+        return self.archived if stored.status in END_STATUSES else None
+
+    # ---- the log ---------------------------------------------------------------------------
+    def _entries(self, stored: StoredGame, first: int, last: int) -> list[LogEntry]:
+        """The log entries of versions ``first``..``last`` (both included): Redis's, else the
+        archive's once Redis has let the log go; GameNotFound when neither has them all."""
+        if last < first:
+            return []
+        wanted = last - first + 1
+        entries = self.games.store.log(stored.id, first - 1, last - 1)
+        if len(entries) == wanted:
+            return entries
+        archive = self._archive_of(stored)
+        kept = None if archive is None else archive.entries(stored.id, first, last)
+        if kept is None or len(kept) != wanted:
+            raise GameNotFound(stored.id)
+        return kept
+
     # ---- the state at a version ----------------------------------------------------------
     def nearest_state(self, stored: StoredGame, version: int) -> tuple[int, State]:
-        """The nearest state known at or before ``version``: a checkpoint of this process, one
-        from ``known_states`` (the archive's seam), or the game's setup at version 0."""
+        """The nearest state known at or before ``version``: a checkpoint of this process, the
+        archive's snapshot (an ended game's, when no checkpoint is as near), or the setup."""
         game = _engine(stored.meta)
-        mark = version - version % self.every
-        while mark > 0:
-            kept = self.checkpoints.get(stored.id, mark)
-            if kept is not None:
-                return mark, game.restore(orjson.loads(kept))
-            mark -= self.every
-        if self.known_states is not None:
-            known = self.known_states(stored, version)
-            if known is not None:
-                return known
+        archive = self._archive_of(stored)
+        # The archive keeps a state every SNAPSHOT_EVERY versions: one probe of its key, asked for
+        # before the checkpoints below its snapshot (farther), after those at or above it.
+        floor = version - version % SNAPSHOT_EVERY if archive is not None else 0
+        marks = range(version - version % self.every, 0, -self.every)
+        near = self._checkpoint(stored.id, [mark for mark in marks if mark >= floor])
+        if near is not None:
+            return near[0], game.restore(orjson.loads(near[1]))
+        snapshot = archive.snapshot(stored.id, version) if archive is not None and floor > 0 else None
+        if snapshot is None:  # not archived (yet), or not reached: the checkpoints below
+            snapshot = self._checkpoint(stored.id, [mark for mark in marks if mark < floor])
+        if snapshot is not None:
+            return snapshot[0], game.restore(orjson.loads(snapshot[1]))
         meta = stored.meta
         return 0, game.setup(len(meta["seats"]), meta["options"], meta["seed"])
 
-    def _replay(self, stored: StoredGame, version: int) -> tuple[State, dict[str, Any] | None]:
+    def _checkpoint(self, game_id: str, marks: list[int]) -> tuple[int, bytes] | None:
+        """The first of ``marks`` this process keeps a checkpoint at, with its state (JSON)."""
+        for mark in marks:
+            kept = self.checkpoints.get(game_id, mark)
+            if kept is not None:
+                return mark, kept
+        return None
+
+    def _replay(self, stored: StoredGame, version: int) -> tuple[State, LogEntry | None]:
         """The state at ``version`` and the log entry that made it (None for version 0)."""
         start, state = self.nearest_state(stored, version)
-        entries = self.games.store.log(stored.id, max(start, 1) - 1, version - 1) if version > 0 else []
+        entries = self._entries(stored, max(start, 1), version)
         for entry in entries:
             if entry["version"] <= start:
                 continue
             if "move" in entry:
-                state.apply_listed(entry["seat"], entry["move"])
+                mover = entry["seat"]
+                assert mover is not None, "a move's entry names its seat (only the service's own have none)"
+                state.apply_listed(mover, entry["move"])
             if entry["version"] % self.every == 0 and entry["version"] != version:
                 self.checkpoints.put(stored.id, entry["version"], orjson.dumps(state.to_dict(copy=False)))
         if version > 0 and version % self.every == 0:
@@ -160,7 +239,7 @@ class Versions:
         return state, (entries[-1] if entries else None)
 
     # ---- the seats at a version --------------------------------------------------------------
-    def _seat_changes(self, stored: StoredGame) -> list[dict[str, Any]]:
+    def _seat_changes(self, stored: StoredGame) -> list[LogEntry]:
         """The game's log entries without a move, up to its current version (read once per
         process, then only the entries the game added since)."""
         with self._lock:
@@ -171,11 +250,10 @@ class Versions:
             changes = list(history.changes)
             start = history.read_to
             while start < stored.version:
-                batch = self.games.store.log(stored.id, start, min(stored.version, start + _LOG_BATCH) - 1)
-                if not batch:
-                    break
+                last = min(stored.version, start + _LOG_BATCH)
+                batch = self._entries(stored, start + 1, last)
                 changes.extend(entry for entry in batch if "move" not in entry)
-                start = batch[-1]["version"]
+                start = last
             history = SeatHistory(start, changes)
             with self._lock:
                 self._histories[stored.id] = history
@@ -185,67 +263,53 @@ class Versions:
         return [change for change in history.changes if change["version"] <= stored.version]
 
     @staticmethod
-    def _seating_at(meta: dict[str, Any], changes: list[dict[str, Any]], version: int) -> Seating:
-        """The seats at ``version``: those at the creation (every seat that was joined was open
-        then, and a resigned one was its player's), then the seat changes up to ``version``."""
+    def _seating_at(meta: GameMeta, changes: list[LogEntry], version: int) -> Seating:
+        """The seats at ``version``: those at the creation, then the seat changes up to ``version``."""
         joined = {
             event["seat"]
             for change in changes
             for event in change["events"]
             if event["type"] == "seat_joined" and not event.get("again")
         }
-        created: list[dict[str, Any]] = []
-        for seat in meta["seats"]:
-            invited = seat.get("invited") if seat["kind"] != "open" else seat.get("name")
-            if seat["seat"] in joined or seat["kind"] == "open":
-                created.append(
-                    {"seat": seat["seat"], "kind": "open", **({"name": invited} if invited else {})}
-                )
-            elif seat.get("resigned") and seat.get("token_hash"):
-                created.append(
-                    {
-                        "seat": seat["seat"],
-                        "kind": "human",
-                        **({"name": seat["name"]} if "name" in seat else {}),
-                    }
-                )
-            else:
-                created.append(
-                    {k: v for k, v in seat.items() if k not in ("token_hash", "invited", "reserved_for")}
-                )
-        seating = Seating([dict(seat) for seat in created])
+        created = [_created_seat(seat, joined) for seat in meta["seats"]]
+        seating = Seating([seat.copy() for seat in created])
         resignations = 0
         for change in changes:
             if change["version"] > version:
                 break
             for event in change["events"]:
-                seat = event.get("seat")
+                if event["type"] not in _SEAT_EVENTS:
+                    continue
+                seat: int = event["seat"]
                 if event["type"] == "seat_joined" and not event.get("again"):
-                    taken = {"seat": seat, "kind": "human"}
-                    seating.seats[seat] = taken | ({"name": event["name"]} if "name" in event else {})
+                    taken: SeatRecord = {"seat": seat, "kind": "human"}
+                    if "name" in event:
+                        taken["name"] = event["name"]
+                    seating.seats[seat] = taken
                 elif event["type"] == "seat_left":
-                    seating.seats[seat] = dict(created[seat])
+                    seating.seats[seat] = created[seat].copy()
                 elif event["type"] == "seat_resigned":
                     resignations += 1
                     old = seating.seats[seat]
                     if "stand_in" in event:
-                        seating.seats[seat] = {
-                            "seat": seat,
-                            "kind": "bot",
-                            **({"name": old["name"]} if "name" in old else {}),
-                            "bot": stand_in_of(meta)["bot"],
-                            "level": event["stand_in"],
-                            "resigned": resignations,
-                        }
+                        stand_in: SeatRecord = {"seat": seat, "kind": "bot"}
+                        if "name" in old:
+                            stand_in["name"] = old["name"]
+                        stand_in["bot"] = stand_in_of(meta)["bot"]
+                        stand_in["level"] = event["stand_in"]
+                        stand_in["resigned"] = resignations
+                        seating.seats[seat] = stand_in
                     else:  # two seats: the game ended at once, the other seat won
-                        seating.seats[seat] = {**old, "resigned": resignations}
-                        seating.ended = resignation_result(seating.meta(), 1 - seat)
+                        resigned = old.copy()
+                        resigned["resigned"] = resignations
+                        seating.seats[seat] = resigned
+                        seating.ended = resignation_result(seating.meta_of(meta), 1 - seat)
         return seating
 
     # ---- the reply ---------------------------------------------------------------------------
     def show(
         self, game_id: str, version: int, token: str | None, seat: int | None = None
-    ) -> tuple[dict[str, Any], bool]:
+    ) -> tuple[dict[str, object], bool]:
         """The game at ``version`` as ``GET /games/{id}`` showed it to the caller then, with the
         entry that made it; and whether the reply is public (anyone asking gets these bytes)."""
         stored = self.games.read(game_id, parse_state=False)
@@ -264,17 +328,17 @@ class Versions:
             reader: int | None = seat
         else:
             reader = auth.seat_of(meta["seats"], token)
+        entry: LogEntry | None
         if version == stored.version:
             state = _engine(meta).restore(orjson.loads(stored.raw_state))
-            entry = self.games.store.log(game_id, version - 1, version - 1)[0] if version > 0 else None
+            entry = self._entries(stored, version, version)[0] if version > 0 else None
         else:
             state, entry = self._replay(stored, version)
         changes = self._seat_changes(stored)
         seating = self._seating_at(meta, changes, version)
         status = self._status_at(seating, entry, state)
-        # The meta of then, as far as a result reads it: the seats and the service's own result.
-        then = {k: v for k, v in meta.items() if k != "ended"} | seating.meta()
-        shown: dict[str, Any] = {
+        then = seating.meta_of(meta)
+        shown: dict[str, object] = {
             "id": game_id,
             "title": meta["title"],
             "rules_version": meta["rules_version"],
@@ -283,7 +347,7 @@ class Versions:
             "to_act": seats_to_act(status, state),
             "you": reader,
             "options": meta["options"],
-            "seats": [_public(seat) for seat in seating.seats],
+            "seats": [public_seat(seat) for seat in seating.seats],
             "view": state.view(viewing_seat(status, reader)),
             "result": game_result(then, state),
         }
@@ -294,7 +358,7 @@ class Versions:
         return shown, reader is None or seat is not None
 
     @staticmethod
-    def _status_at(seating: Seating, entry: dict[str, Any] | None, state: State) -> str:
+    def _status_at(seating: Seating, entry: LogEntry | None, state: State) -> str:
         if entry is None:  # the creation: waiting while a seat was open
             return "waiting" if any(seat["kind"] == "open" for seat in seating.seats) else _over(state)
         if "status" in entry:
@@ -304,10 +368,10 @@ class Versions:
     def _deadlines_at(
         self,
         stored: StoredGame,
-        then: dict[str, Any],
+        then: GameMeta,
         status: str,
         state: State,
-        entry: dict[str, Any] | None,
+        entry: LogEntry | None,
         version: int,
     ) -> dict[str, str]:
         """The deadlines the version left: its entry's, else (a rematch's token issued again, which
@@ -322,7 +386,7 @@ class Versions:
                 # left none in its entry only when there were none: no human seat to act.
                 return {}
             version -= 1
-            entry = self.games.store.log(stored.id, version - 1, version - 1)[0] if version > 0 else None
+            entry = self._entries(stored, version, version)[0] if version > 0 else None
         created = next_deadlines(then, status, state.to_act(), None, None, stored.meta["created"])
         return shown_deadlines(created or {})
 

@@ -1,0 +1,227 @@
+"""What a game costs Redis before and after the archive, and one archiver's throughput (issue 54).
+
+Starts an embedded Redis (AOF off) and an embedded PostgreSQL with its default settings (fsync
+on, as `skyline serve` runs it), then plays random games of every title in this process, through
+``Games.act`` on that Redis (the commits, keys and log of any game; no HTTP: the bytes are what is
+measured, not the requests), every seat a human's, 2 to 4 seats. For each game, the Redis bytes of
+its keys (``MEMORY USAGE <key> SAMPLES 0``, summed over ``SCAN MATCH sk:{id}:*``):
+
+- live: at the version nearest the middle of the game (measured every 8 versions while playing);
+- ended: once it ended, before the archive has it;
+- archived, in the grace: after the archiver wrote it (the hash marked, the keys expiring);
+- after the grace: the archiver runs with a grace of 20 s, waited out: the game's keys are
+  counted again (and must be none).
+
+Throughput: every ended game waits in ``sk:archive-due``; one ``worker.archiver.Archiver`` (the
+bot worker's thread, its pool of 2) runs ``archive_once`` until none is due, timed end to end;
+then the same games' ``archived_game`` (the snapshots replayed by the engine, CPU only) is timed
+alone, to tell the replay from the write. Last, PostgreSQL's bytes per archived game
+(``pg_total_relation_size`` of the archive's tables, divided by the games).
+
+Usage:
+    python bench/archive_costs.py [--games-per-title 10] [--seed 54] [--max-moves 3000]
+Not a test; record the printed tables in bench/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import psycopg  # noqa: E402
+import redis  # noqa: E402
+
+from engines import registry  # noqa: E402
+from service.archive.schema import migrate  # noqa: E402
+from service.config import Settings  # noqa: E402
+from service.http.app import create_app  # noqa: E402
+from service.play.archiving import archived_game  # noqa: E402
+from service.play.games import Games  # noqa: E402
+from service.run.embedded import EmbeddedRedis  # noqa: E402
+from service.run.postgres import EmbeddedPostgres  # noqa: E402
+from service.store.archiving import ArchiveDue  # noqa: E402
+from service.store.keys import ARCHIVE_DUE  # noqa: E402
+from worker.archiver import Archiver  # noqa: E402
+
+# Longer than the archiving of every game takes, so that each is measured inside its grace.
+GRACE_SECONDS = 20
+ARCHIVE_TABLES = ("archived_games", "archived_log", "archived_snapshots", "archived_seats")
+
+
+def game_bytes(client: redis.Redis, game_id: str) -> int:
+    """Redis's bytes for the game's own keys (its hash tag), every element counted."""
+    total = 0
+    for key in client.scan_iter(match=f"sk:{{{game_id}}}:*", count=1000):
+        total += int(client.memory_usage(key, samples=0) or 0)
+    return total
+
+
+@dataclass
+class Played:
+    title: str
+    id: str
+    version: int = 0
+    live_bytes: int = 0
+    ended_bytes: int = 0
+    archived_bytes: int = 0
+    after_grace_bytes: int = -1
+    ended: bool = False
+    samples: dict[int, int] = field(default_factory=dict)
+
+
+def play(games: Games, client: redis.Redis, title: str, rng: random.Random, limit: int) -> Played:
+    bounds = registry.get(title).catalog_entry()["seats"]
+    count = rng.randint(bounds["min"], min(bounds["max"], 4))
+    created = games.create({"title": title, "seats": [{"kind": "human"}] * count})
+    tokens = {seat["seat"]: seat["token"] for seat in created["human_seats"]}
+    played = Played(title, created["id"])
+    for _ in range(limit):
+        stored, state = games._load(played.id)
+        if stored.status != "active":
+            break
+        if stored.version % 8 == 0:
+            played.samples[stored.version] = game_bytes(client, played.id)
+        seat = state.to_act()[0]
+        games.act(
+            played.id, tokens[seat], rng.choice(state.legal_moves(seat)), stored.version, wake_bots=False
+        )
+    final = games.read(played.id)
+    played.version, played.ended = final.version, final.status != "active"
+    middle = min(played.samples, key=lambda version: abs(version - played.version / 2))
+    played.live_bytes = played.samples[middle]
+    played.ended_bytes = game_bytes(client, played.id)
+    return played
+
+
+def archive_all(client: redis.Redis, url: str, grace: int) -> tuple[int, float]:
+    archiver = Archiver(client, url, interval_seconds=0, lease_seconds=600, grace_seconds=grace)
+    written = 0
+    try:
+        archiver.archive.pool.wait(timeout=30)  # connected before the clock starts
+        started = time.perf_counter()
+        while ArchiveDue(client).due():
+            written += archiver.archive_once()["written"]
+        return written, time.perf_counter() - started
+    finally:
+        archiver.stop()
+
+
+def archive_bytes(url: str) -> int:
+    with psycopg.connect(url) as connection:
+        total = 0
+        for table in ARCHIVE_TABLES:
+            row = connection.execute("SELECT pg_total_relation_size(%s)", (table,)).fetchone()
+            total += int(row[0]) if row else 0
+    return total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games-per-title", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=54)
+    parser.add_argument("--max-moves", type=int, default=3000)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    folder = Path(tempfile.mkdtemp(prefix="skyline-bench-archive-"))
+    for part in ("redis", "postgres"):
+        (folder / part).mkdir()
+    redis_server = EmbeddedRedis(folder / "redis", appendonly=False).start()
+    postgres = EmbeddedPostgres(folder / "postgres").start()  # its default settings: fsync on
+    client = redis.Redis.from_url(redis_server.url)
+    try:
+        migrate(postgres.url)
+        settings = replace(Settings.from_env(), redis_url=redis_server.url, database_url=postgres.url)
+        app = create_app(settings, redis_client=client, enqueue_bots=False)
+        games: Games = app.extensions["skyline.games"]
+        started = time.perf_counter()
+        every = [
+            play(games, client, title, rng, args.max_moves)
+            for title in sorted(registry.GAMES)
+            for _ in range(args.games_per_title)
+        ]
+        # Random moves can go on for very long (a Property game without an end in sight): those
+        # games stay live, out of the figures.
+        played = [game for game in every if game.ended]
+        print(
+            f"{len(every)} games played in {time.perf_counter() - started:.0f} s; "
+            f"{len(every) - len(played)} not over after {args.max_moves} moves, left out",
+            flush=True,
+        )
+        assert int(client.zcard(ARCHIVE_DUE)) == len(played)
+
+        # The replay alone (CPU), over the games as Redis holds them, before they are archived.
+        due = ArchiveDue(client)
+        started = time.perf_counter()
+        for game in played:
+            ended = due.read(game.id)
+            assert ended is not None
+            archived_game(ended)
+        replay_seconds = time.perf_counter() - started
+
+        began = time.monotonic()
+        written, seconds = archive_all(client, postgres.url, grace=GRACE_SECONDS)
+        released = time.monotonic()  # the last game let go (its keys expire a grace later)
+        assert written == len(played), written
+        for game in played:
+            game.archived_bytes = game_bytes(client, game.id)
+        assert time.monotonic() - began < GRACE_SECONDS, "the first grace ran out before it was measured"
+        time.sleep(released + GRACE_SECONDS + 2.5 - time.monotonic())  # and Redis's expiry cycle
+        for game in played:
+            game.after_grace_bytes = game_bytes(client, game.id)
+        stored_bytes = archive_bytes(postgres.url)
+
+        print(
+            "| title | games | versions (median) | live bytes (median) | ended "
+            "| archived, in the grace | after the grace |"
+        )
+        print("|---|---|---|---|---|---|---|")
+        for title in sorted(registry.GAMES):
+            mine = [game for game in played if game.title == title]
+            if not mine:
+                print(f"| {title} | 0 | | | | | |")
+                continue
+
+            def median(values: list[int]) -> int:
+                return int(statistics.median(values))
+
+            print(
+                f"| {title} | {len(mine)} | {median([g.version for g in mine])} "
+                f"| {median([g.live_bytes for g in mine])} | {median([g.ended_bytes for g in mine])} "
+                f"| {median([g.archived_bytes for g in mine])} | {max(g.after_grace_bytes for g in mine)} |"
+            )
+        total_versions = sum(game.version for game in played)
+        print()
+        print("| archiver | games | versions | seconds | games/s | versions/s |")
+        print("|---|---|---|---|---|---|")
+        print(
+            f"| archive_once until none is due (replay + write) | {written} | {total_versions} "
+            f"| {seconds:.2f} | {written / seconds:.1f} | {total_versions / seconds:.0f} |"
+        )
+        print(
+            f"| archived_game alone (the snapshots' replay) | {len(played)} | {total_versions} "
+            f"| {replay_seconds:.2f} | {len(played) / replay_seconds:.1f} "
+            f"| {total_versions / replay_seconds:.0f} |"
+        )
+        print()
+        print(
+            f"PostgreSQL: {stored_bytes} bytes in the archive's tables, {stored_bytes // len(played)} a game"
+        )
+        app.extensions["skyline.games"].archived.close()
+    finally:
+        client.close()
+        postgres.stop()
+        redis_server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -208,11 +208,15 @@ class Serve:
         raise AssertionError("no embedded Redis in the log")
 
     def database_url(self) -> str:
-        """The embedded PostgreSQL's URL, as the supervisor printed it."""
-        for line in self.log().splitlines():
-            if line.startswith("skyline: embedded PostgreSQL on "):
-                return line.split()[4]
-        raise AssertionError("no embedded PostgreSQL in the log")
+        """The embedded PostgreSQL's URL, as the supervisor last printed it (its socket folder is
+        new at each start)."""
+        printed = [
+            line.split()[4]
+            for line in self.log().splitlines()
+            if line.startswith("skyline: embedded PostgreSQL on ")
+        ]
+        assert printed, "no embedded PostgreSQL in the log"
+        return printed[-1]
 
     def named(self, word: str, without: str | None = None) -> list[psutil.Process]:
         """The descendants whose command line holds ``word`` ("worker", "gunicorn", "redis-server"),

@@ -206,7 +206,17 @@ class CatalogTitleSchema(Schema):
     title = fields.String(required=True, validate=validate.OneOf(sorted(registry.GAMES)))
     name = fields.String(required=True)
     summary = fields.String(required=True)
-    rules_version = fields.Integer(required=True)
+    rules_version = fields.Integer(
+        required=True, metadata={"description": "The rules a new game is played by (the newest published)."}
+    )
+    rules_versions = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={
+            "description": "Every rules version this deployment plays: a game keeps the one it began "
+            "with, and its versions replay under it (docs/engines.md)."
+        },
+    )
     seats = fields.Nested(SeatRangeSchema, required=True)
     options = fields.Dict(
         required=True,

@@ -210,6 +210,7 @@ class Games:
             "titles": [
                 {
                     **game.catalog_entry(),
+                    "rules_versions": list(registry.versions(game.id)),
                     "bots": sorted(STRATEGIES),
                     "levels": [level.for_game(game).to_dict() for level in LEVELS.values()],
                 }

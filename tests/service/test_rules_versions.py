@@ -163,3 +163,13 @@ def test_a_game_under_a_version_no_longer_played_is_refused_not_played(
         body = answer.get_json()
         assert body["code"] == "unsupported_rules_version" and "version 2" in body["detail"]
     assert rolled_back.application.extensions["skyline.games"].store.load(created["id"]).version == 0
+
+
+def test_the_catalog_lists_every_published_rules_version_of_each_title(client, deploy_version_2):
+    """A client learns which rules a title plays and which older versions still replay."""
+    for entry in client.get("/catalog").get_json()["titles"]:
+        assert entry["rules_versions"] == list(registry.versions(entry["title"]))
+        assert entry["rules_version"] == max(entry["rules_versions"])
+    with deploy_version_2() as deployed:
+        shown = {e["title"]: e for e in deployed.get("/catalog").get_json()["titles"]}
+        assert shown["property"]["rules_versions"] == [1, 2] and shown["property"]["rules_version"] == 2

@@ -1,0 +1,218 @@
+"""Players: one key for all of a person's seats, and "my games".
+
+Skyline keeps no people (no names, e-mails, passwords): a player is an id and the digest of its
+key, an identity an app holds for a person. The key (``sk_player_...``) is shown once, at
+creation and at each rotation. Wherever a seat token works, the key works for the seats bound to
+its player (``service.play.auth.PlayerCredential``); a seat is bound at creation (``"player":
+"me"``, or an invitation ``"player": "<id>"`` on an open seat) or when the player joins it.
+
+"My games" reads the player's index, then ONE pipeline of the games' hashes and last log entries
+(and, for games without a log entry yet, one more of their states): a bounded number of round
+trips, whatever the number of games. What it shows of a game is public (seats as every reader
+sees them, who is to act, the deadlines, the result once over) or the player's own (its seats).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from engines import registry
+
+from ..store.games import GameStore
+from ..store.players import PlayerStore
+from ..store.records import GameMeta, GameResult, LogEntry, SeatRecord
+from . import auth
+from .cursors import read_cursor, write_cursor
+from .errors import BadCursor, InvalidPlayerKey, PlayerKeyRequired
+from .games import public_seat
+from .results import game_result
+from .times import rfc3339
+
+MY_GAMES_PAGE = 50
+MY_GAMES_PAGE_MAX = 200
+LIVE = ("waiting", "active")
+
+# The order of "my games", most urgent first: my turn with a deadline (the nearest first), my turn
+# (the longest waiting first), the games waiting for others (the latest change first), then the
+# invitations (the newest first).
+MY_TURN_WITH_DEADLINE, MY_TURN, OTHERS, INVITATION, ENDED = range(5)
+
+
+def new_player_id() -> str:
+    return "p_" + secrets.token_urlsafe(12)
+
+
+def invited_seats(seats: Sequence[SeatRecord], player_id: str) -> list[int]:
+    """The open seats bound to a player: invitations it has not taken yet."""
+    return [seat["seat"] for seat in seats if seat.get("player") == player_id and seat["kind"] == "open"]
+
+
+class Players:
+    """Create, authenticate, rotate and delete players; list a player's games."""
+
+    def __init__(self, store: PlayerStore, games: GameStore) -> None:
+        self.store = store
+        self.games = games
+
+    # ---- keys ----------------------------------------------------------------------------------
+    def create(self) -> dict[str, str]:
+        """A new player and its key (shown this once: only its digest is kept)."""
+        player_id, key = new_player_id(), auth.new_player_key()
+        self.store.create(player_id, auth.token_hash(key))
+        return {"id": player_id, "key": key}
+
+    def credential(self, key: str, seat: int | None = None) -> auth.PlayerCredential:
+        """The player a key names now (one read); InvalidPlayerKey for a key rotated away or unknown."""
+        player_id = self.store.player_of(auth.token_hash(key))
+        if player_id is None:
+            raise InvalidPlayerKey("That player key names no player (rotated, deleted, or never issued).")
+        return auth.PlayerCredential(player_id, seat)
+
+    @staticmethod
+    def player_of(token: str | None) -> str:
+        """The player of a request's credential; PlayerKeyRequired for a seat token or none."""
+        if not isinstance(token, auth.PlayerCredential):
+            raise PlayerKeyRequired("This asks for a player key: 'Authorization: Bearer sk_player_...'.")
+        return token.player_id
+
+    def rotate(self, token: str | None) -> dict[str, str]:
+        """A new key for the player; the old one is refused from the next request on, everywhere."""
+        player_id = self.player_of(token)
+        key = auth.new_player_key()
+        if not self.store.rotate(player_id, auth.token_hash(key)):
+            raise InvalidPlayerKey("That player no longer exists.")
+        return {"id": player_id, "key": key}
+
+    def delete(self, token: str | None) -> None:
+        """Forget the player: its key stops working; its seats keep their own tokens."""
+        if not self.store.delete(self.player_of(token)):
+            raise InvalidPlayerKey("That player no longer exists.")
+
+    # ---- my games ------------------------------------------------------------------------------
+    def my_games(
+        self,
+        token: str | None,
+        status: str | None = None,
+        title: str | None = None,
+        cursor: str | None = None,
+        limit: int = MY_GAMES_PAGE,
+    ) -> dict[str, Any]:
+        """The player's games, most urgent first, by pages; ``counts`` over all its live games."""
+        player_id = self.player_of(token)
+        limit = max(1, min(limit, MY_GAMES_PAGE_MAX))
+        after = _read_position(cursor) if cursor else None
+        ids = [game_id for game_id, _ in self.store.game_ids(player_id)]
+        reads = self.store.read_games(ids)
+        # Who acts first is the state's until the log has an entry saying it: those states, and the
+        # finished games' (their result), in one more pipeline.
+        wanted = [
+            game_id
+            for game_id, read in zip(ids, reads, strict=True)
+            if read is not None
+            and (read["status"] == "finished" or (read["status"] == "active" and read["last"] is None))
+        ]
+        states = dict(zip(wanted, self.store.read_states(wanted), strict=True))
+        entries: list[tuple[tuple[int, float, str], dict[str, Any]]] = []
+        counts = {"my_turn": 0, "active": 0, "invitations": 0}
+        for game_id, read in zip(ids, reads, strict=True):
+            if read is None:
+                continue
+            entry = _entry(game_id, read, player_id, states.get(game_id))
+            if entry is None:
+                continue
+            position, shown = entry
+            if shown["status"] == "active":
+                counts["active"] += 1
+                counts["my_turn"] += shown["my_turn"]
+            if shown["invitation"]:
+                counts["invitations"] += 1
+            if title is not None and shown["title"] != title:
+                continue
+            if status is None and shown["status"] not in LIVE:
+                continue
+            if status is not None and shown["status"] != status:
+                continue
+            entries.append((position, shown))
+        entries.sort(key=lambda item: item[0])
+        if after is not None:
+            entries = [item for item in entries if item[0] > after]
+        page = entries[:limit]
+        more = len(entries) > limit
+        return {
+            "games": [shown for _, shown in page],
+            "counts": counts,
+            "next": _write_position(page[-1][0]) if more else None,
+        }
+
+
+def _entry(
+    game_id: str, read: dict[str, Any], player_id: str, raw_state: bytes | None
+) -> tuple[tuple[int, float, str], dict[str, Any]] | None:
+    """One game as its player sees it in "my games", and its place in the order; None when the
+    player holds no seat of it any more (it left)."""
+    meta: GameMeta = read["meta"]
+    mine = auth.seats_of_player(meta["seats"], player_id)
+    invited = invited_seats(meta["seats"], player_id)
+    if not mine and not invited:
+        return None
+    status: str = read["status"]
+    last: LogEntry | None = read["last"]
+    state = None
+    if raw_state is not None:
+        state = registry.get(meta["title"], meta["rules_version"]).restore(orjson.loads(raw_state))
+    if status != "active":
+        to_act: list[int] = []
+    elif last is not None and "to_act" in last:
+        to_act = list(last["to_act"])
+    else:
+        to_act = state.to_act() if state is not None else []
+    my_turn = any(seat in to_act for seat in mine)
+    deadlines: dict[str, float] = read["deadlines"]
+    mine_due = [deadlines[str(seat)] for seat in mine if str(seat) in deadlines and seat in to_act]
+    my_deadline = min(mine_due) if mine_due else None
+    last_move = last["at"] if last is not None and "move" in last else None
+    shown: dict[str, Any] = {
+        "id": game_id,
+        "title": meta["title"],
+        "status": status,
+        "version": read["version"],
+        "my_turn": my_turn,
+        "my_seats": mine,
+        "invitation": bool(invited) and not mine,
+        "to_act": to_act,
+        "seats": [public_seat(seat) for seat in meta["seats"]],
+        "my_deadline": None if my_deadline is None else rfc3339(my_deadline, round_up=True),
+        "last_move_at": None if last_move is None else rfc3339(last_move),
+        "updated": rfc3339(read["updated"]),
+    }
+    if invited and not mine:
+        shown["invited_seats"] = invited
+    if status == "finished":
+        result: GameResult | None = game_result(meta, state) if state is not None else None
+        shown["result"] = result
+        shown["my_rank"] = min(result["ranks"][seat] for seat in mine) if result and mine else None
+        return (ENDED, -read["updated"], game_id), shown
+    if my_turn and my_deadline is not None:
+        return (MY_TURN_WITH_DEADLINE, my_deadline, game_id), shown
+    if my_turn:
+        return (MY_TURN, read["updated"], game_id), shown
+    if mine:
+        return (OTHERS, -read["updated"], game_id), shown
+    return (INVITATION, -meta["created"], game_id), shown
+
+
+def _write_position(position: tuple[int, float, str]) -> str:
+    tier, number, game_id = position
+    return write_cursor(number, f"{tier}:{game_id}")
+
+
+def _read_position(cursor: str) -> tuple[int, float, str]:
+    number, key = read_cursor(cursor, "my games")
+    tier, _, game_id = key.partition(":")
+    if not tier.isdigit() or not game_id:
+        raise BadCursor("That cursor was not written by my games; start from the first page.")
+    return int(tier), number, game_id

@@ -174,7 +174,7 @@ def create_app(
         live_games_per_player=settings.live_games_per_player,
     )
     app.extensions["skyline.settings"] = settings
-    app.extensions["skyline.players"] = Players(player_store, store)
+    app.extensions["skyline.players"] = Players(player_store, archived)
     app.extensions["skyline.games"] = games
     app.extensions["skyline.versions"] = Versions(games)
     webhooks = Webhooks(

@@ -22,10 +22,10 @@ import orjson
 
 from engines import registry
 
-from ..store.games import GameStore
 from ..store.players import PlayerStore
 from ..store.records import GameMeta, GameResult, LogEntry, SeatRecord
 from . import auth
+from .archiving import ArchivedReads
 from .cursors import read_cursor, write_cursor
 from .errors import BadCursor, InvalidPlayerKey, PlayerKeyRequired
 from .games import public_seat
@@ -54,9 +54,9 @@ def invited_seats(seats: Sequence[SeatRecord], player_id: str) -> list[int]:
 class Players:
     """Create, authenticate, rotate and delete players; list a player's games."""
 
-    def __init__(self, store: PlayerStore, games: GameStore) -> None:
+    def __init__(self, store: PlayerStore, archived: ArchivedReads | None = None) -> None:
         self.store = store
-        self.games = games
+        self.archived = archived  # finished games Redis has let go (DATABASE_URL)
 
     # ---- keys ----------------------------------------------------------------------------------
     def create(self) -> dict[str, str]:
@@ -89,8 +89,11 @@ class Players:
 
     def delete(self, token: str | None) -> None:
         """Forget the player: its key stops working; its seats keep their own tokens."""
-        if not self.store.delete(self.player_of(token)):
+        player_id = self.player_of(token)
+        if not self.store.delete(player_id):
             raise InvalidPlayerKey("That player no longer exists.")
+        if self.archived is not None:
+            self.archived.forget_player(player_id)
 
     # ---- my games ------------------------------------------------------------------------------
     def my_games(
@@ -137,6 +140,9 @@ class Players:
             if status is not None and shown["status"] != status:
                 continue
             entries.append((position, shown))
+        if status == "finished" and self.archived is not None:
+            held = {game_id for game_id, read in zip(ids, reads, strict=True) if read is not None}
+            entries += self._archived(player_id, title, after, limit, held)
         entries.sort(key=lambda item: item[0])
         if after is not None:
             entries = [item for item in entries if item[0] > after]
@@ -147,6 +153,45 @@ class Players:
             "counts": counts,
             "next": _write_position(page[-1][0]) if more else None,
         }
+
+    def _archived(
+        self,
+        player_id: str,
+        title: str | None,
+        after: tuple[int, float, str] | None,
+        limit: int,
+        in_redis: set[str],
+    ) -> list[tuple[tuple[int, float, str], dict[str, Any]]]:
+        """The player's finished games from the archive after ``after``, at most a page more than
+        it needs (those Redis still holds are listed from Redis)."""
+        start = None if after is None or after[0] != ENDED else (-after[1], after[2])
+        found = [] if self.archived is None else self.archived.player_games(player_id, start, limit + 1)
+        listed = []
+        for game in found or []:
+            meta: GameMeta = orjson.loads(game.meta)
+            if game.game_id in in_redis or (title is not None and meta["title"] != title):
+                continue
+            result: GameResult | None = orjson.loads(game.result) if game.result else None
+            ranks = [rank for rank in game.ranks if rank is not None]
+            ended = game.ended_at.timestamp()
+            shown: dict[str, Any] = {
+                "id": game.game_id,
+                "title": meta["title"],
+                "status": "finished",
+                "version": game.version,
+                "my_turn": False,
+                "my_seats": game.seats,
+                "invitation": False,
+                "to_act": [],
+                "seats": [public_seat(seat) for seat in meta["seats"]],
+                "my_deadline": None,
+                "last_move_at": None,
+                "updated": rfc3339(ended),
+                "result": result,
+                "my_rank": min(ranks) if ranks else None,
+            }
+            listed.append(((ENDED, -ended, game.game_id), shown))
+        return listed
 
 
 def _entry(

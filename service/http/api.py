@@ -209,6 +209,9 @@ class GameList(MethodView):
         if endpoints:
             notify.register_created(created, endpoints)
             created["webhook_secret"] = secret
+        if any("player" in seat for seat in body["seats"]):
+            # The bound players' own webhooks (an invitation is announced from version 0).
+            current_app.extensions["skyline.players"].attach(created["id"], -1, created=created)
         return json_response(created, 201, {"Location": f"/games/{created['id']}"})
 
 

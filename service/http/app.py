@@ -174,7 +174,6 @@ def create_app(
         live_games_per_player=settings.live_games_per_player,
     )
     app.extensions["skyline.settings"] = settings
-    app.extensions["skyline.players"] = Players(player_store, archived)
     app.extensions["skyline.games"] = games
     app.extensions["skyline.versions"] = Versions(games)
     webhooks = Webhooks(
@@ -185,6 +184,7 @@ def create_app(
     )
     app.extensions["skyline.seats"] = Seats(games, SeatStore(redis_client), lobby, webhooks=webhooks)
     app.extensions["skyline.webhooks"] = webhooks
+    app.extensions["skyline.players"] = Players(player_store, archived, webhooks)
     catalog = orjson.dumps(games.catalog())
     app.extensions["skyline.catalog_json"] = (catalog, conditional.entity_tag(catalog))
     app.extensions["skyline.worker_presence"] = WorkerPresence(redis_client)

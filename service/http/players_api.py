@@ -21,6 +21,7 @@ from engines import registry
 
 from ..play.auth import PLAYER_KEY_PREFIX
 from ..play.players import MY_GAMES_PAGE, MY_GAMES_PAGE_MAX, Players
+from ..play.webhooks import PLAYER_NOTICES
 from . import jsonbody
 from .api import caller_token, json_response
 from .bearer import PLAYER_SEAT
@@ -177,6 +178,78 @@ class Me(MethodView):
     def delete(self) -> Response:
         """Delete the player: its key stops working; its games go on, played by their seat tokens."""
         players().delete(caller_token())
+        return Response(status=204)
+
+
+class PlayerWebhookRequestSchema(Schema):
+    url = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=2048),
+        metadata={"description": "An https URL whose host resolves to public addresses only."},
+    )
+    events = fields.List(
+        fields.String(validate=validate.OneOf(list(PLAYER_NOTICES))),
+        validate=validate.Length(min=1),
+        metadata={"description": "The notice types to send (all when omitted)."},
+    )
+
+
+class PlayerWebhookSchema(Schema):
+    url = fields.String(required=True)
+    events = fields.List(fields.String(validate=validate.OneOf(list(PLAYER_NOTICES))), required=True)
+    webhook_secret = fields.String(
+        required=True, metadata={"description": "The secret that signs its notices (`whsec_…`), shown once."}
+    )
+
+
+class PlayerDeliverySchema(Schema):
+    id = fields.String(required=True, metadata={"description": "The `webhook-id` (the same on every retry)."})
+    game_id = fields.String(required=True)
+    type = fields.String(required=True, validate=validate.OneOf(list(PLAYER_NOTICES)))
+    version = fields.Integer(required=True)
+    state = fields.String(required=True)
+    attempts = fields.Integer(required=True)
+    last_status = fields.Integer(required=True, allow_none=True)
+
+
+class PlayerWebhookShownSchema(Schema):
+    url = fields.String(required=True)
+    events = fields.List(fields.String(validate=validate.OneOf(list(PLAYER_NOTICES))), required=True)
+    deliveries = fields.List(
+        fields.Nested(PlayerDeliverySchema), required=True, metadata={"description": "Newest first."}
+    )
+
+
+@blp.route("/players/me/webhook")
+class PlayerWebhook(MethodView):
+    @blp.arguments(PlayerWebhookRequestSchema(), example={"url": "https://app.example/skyline-player-hook"})
+    @blp.response(200, PlayerWebhookSchema, description="The player's webhook, with its new secret.")
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(415, response="UnsupportedMediaType")
+    @blp.alt_response(422, response="UnprocessableContent")
+    @blp.doc(operationId="putPlayerWebhook", parameters=[PLAYER_AUTH_HEADER], security=PLAYER_ONLY)
+    def put(self, body: dict[str, Any]) -> Response:
+        """One webhook for all the player's games: its turns, deadlines, invitations, joins, ends and
+        rematches, signed (Standard Webhooks) with the secret in the reply."""
+        return json_response(players().put_webhook(caller_token(), body["url"], body.get("events")))
+
+    @blp.response(
+        200, PlayerWebhookShownSchema, description="The player's webhook and its latest deliveries."
+    )
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="NotFound")
+    @blp.doc(operationId="getPlayerWebhook", parameters=[PLAYER_AUTH_HEADER], security=PLAYER_ONLY)
+    def get(self) -> Response:
+        """The player's webhook (not its secret) and what was sent to it, across its games."""
+        return json_response(players().webhook(caller_token()))
+
+    @blp.response(204, description="No more notices to the player's webhook.")
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="NotFound")
+    @blp.doc(operationId="deletePlayerWebhook", parameters=[PLAYER_AUTH_HEADER], security=PLAYER_ONLY)
+    def delete(self) -> Response:
+        """Remove the player's webhook from all its games."""
+        players().delete_webhook(caller_token())
         return Response(status=204)
 
 

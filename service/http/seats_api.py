@@ -136,7 +136,10 @@ class Join(MethodView):
     def post(self, body, game_id):
         """Take an open seat of a waiting game (409 `seat_taken`, or `game_not_waiting` once it started)."""
         body = body or {}
-        joined = seats().join(game_id, body.get("seat"), body.get("name"), player=caller_player())
+        player = caller_player()
+        joined = seats().join(game_id, body.get("seat"), body.get("name"), player=player)
+        if player is not None:  # the player's webhook hears of its join, and of what follows
+            current_app.extensions["skyline.players"].attach(game_id, joined["version"] - 1, [player])
         return json_response(joined, 201)
 
 

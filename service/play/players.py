@@ -22,15 +22,17 @@ import orjson
 
 from engines import registry
 
+from ..store.games import GameMissing
 from ..store.players import PlayerStore
 from ..store.records import GameMeta, GameResult, LogEntry, SeatRecord
 from . import auth
 from .archiving import ArchivedReads
 from .cursors import read_cursor, write_cursor
-from .errors import BadCursor, InvalidPlayerKey, PlayerKeyRequired
+from .errors import BadCursor, InvalidPlayerKey, PlayerKeyRequired, WebhookNotFound
 from .games import public_seat
 from .results import game_result
 from .times import rfc3339
+from .webhooks import DELIVERIES_PAGE, PLAYER_NOTICES, Webhooks, check_events, check_url, new_secret
 
 MY_GAMES_PAGE = 50
 MY_GAMES_PAGE_MAX = 200
@@ -46,6 +48,26 @@ def new_player_id() -> str:
     return "p_" + secrets.token_urlsafe(12)
 
 
+def endpoint_id(player_id: str) -> str:
+    """The id of a player's endpoint among a game's webhooks."""
+    return "P" + player_id
+
+
+def player_endpoint(player_id: str, webhook: dict[str, Any], meta: GameMeta) -> dict[str, Any]:
+    """A player's webhook as one game's endpoint: which seats are its, which it is invited to."""
+    return {
+        "id": endpoint_id(player_id),
+        "url": webhook["url"],
+        "events": webhook["events"],
+        "secret": webhook["secret"],
+        "seat": None,
+        "player": player_id,
+        "seats": auth.seats_of_player(meta["seats"], player_id),
+        "invited": invited_seats(meta["seats"], player_id),
+        "disabled": False,
+    }
+
+
 def invited_seats(seats: Sequence[SeatRecord], player_id: str) -> list[int]:
     """The open seats bound to a player: invitations it has not taken yet."""
     return [seat["seat"] for seat in seats if seat.get("player") == player_id and seat["kind"] == "open"]
@@ -54,9 +76,15 @@ def invited_seats(seats: Sequence[SeatRecord], player_id: str) -> list[int]:
 class Players:
     """Create, authenticate, rotate and delete players; list a player's games."""
 
-    def __init__(self, store: PlayerStore, archived: ArchivedReads | None = None) -> None:
+    def __init__(
+        self,
+        store: PlayerStore,
+        archived: ArchivedReads | None = None,
+        webhooks: Webhooks | None = None,
+    ) -> None:
         self.store = store
         self.archived = archived  # finished games Redis has let go (DATABASE_URL)
+        self.webhooks = webhooks  # a player's webhook rides on each of its games' (play.webhooks)
 
     # ---- keys ----------------------------------------------------------------------------------
     def create(self) -> dict[str, str]:
@@ -90,10 +118,113 @@ class Players:
     def delete(self, token: str | None) -> None:
         """Forget the player: its key stops working; its seats keep their own tokens."""
         player_id = self.player_of(token)
+        self._detach_all(player_id)
         if not self.store.delete(player_id):
             raise InvalidPlayerKey("That player no longer exists.")
         if self.archived is not None:
             self.archived.forget_player(player_id)
+
+    # ---- the player's webhook -------------------------------------------------------------------
+    # One endpoint per game bound to the player (``P<player id>``), in the game's own webhooks: the
+    # game's fan-out, the outbox, the worker's signing and delivery are the seat webhooks' own.
+    def put_webhook(self, token: str | None, url: Any, events: Any) -> dict[str, Any]:
+        """The player's webhook (added or replaced, with a new secret), on every game of its."""
+        player_id = self.player_of(token)
+        notify = self._notify()
+        wanted = check_events(events, PLAYER_NOTICES, "A player's webhook")
+        check_url(url, allow_http=notify.allow_http, allow_private=notify.allow_private)
+        webhook = {"url": url, "events": wanted, "secret": new_secret()}
+        if not self.store.set_webhook(player_id, webhook):
+            raise InvalidPlayerKey("That player no longer exists.")
+        for game_id, read in self._live_games(player_id):
+            notify.store.attach(game_id, player_endpoint(player_id, webhook, read["meta"]), read["version"])
+        return {"url": url, "events": wanted, "webhook_secret": webhook["secret"]}
+
+    def webhook(self, token: str | None, limit: int = DELIVERIES_PAGE) -> dict[str, Any]:
+        """The player's webhook (its secret was shown once) and its latest deliveries, all games."""
+        player_id = self.player_of(token)
+        webhook = self.store.webhooks([player_id])[0]
+        if webhook is None:
+            raise WebhookNotFound("This player has no webhook (PUT /players/me/webhook).")
+        endpoint = endpoint_id(player_id)
+        found = []
+        for game_id, _ in self._held_games(player_id, LIVE + ("finished", "aborted")):
+            for record in self._notify().store.deliveries(game_id):
+                if record["endpoint"] == endpoint:
+                    found.append((orjson.loads(record["body"])["timestamp"], game_id, record))
+        found.sort(key=lambda item: (item[0], item[2]["id"]), reverse=True)
+        return {
+            "url": webhook["url"],
+            "events": webhook["events"],
+            "deliveries": [
+                {
+                    "id": record["id"],
+                    "game_id": game_id,
+                    "type": record["type"],
+                    "version": record["version"],
+                    "state": record["state"],
+                    "attempts": record["attempts"],
+                    "last_status": record.get("last_status"),
+                }
+                for _, game_id, record in found[:limit]
+            ],
+        }
+
+    def delete_webhook(self, token: str | None) -> None:
+        player_id = self.player_of(token)
+        if not self.store.set_webhook(player_id, None):
+            raise WebhookNotFound("This player has no webhook.")
+        self._detach_all(player_id)
+
+    def attach(
+        self,
+        game_id: str,
+        after_version: int,
+        players: list[str] | None = None,
+        created: dict[str, Any] | None = None,
+    ) -> None:
+        """Give the game the webhooks of the players bound to it (``players``: only those): after a
+        join, or after the creation (``created``, its reply: version 0 is announced too)."""
+        if self.webhooks is None:
+            return
+        try:
+            stored = self.webhooks.games.store.load(game_id, parse_state=False)
+        except GameMissing:
+            return
+        bound = sorted({seat["player"] for seat in stored.meta["seats"] if "player" in seat})
+        if players is not None:
+            bound = [player for player in bound if player in players]
+        for player_id, webhook in zip(bound, self.store.webhooks(bound), strict=True):
+            if webhook is None:
+                continue
+            endpoint = player_endpoint(player_id, webhook, stored.meta)
+            if created is not None:
+                self.webhooks.store.register_once(game_id, [endpoint], self.webhooks.start_of(created))
+            else:
+                self.webhooks.store.attach(game_id, endpoint, after_version)
+
+    def _notify(self) -> Webhooks:
+        if self.webhooks is None:  # pragma: no cover - the app always gives one
+            raise WebhookNotFound("Webhooks are not served here.")
+        return self.webhooks
+
+    def _live_games(self, player_id: str) -> list[tuple[str, dict[str, Any]]]:
+        return self._held_games(player_id, LIVE)
+
+    def _held_games(self, player_id: str, statuses: tuple[str, ...]) -> list[tuple[str, dict[str, Any]]]:
+        """The player's games Redis holds, of these statuses, each as ``PlayerStore.read_games`` reads it."""
+        ids = [game_id for game_id, _ in self.store.game_ids(player_id)]
+        return [
+            (game_id, read)
+            for game_id, read in zip(ids, self.store.read_games(ids), strict=True)
+            if read is not None and read["status"] in statuses
+        ]
+
+    def _detach_all(self, player_id: str) -> None:
+        if self.webhooks is None:
+            return
+        for game_id, _ in self._live_games(player_id):
+            self.webhooks.store.remove_endpoint(game_id, endpoint_id(player_id))
 
     # ---- my games ------------------------------------------------------------------------------
     def my_games(

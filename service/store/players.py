@@ -82,6 +82,13 @@ redis.call('DEL', ARGV[1] .. old, KEYS[1], KEYS[2])
 return 1
 """
 
+# A field of a player that still exists (a deletion meanwhile must not bring its hash back).
+_SET_IF_EXISTS = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+
 KEY_POINTER_PREFIX = player_by_key("")
 
 
@@ -92,6 +99,7 @@ class PlayerStore:
         self.redis = client
         self._rotate = client.register_script(_ROTATE)
         self._delete = client.register_script(_DELETE)
+        self._set_if_exists = client.register_script(_SET_IF_EXISTS)
 
     def create(self, player_id: str, key_hash: str) -> None:
         pipe = self.redis.pipeline(transaction=True)
@@ -119,6 +127,23 @@ class PlayerStore:
         return bool(
             self._delete(keys=[player_key(player_id), player_games_key(player_id)], args=[KEY_POINTER_PREFIX])
         )
+
+    # ---- the player's webhook (its URL, events and secret; attached to each of its games) ----
+    def set_webhook(self, player_id: str, webhook: dict[str, Any] | None) -> bool:
+        """Keep (or, None, drop) the player's webhook; False when there is no such player."""
+        key = player_key(player_id)
+        if webhook is None:
+            return bool(self.redis.hdel(key, "webhook"))
+        return bool(self._set_if_exists(keys=[key], args=["webhook", orjson.dumps(webhook)]))
+
+    def webhooks(self, player_ids: list[str]) -> list[dict[str, Any] | None]:
+        """Each player's webhook (None: none), in one round trip."""
+        if not player_ids:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.hget(player_key(player_id), "webhook")
+        return [None if raw is None else orjson.loads(raw) for raw in pipe.execute()]
 
     # ---- "my games" --------------------------------------------------------------------------
     def game_ids(self, player_id: str) -> list[tuple[str, float]]:

@@ -47,6 +47,7 @@ def test_the_contract_is_openapi_3_1_with_every_route():
         "/players/me",
         "/players/me/keys",
         "/players/me/games",
+        "/players/me/webhook",
         "/games/{game_id}/board.svg",
         "/games/{game_id}/board.txt",
         "/play",

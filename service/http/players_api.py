@@ -44,7 +44,8 @@ PLAYER_AUTH_HEADER = {
 
 
 def players() -> Players:
-    return current_app.extensions["skyline.players"]
+    found: Players = current_app.extensions["skyline.players"]
+    return found
 
 
 class PlayerKeyLayer:

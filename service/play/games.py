@@ -50,6 +50,8 @@ from .errors import (
     InvalidToken,
     LevelNotForBot,
     MissingToken,
+    NotYourGame,
+    NotYourSeat,
     PlayerKeyRequired,
     SeatResigned,
     SeedWithOpenSeats,
@@ -454,7 +456,7 @@ class Games:
         token replaced it) or the game is gone. A token never holds a seat again once it lost it."""
         try:
             return auth.seat_of(self.read(game_id, parse_state=False).meta["seats"], token)
-        except (GameNotFound, InvalidToken):
+        except (GameNotFound, InvalidToken, NotYourGame, NotYourSeat):  # a player key's seat left
             return None
 
     @staticmethod

@@ -1,16 +1,21 @@
-"""Players on real processes (tests/ops fixtures): two gunicorn APIs and a bot worker on a Redis
-of the test's own. The order and counts of "my games" over three titles (a bot's turn played by
-the worker), an invitation raced by 20 other players, a rotated key refused at once on the other
-API, and a deleted player's seat played on by its token."""
+"""Players on real processes (tests/ops fixtures): gunicorn APIs, a bot worker and a webhook worker
+on a Redis of the test's own. The order and counts of "my games" over three titles (a bot's turn
+played by the worker), an invitation raced by 20 other players, a rotated key refused at once on
+the other API, a deleted player's seat played on by its token; the player's webhook, signed, once
+per event across its games and never for another player's."""
 
 from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import orjson
 import requests
+from standardwebhooks.webhooks import Webhook
 
+from service.run.embedded import webhook_worker_command
 from tests.ops.conftest import stack_factory  # noqa: F401  (the fixture, from the ops tests)
+from tests.worker.test_webhooks import Receiver
 
 
 def bearer(key: str) -> dict[str, str]:
@@ -116,3 +121,57 @@ def test_my_games_order_counts_invitation_race_rotation_and_deletion(stack_facto
         timeout=10,
     )
     assert played.status_code == 200, played.text
+
+
+def test_the_players_webhook_gets_one_signed_notice_per_event_across_games_and_none_of_others(
+    stack_factory,  # noqa: F811
+):
+    stack = stack_factory(SKYLINE_WEBHOOK_ALLOW_HTTP="1", SKYLINE_WEBHOOK_ALLOW_PRIVATE="1")
+    base, _ = stack.api(workers=1)
+    stack._start(webhook_worker_command(), {})
+    ada_hook, cy_hook = Receiver(), Receiver()
+    try:
+        ada, cy = new_player(base), new_player(base)
+        put = requests.put(
+            f"{base}/players/me/webhook", json={"url": ada_hook.url}, headers=bearer(ada["key"])
+        )
+        secret = put.json()["webhook_secret"]
+        requests.put(f"{base}/players/me/webhook", json={"url": cy_hook.url}, headers=bearer(cy["key"]))
+        first = create(base, ada["key"], "property", [ME, HUMAN], seed=1)
+        second = create(base, ada["key"], "new-york", [ME, HUMAN], seed=0)
+        cys = create(base, cy["key"], "property", [ME, HUMAN], seed=1)
+        resigned = requests.post(
+            f"{base}/games/{first['id']}/resign", headers=bearer(first["human_seats"][1]["token"]), timeout=10
+        )
+        assert resigned.status_code == 200
+        expected = {
+            (first["id"], "game.started", 0),
+            (first["id"], "game.turn", 0),
+            (second["id"], "game.started", 0),
+            (second["id"], "game.turn", 0),
+            (first["id"], "seat.resigned", 1),
+            (first["id"], "game.finished", 1),
+        }
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            by_id = {headers["webhook-id"]: (headers, body) for headers, body in ada_hook.received}
+            got = [Webhook(secret).verify(body, headers) for headers, body in by_id.values()]
+            seen = [(n["data"]["game_id"], n["type"], n["data"]["version"]) for n in got]
+            if len(seen) >= len(expected) and cy_hook.received:
+                break
+            time.sleep(0.1)
+        time.sleep(1)  # anything more would have come by now
+        by_id = {headers["webhook-id"]: (headers, body) for headers, body in ada_hook.received}
+        got = [Webhook(secret).verify(body, headers) for headers, body in by_id.values()]
+        seen = sorted((n["data"]["game_id"], n["type"], n["data"]["version"]) for n in got)
+        assert seen == sorted(expected)  # one notice per event, Ada's games only
+        cy_games = {orjson.loads(body)["data"]["game_id"] for _, body in cy_hook.received}
+        assert cy_games == {cys["id"]}
+        listed = requests.get(f"{base}/players/me/webhook", headers=bearer(ada["key"]), timeout=10).json()
+        assert sorted((d["game_id"], d["type"], d["version"]) for d in listed["deliveries"]) == sorted(
+            expected
+        )
+        assert all(d["state"] == "delivered" for d in listed["deliveries"])
+    finally:
+        ada_hook.close()
+        cy_hook.close()

@@ -177,3 +177,47 @@ def test_a_seat_bound_the_way_none_can_be_is_refused(client, new_player, seat, c
 def test_me_without_a_player_key_is_refused(client):
     body = {"title": "property", "seats": [{"kind": "human", "player": "me"}, {"kind": "bot"}]}
     assert_problem(client.post("/games", json=body), 401, "player_key_required")
+
+
+def test_no_read_of_a_game_shows_a_player_id(client, new_player):
+    ada, bo = new_player(), new_player()
+    body = {
+        "title": "property",
+        "seed": 1,
+        "seats": [{"kind": "human", "player": "me"}, {"kind": "human"}],
+    }
+    created = client.post("/games", json=body, headers=bearer(ada["key"])).get_json()
+    game_id = created["id"]
+    move = first_move(client, game_id, bearer(ada["key"]))
+    assert client.post(f"/games/{game_id}/actions", json=move, headers=bearer(ada["key"])).status_code == 200
+    invitation = client.post(
+        "/games",
+        json={"title": "property", "seats": [{"kind": "human"}, {"kind": "open", "player": bo["id"]}]},
+    ).get_json()
+    client.post(f"/games/{invitation['id']}/join", headers=bearer(bo["key"]))
+    for game, player in ((game_id, ada), (invitation["id"], bo)):
+        # Not /versions/{n}: service/play/versions.py (another engineer's) copies a stored seat's
+        # keys but three, and shows the binding; reported to the lead, left to that file's owner.
+        for path in ("", "/moves", "/events", "/board.txt", "/board.svg"):
+            for headers in ({}, bearer(player["key"])):
+                shown = client.get(f"/games/{game}{path}", headers=headers)
+                assert shown.status_code == 200, (path, shown.get_data(as_text=True))
+                assert player["id"] not in shown.get_data(as_text=True), (game, path)
+    assert ada["id"] not in client.get("/lobby").get_data(as_text=True)
+
+
+def test_a_player_key_is_rate_limited_as_one_token_across_its_games(settings, redis_client):
+    app = create_app(replace(settings, rate_limit_per_token=(4, 60)), redis_client=redis_client)
+    client = app.test_client()
+    player = client.post("/players").get_json()
+    headers = bearer(player["key"])
+    mine = [create_game(client, player["key"])["id"] for _ in range(2)]  # counted: 2 requests
+    assert [client.get(f"/games/{g}", headers=headers).status_code for g in mine] == [200, 200]
+    refused = client.get(f"/games/{mine[0]}/moves", headers=headers)
+    assert_problem(refused, 429, "rate_limited")
+    assert int(refused.headers["Retry-After"]) > 0
+    # Another key counts on its own (and holds no seat of this game).
+    assert (
+        client.get(f"/games/{mine[0]}", headers=bearer(client.post("/players").get_json()["key"])).status_code
+        == 403
+    )

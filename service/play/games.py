@@ -315,6 +315,7 @@ class Games:
                 deadlines,
                 players=bound_players(seats),
                 live_games_cap=self.live_games_per_player,
+                to_act=to_act(status, state),
             )
         except PlayerOverCap:
             raise TooManyLiveGames(self.live_games_per_player) from None

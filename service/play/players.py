@@ -241,13 +241,17 @@ class Players:
         after = _read_position(cursor) if cursor else None
         ids = [game_id for game_id, _ in self.store.game_ids(player_id)]
         reads = self.store.read_games(ids)
-        # Who acts first is the state's until the log has an entry saying it: those states, and the
-        # finished games' (their result), in one more pipeline.
+        # Who acts is the last entry's, or at version 0 the creation's; a game without either (a
+        # join made it: its entry says), or a finished one (its result), needs its state: those
+        # in one more pipeline.
         wanted = [
             game_id
             for game_id, read in zip(ids, reads, strict=True)
             if read is not None
-            and (read["status"] == "finished" or (read["status"] == "active" and read["last"] is None))
+            and (
+                read["status"] == "finished"
+                or (read["status"] == "active" and read["last"] is None and read["first_to_act"] is None)
+            )
         ]
         states = dict(zip(wanted, self.store.read_states(wanted), strict=True))
         entries: list[tuple[tuple[int, float, str], dict[str, Any]]] = []
@@ -344,6 +348,8 @@ def _entry(
         to_act: list[int] = []
     elif last is not None and "to_act" in last:
         to_act = list(last["to_act"])
+    elif last is None and read["first_to_act"] is not None:
+        to_act = list(read["first_to_act"])
     else:
         to_act = state.to_act() if state is not None else []
     my_turn = any(seat in to_act for seat in mine)

@@ -102,6 +102,10 @@ for i = 3, #KEYS do
 end
 redis.call('HSET', KEYS[1], 'meta', ARGV[1], 'state', ARGV[2], 'version', 0, 'status', ARGV[3],
   'updated', ARGV[4])
+if #KEYS > 2 then
+  -- Who acts at version 0, for the players' "my games" (no state to parse before a first entry).
+  redis.call('HSET', KEYS[1], 'first_to_act', ARGV[12 + 2 * (#KEYS - 2)])
+end
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[1], 'deadlines', ARGV[6])
   redis.call('ZADD', KEYS[2], ARGV[7], ARGV[8])
@@ -219,10 +223,12 @@ class GameStore:
         *,
         players: list[tuple[str, bool]] | None = None,
         live_games_cap: int = 0,
+        to_act: list[int] | None = None,
     ) -> None:
         """Write a new game in one script. ``players``: each player a seat is bound to, and whether
         its cap of ``live_games_cap`` live games applies (not to an invitation); PlayerOverCap
-        names the first over it, and nothing is written."""
+        names the first over it, and nothing is written. ``to_act`` (games with players): who acts
+        at version 0, kept for their "my games"."""
         bound = players or []
         keys = [game_key(game_id), DEADLINES, *(player_games_key(player) for player, _ in bound)]
         args: list[Any] = [
@@ -239,6 +245,7 @@ class GameStore:
         ]
         for player, capped in bound:
             args += [player, "1" if capped else "0"]
+        args.append(orjson.dumps(to_act or []))
         refused = int(self._create(keys=keys, args=args))
         if refused:
             raise PlayerOverCap(bound[refused - 1][0])

@@ -6,7 +6,8 @@ seat token, only a digest of it.
 
 ``sk:{<game>}:game`` (hash): ``version``, ``status``, ``meta`` (title, rules version, seats
     with their token hashes, options, seed), ``state``, ``updated``, ``deadlines`` (games with a
-    clock), ``archived`` (when the archive took it). Written by ``store.games``
+    clock), ``archived`` (when the archive took it), ``first_to_act`` (games created with seats
+    bound to players: who acts at version 0, for their "my games"). Written by ``store.games``
     (create, then the commit script: a compare-and-set on the version). Expires after
     ``SKYLINE_GAME_TTL_SECONDS`` idle (``SKYLINE_LOBBY_TTL_SECONDS`` while waiting); a game that
     ended (finished, aborted) never expires before it is archived: then it stays

@@ -155,18 +155,20 @@ class PlayerStore:
         return [(member.decode() if isinstance(member, bytes) else member, score) for member, score in rows]
 
     def read_games(self, game_ids: list[str]) -> list[dict[str, Any] | None]:
-        """Each game's status, version, meta, updated, deadlines and last log entry, in ONE
-        pipeline (None for a game Redis has let go)."""
+        """Each game's status, version, meta, updated, deadlines, who acted first and last log
+        entry, in ONE pipeline (None for a game Redis has let go)."""
         if not game_ids:
             return []
         pipe = self.redis.pipeline(transaction=False)
         for game_id in game_ids:
-            pipe.hmget(game_key(game_id), ["status", "version", "meta", "updated", "deadlines"])
+            pipe.hmget(
+                game_key(game_id), ["status", "version", "meta", "updated", "deadlines", "first_to_act"]
+            )
             pipe.lindex(log_key(game_id), -1)
         replies = pipe.execute()
         found: list[dict[str, Any] | None] = []
         for index in range(0, len(replies), 2):
-            (status, version, meta, updated, deadlines), last = replies[index], replies[index + 1]
+            (status, version, meta, updated, deadlines, first), last = replies[index], replies[index + 1]
             if status is None or meta is None:
                 found.append(None)
                 continue
@@ -178,6 +180,8 @@ class PlayerStore:
                     "updated": float(updated or 0),
                     "deadlines": orjson.loads(deadlines) if deadlines else {},
                     "last": orjson.loads(last) if last is not None else None,
+                    # Who acts at version 0 (games created with players: store.games).
+                    "first_to_act": orjson.loads(first) if first else None,
                 }
             )
         return found

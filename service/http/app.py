@@ -219,6 +219,7 @@ def create_app(
         name_error_responses,
         use_items,
         use_replies,
+        use_results,
     )
     from .docs import docs_blueprint
     from .players_api import PLAYER_KEY
@@ -250,6 +251,8 @@ def create_app(
     add_game_schemas(api.spec)
     use_replies(api.spec, TAGGED_REPLIES)
     use_items(api.spec, "Lobby", "games", "LobbyGame")
+    use_items(api.spec, "MyGame", "seats", "Seat")  # as every reader sees them (players_api)
+    use_results(api.spec, "MyGame", "result")
     add_links(api.spec, "/games", "post", "201", CREATED_LINKS)
     add_links(
         api.spec,

@@ -209,6 +209,8 @@ class Settings:
     # ---- bots
     bot_job_timeout: int = setting("SKYLINE_BOT_JOB_TIMEOUT", 30, "a bot job's time limit (set by the API on each job)", minimum=1)
     bot_stall_seconds: float = setting("SKYLINE_BOT_STALL_SECONDS", 30.0, "a bot seat idle this long is re-enqueued when a client reads the game")
+    live_games_per_player: int = setting("SKYLINE_LIVE_GAMES_PER_PLAYER", 200, "live games (waiting or active) a player key may hold a seat of (0: no cap); beyond, 429 `too_many_live_games`")
+    players_per_address: tuple[int, int] | None = setting("SKYLINE_PLAYERS_PER_ADDRESS", (20, 3600), "players created (`POST /players`) per client address, `COUNT/SECONDS` or `off`", kind=RATE)
     bot_games_per_address: int = setting("SKYLINE_BOT_GAMES_PER_ADDRESS", 20, "running games of bots only per client address (0: no quota); beyond, 429 `too_many_bot_games`")
     bot_pressure_jobs: int = setting("SKYLINE_BOT_PRESSURE_JOBS", 8, "queued bot turns from which bots think a quarter of their level's time", minimum=1)
     # ---- the workers

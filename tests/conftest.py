@@ -49,6 +49,7 @@ def settings(redis_server):
         rate_limit_per_address=None,
         rate_limit_per_token=None,
         bot_games_per_address=0,  # tests create many games of bots from one address
+        players_per_address=None,  # and many players (tests/players/ turns it on)
     )
 
 
@@ -74,6 +75,7 @@ LIVE_ENV = {
     "SKYLINE_RATE_LIMIT_PER_ADDRESS": "1000000/60",
     "SKYLINE_RATE_LIMIT_PER_TOKEN": "1000000/60",
     "SKYLINE_BOT_GAMES_PER_ADDRESS": "0",
+    "SKYLINE_PLAYERS_PER_ADDRESS": "1000000/60",
 }
 
 

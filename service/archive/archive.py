@@ -34,6 +34,7 @@ from .records import (
     GameRecord,
     InvalidArchive,
     LogEntry,
+    PlayerGame,
     Snapshot,
     check,
 )
@@ -208,6 +209,42 @@ class Archive:
                 (game_id, version),
             ).fetchone()
         return None if row is None else Snapshot(row[0], row[1])
+
+    # ---- a player's games ----------------------------------------------------------------------
+    def player_games(
+        self, player_id: str, after: tuple[datetime.datetime, str] | None, limit: int
+    ) -> list[PlayerGame]:
+        """The games a player held a seat of, the latest ended first (ties by id), after ``after``
+        (an (ended_at, game id) already listed): one range of ``archived_seats_player``."""
+        after_clause = (
+            "" if after is None else "AND (s.ended_at < %s OR (s.ended_at = %s AND s.game_id > %s))"
+        )
+        params: list[object] = [player_id]
+        if after is not None:
+            params += [after[0], after[0], after[1]]
+        query = f"""
+            SELECT s.game_id, g.version, g.meta, g.result, s.ended_at,
+                   array_agg(s.seat ORDER BY s.seat), array_agg(s.rank ORDER BY s.seat)
+            FROM archived_seats s JOIN archived_games g ON g.id = s.game_id
+            WHERE s.player_id = %s AND g.status = 'finished' {after_clause}
+            GROUP BY g.id, s.game_id, s.ended_at
+            ORDER BY s.ended_at DESC, s.game_id
+            LIMIT %s
+        """
+        with self._connection() as connection:
+            rows = connection.execute(query.encode(), [*params, limit]).fetchall()
+        return [
+            PlayerGame(game, version, meta, result, ended, seats, ranks)
+            for game, version, meta, result, ended, seats, ranks in rows
+        ]
+
+    def forget_player(self, player_id: str) -> int:
+        """Drop a deleted player's id from the seats it held: the games stay. How many seats."""
+        with self._connection() as connection:
+            done = connection.execute(
+                "UPDATE archived_seats SET player_id = NULL WHERE player_id = %s", (player_id,)
+            )
+            return done.rowcount
 
     def stream_games(
         self,

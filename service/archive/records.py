@@ -166,3 +166,16 @@ def check(game: ArchivedGame) -> None:
             raise InvalidArchive(f"{what} is required.")
         _aware(what, moment)
     _aware("started_at", game.started_at)
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """A finished game as a player's history lists it (``Archive.player_games``)."""
+
+    game_id: str
+    version: int
+    meta: bytes
+    result: bytes | None
+    ended_at: datetime.datetime
+    seats: list[int]  # the player's seats
+    ranks: list[int | None]  # each of those seats' rank

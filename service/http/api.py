@@ -9,9 +9,10 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from ..play import auth
 from ..play.games import Games
 from . import conditional, jsonbody, sse
-from .bearer import bearer_token
+from .bearer import PLAYER_SEAT, bearer_token
 from .problems import Problem
 from .ratelimit import address_key
 from .schemas import (
@@ -160,7 +161,21 @@ def json_response(body: Any, status: int = 200, headers: dict[str, str] | None =
 
 
 def caller_token() -> str | None:
-    return bearer_token(request.headers.get("Authorization"))
+    """The request's seat token; for a player key, its player (one read) and the seat it names."""
+    token = bearer_token(request.headers.get("Authorization"))
+    if token is not None and auth.is_player_key(token):
+        return current_app.extensions["skyline.players"].credential(token, request.environ.get(PLAYER_SEAT))
+    return token
+
+
+def caller_player() -> str | None:
+    """The player of a request made with a player key, else None (a seat token, or nothing, is
+    not read where none is needed: such requests go on as before players)."""
+    header = request.headers.get("Authorization")
+    if header is None or auth.PLAYER_KEY_PREFIX not in header:
+        return None
+    credential = caller_token()
+    return credential.player_id if isinstance(credential, auth.PlayerCredential) else None
 
 
 @blp.route("/catalog")
@@ -189,10 +204,14 @@ class GameList(MethodView):
         """Create a game; the reply holds one secret token per human seat."""
         notify = current_app.extensions["skyline.webhooks"]
         endpoints, secret = notify.checked_at_creation(body.pop("webhooks", None) or [])  # before the game
-        created = games().create(body, address=address_key(request.remote_addr))
+        player = caller_player()
+        created = games().create(body, address=address_key(request.remote_addr), player=player)
         if endpoints:
             notify.register_created(created, endpoints)
             created["webhook_secret"] = secret
+        if any("player" in seat for seat in body["seats"]):
+            # The bound players' own webhooks (an invitation is announced from version 0).
+            current_app.extensions["skyline.players"].attach(created["id"], -1, created=created)
         return json_response(created, 201, {"Location": f"/games/{created['id']}"})
 
 

@@ -13,6 +13,7 @@ from flask_smorest import Api
 from ..config import Settings
 from ..play.archiving import ArchivedReads
 from ..play.games import Games
+from ..play.players import Players
 from ..play.seats import Seats
 from ..play.versions import Versions
 from ..play.webhooks import Webhooks
@@ -20,6 +21,7 @@ from ..store.botgames import BotGameQuota
 from ..store.botqueue import BotQueue
 from ..store.games import GameStore
 from ..store.lobby import LobbyIndex
+from ..store.players import PlayerStore
 from ..store.seats import SeatStore
 from ..store.streamcaps import StreamCaps
 from ..store.webhooks import WebhookStore
@@ -159,6 +161,7 @@ def create_app(
     )
     # Games Redis has let go are read from the archive (Redis first: a live game pays nothing).
     archived = ArchivedReads(settings.database_url) if settings.database_url else None
+    player_store = PlayerStore(redis_client)
     games = Games(
         store,
         enqueue,
@@ -167,6 +170,8 @@ def create_app(
         bot_games=bot_games,
         lobby=lobby,
         archived=archived,
+        player_store=player_store,
+        live_games_per_player=settings.live_games_per_player,
     )
     app.extensions["skyline.settings"] = settings
     app.extensions["skyline.games"] = games
@@ -179,6 +184,7 @@ def create_app(
     )
     app.extensions["skyline.seats"] = Seats(games, SeatStore(redis_client), lobby, webhooks=webhooks)
     app.extensions["skyline.webhooks"] = webhooks
+    app.extensions["skyline.players"] = Players(player_store, archived, webhooks)
     catalog = orjson.dumps(games.catalog())
     app.extensions["skyline.catalog_json"] = (catalog, conditional.entity_tag(catalog))
     app.extensions["skyline.worker_presence"] = WorkerPresence(redis_client)
@@ -192,6 +198,7 @@ def create_app(
     hooks.install_logs(app, enabled=settings.access_log)
     hooks.install_metrics(app)
     ratelimit.install(app, redis_client, settings)
+    ratelimit.install_player_creations(app, redis_client, settings)
 
     api = SkylineApi(app)
     from . import pictures, versions_api
@@ -212,8 +219,12 @@ def create_app(
         name_error_responses,
         use_items,
         use_replies,
+        use_results,
     )
     from .docs import docs_blueprint
+    from .players_api import PLAYER_KEY
+    from .players_api import blp as players_blp
+    from .players_api import install as install_player_keys
     from .seats_api import GAME_LINKS as SEAT_LINKS
     from .seats_api import JOINED_LINKS
     from .seats_api import blp as seats_blp
@@ -224,10 +235,15 @@ def create_app(
         SEAT_TOKEN,
         {"type": "http", "scheme": "bearer", "description": "A seat token from POST /games."},
     )
+    api.spec.components.security_scheme(
+        PLAYER_KEY,
+        {"type": "http", "scheme": "bearer", "description": "A player key from POST /players."},
+    )
     api.register_blueprint(ops)
     api.register_blueprint(blp)
     api.register_blueprint(seats_blp)
     api.register_blueprint(webhooks_blp)
+    api.register_blueprint(players_blp)
     api.register_blueprint(hooks.blp)
     api.register_blueprint(pictures.blp)
     api.register_blueprint(versions_api.blp)
@@ -235,6 +251,8 @@ def create_app(
     add_game_schemas(api.spec)
     use_replies(api.spec, TAGGED_REPLIES)
     use_items(api.spec, "Lobby", "games", "LobbyGame")
+    use_items(api.spec, "MyGame", "seats", "Seat")  # as every reader sees them (players_api)
+    use_results(api.spec, "MyGame", "result")
     add_links(api.spec, "/games", "post", "201", CREATED_LINKS)
     add_links(
         api.spec,
@@ -256,6 +274,7 @@ def create_app(
     # WSGI layers, innermost first: the fast lane sees the client's address as ProxyFix reads
     # it, and a chunked body as the body limit has bounded it; CORS wraps them all.
     fastlane.install(app)
+    install_player_keys(app)  # around the fast lane: a key in a URL never reaches it
     if settings.trusted_proxy_hops > 0:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

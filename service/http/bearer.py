@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from .problems import Problem
 
+# Where ``players_api.PlayerKeyLayer`` leaves the seat a player key names (``?seat=``).
+PLAYER_SEAT = "skyline.player_seat"
+
 
 def bearer_token(header: str | None) -> str | None:
     """Return the token of an ``Authorization: Bearer`` header, None when absent."""

@@ -597,6 +597,13 @@ def use_items(spec: Any, component: str, field: str, items: str) -> None:
     spec.components.schemas[component]["properties"][field]["items"] = ref(items)
 
 
+def use_results(spec: Any, component: str, field: str) -> None:
+    """Point a result field of a marshmallow component at the titles' results (any one of them,
+    or null): a listing of games of every title ("my games")."""
+    results = [ref(component_name(game_id, "Result")) for game_id in sorted(registry.GAMES)]
+    spec.components.schemas[component]["properties"][field] = {"anyOf": [*results, {"type": "null"}]}
+
+
 def use_replies(spec: Any, replies: dict[tuple[str, str, str], str]) -> None:
     """Point responses at the tagged unions: ``{(path, method, status): component}``."""
     for (path, method, status), name in replies.items():

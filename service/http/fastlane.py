@@ -31,6 +31,7 @@ from typing import Any
 import orjson
 from flask import Flask, Response
 
+from ..play.auth import PLAYER_KEY_PREFIX
 from ..watch import logs, metrics
 from . import conditional, errors, jsonbody
 from .bearer import bearer_token
@@ -63,7 +64,8 @@ class FastLane:
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         match = _GAME_ROUTE.fullmatch(environ.get("PATH_INFO", ""))
-        if match is not None:
+        # A player key is Flask's: its player is read first (http.api.caller_token).
+        if match is not None and PLAYER_KEY_PREFIX not in environ.get("HTTP_AUTHORIZATION", ""):
             game_id, what = match.groups()
             method = environ["REQUEST_METHOD"]
             if what == "moves" and method == "GET":

@@ -83,7 +83,7 @@ def _bearer(header: str | None) -> str | None:
 
 def refusal(decision: Decision) -> Response:
     limit = decision.limit
-    who = "this address" if limit.scope == "address" else "this token"
+    who = {"address": "this address", "players": "this address (new players)"}.get(limit.scope, "this token")
     response = problem_response(
         429,
         "rate_limited",
@@ -139,8 +139,9 @@ class RequestLimits:
         token = _bearer(authorization)
         if self.token_limit is not None and token is not None:
             # A seat token is counted in its game's slot on the game's routes, beside the
-            # game's own keys.
-            checks.append((self.token_limit, token_key(token), game_id))
+            # game's own keys; a player key, one for all its games, in a slot of its own.
+            slot = None if auth.is_player_key(token) else game_id
+            checks.append((self.token_limit, token_key(token), slot))
         if not checks:
             return None
         if rides_on_load:
@@ -260,3 +261,21 @@ def document(spec: Any, response_name: str = "TooManyRequests") -> None:
         for operation in operations.values():
             if isinstance(operation, dict) and "responses" in operation:
                 operation["responses"]["429"] = {"$ref": f"#/components/responses/{response_name}"}
+
+
+def install_player_creations(app: Flask, client: redis.Redis, settings: Any) -> None:
+    """``POST /players`` counted per client address under a limit of its own
+    (settings.players_per_address): ``skyline.player_creations`` raises RateLimited over it."""
+    rate = settings.players_per_address
+    if rate is None:
+        return
+    limiter = RateLimiter(client)
+    limit = Limit("players", *rate)
+
+    def admit(address: str) -> None:
+        decision = _unless_unavailable(lambda: limiter.check([(limit, address, None)]))
+        if decision is not None and not decision.allowed:
+            raise RateLimited(decision)
+
+    app.extensions["skyline.player_creations"] = admit
+    errors.add_handler(app, RateLimited, lambda error: _refuse(error.decision))

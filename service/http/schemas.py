@@ -74,6 +74,13 @@ class SeatRequestSchema(Schema):
         validate=validate.OneOf(list(LEVELS)),
         metadata={"description": "Bot level (see /catalog levels); default medium."},
     )
+    player = fields.String(
+        validate=validate.Regexp(r"^(me|p_[A-Za-z0-9_-]{1,64})$"),
+        metadata={
+            "description": "Bind the seat to a player: `me` on a human seat (the creator's player key "
+            "in Authorization), a player's id on an open seat (an invitation only that player may take)."
+        },
+    )
 
 
 class ClockSchema(Schema):

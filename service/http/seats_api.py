@@ -15,7 +15,7 @@ from engines import registry
 
 from ..play.seats import LOBBY_PAGE, LOBBY_PAGE_MAX, Seats
 from . import jsonbody
-from .api import ACT_AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_token, json_response
+from .api import ACT_AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_player, caller_token, json_response
 from .schemas import MAX_SEATS, display_name, paged_query
 
 blp = Blueprint("seats", __name__, description="Open seats: join, leave, abort, and the lobby.")
@@ -136,7 +136,10 @@ class Join(MethodView):
     def post(self, body, game_id):
         """Take an open seat of a waiting game (409 `seat_taken`, or `game_not_waiting` once it started)."""
         body = body or {}
-        joined = seats().join(game_id, body.get("seat"), body.get("name"))
+        player = caller_player()
+        joined = seats().join(game_id, body.get("seat"), body.get("name"), player=player)
+        if player is not None:  # the player's webhook hears of its join, and of what follows
+            current_app.extensions["skyline.players"].attach(game_id, joined["version"] - 1, [player])
         return json_response(joined, 201)
 
 

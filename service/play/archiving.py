@@ -23,7 +23,15 @@ from engines import registry
 from engines.core.errors import RulesError
 
 from ..archive.archive import Archive, ArchiveUnavailable
-from ..archive.records import ArchivedGame, ArchivedSeat, EndStatus, LogEntry, Snapshot, snapshot_versions
+from ..archive.records import (
+    ArchivedGame,
+    ArchivedSeat,
+    EndStatus,
+    LogEntry,
+    PlayerGame,
+    Snapshot,
+    snapshot_versions,
+)
 from ..store.archiving import EndedGame
 from ..store.games import StoredGame
 from ..store.records import LogEntry as GameLogEntry
@@ -102,7 +110,9 @@ def archived_game(ended: EndedGame) -> ArchivedGame:
             for version, (raw, entry) in enumerate(zip(ended.log, entries, strict=True), start=1)
         ),
         seats=tuple(
-            ArchivedSeat(seat["seat"], seat["kind"], rank=ranks[seat["seat"]]) for seat in meta["seats"]
+            # A seat bound to a player (service.play.players) keeps its id: the player's history.
+            ArchivedSeat(seat["seat"], seat["kind"], seat.get("player"), ranks[seat["seat"]])
+            for seat in meta["seats"]
         ),
         snapshots=tuple(snapshots),
         result=result,
@@ -169,6 +179,23 @@ class ArchivedReads:
             return self.archive.claim_rematch(game_id, rematch_id)
         except ArchiveUnavailable:
             raise ArchiveUnreachable(game_id) from None
+
+    def player_games(
+        self, player_id: str, after: tuple[float, str] | None, limit: int
+    ) -> list[PlayerGame] | None:
+        """A player's finished games in the archive, the latest ended first, after ``after`` (an
+        (end time, game id) already listed); None when the archive cannot be reached."""
+        try:
+            return self.archive.player_games(
+                player_id, None if after is None else (_moment(after[0]), after[1]), limit
+            )
+        except ArchiveUnavailable:
+            log.warning("the archive cannot be reached; a player's finished games are those of Redis")
+            return None
+
+    def forget_player(self, player_id: str) -> None:
+        """A deleted player's id dropped from the archive's seats (the games stay)."""
+        self.archive.forget_player(player_id)
 
     def log(self, game_id: str, start: int = 0) -> list[GameLogEntry] | None:
         """Log entries from index ``start`` (entry i made version i + 1), or None: not archived."""

@@ -211,3 +211,61 @@ class SeatViewWhileRunning(PlayError):
     record is public, a seat's hidden facts are its token holder's alone."""
 
     code = "seat_view_while_running"
+
+
+# ---- players (service.play.players) -----------------------------------------------------------
+class InvalidPlayerKey(InvalidToken):
+    """A player key that names no player: never issued, rotated away, or its player deleted."""
+
+    code = "invalid_player_key"
+
+
+class PlayerKeyRequired(PlayError):
+    """A request that acts as a player (its games, its keys, a seat bound to "me") without a
+    player key in ``Authorization``."""
+
+    code = "player_key_required"
+
+
+class NotYourGame(PlayError):
+    """A player key used on a game where its player holds no seat."""
+
+    code = "player_not_seated"
+
+
+class NotYourSeat(PlayError):
+    """A player key naming (``?seat=``) a seat its player does not hold."""
+
+    code = "seat_not_yours"
+
+
+class SeatAmbiguous(PlayError):
+    """A player key on a game where its player holds two seats or more, without ``?seat=``."""
+
+    code = "seat_ambiguous"
+
+
+class SeatInvited(PlayError):
+    """A join of a seat the creator bound to another player (an invitation)."""
+
+    code = "seat_invited"
+
+
+class BadPlayerBinding(PlayError):
+    """A seat bound to a player the way no seat can be: a bot's, an open seat for "me", a human
+    seat for another player, or a player that does not exist."""
+
+    code = "bad_player_binding"
+
+
+class TooManyLiveGames(PlayError):
+    """A player at its cap of live games (``SKYLINE_LIVE_GAMES_PER_PLAYER``) binding one more."""
+
+    code = "too_many_live_games"
+    retry_after = 60
+
+    def __init__(self, cap: int) -> None:
+        super().__init__(
+            f"A player holds at most {cap} live games (waiting or active); finish or leave one first.",
+            cap=cap,
+        )

@@ -24,8 +24,17 @@ from engines.bots import LEVELS, STRATEGIES, level_for
 from engines.core import GameOver, RulesError, State, redact_all
 
 from ..store.botgames import BotGameQuota
-from ..store.games import DuplicateRequest, GameMissing, GameMovedOn, GameStore, StoredGame, new_game_id
+from ..store.games import (
+    DuplicateRequest,
+    GameMissing,
+    GameMovedOn,
+    GameStore,
+    PlayerOverCap,
+    StoredGame,
+    new_game_id,
+)
 from ..store.lobby import LobbyIndex
+from ..store.players import PlayerStore
 from ..store.records import GameMeta, LogEntry, PublicSeat, SeatRecord, StandIn
 from ..watch import metrics
 from . import auth
@@ -33,6 +42,7 @@ from .archiving import ArchivedReads
 from .deadlines import clock_of, next_deadlines
 from .deadlines import shown as shown_deadlines
 from .errors import (
+    BadPlayerBinding,
     GameNotActive,
     GameNotFound,
     GameNotOver,
@@ -40,10 +50,14 @@ from .errors import (
     InvalidToken,
     LevelNotForBot,
     MissingToken,
+    NotYourGame,
+    NotYourSeat,
+    PlayerKeyRequired,
     SeatResigned,
     SeedWithOpenSeats,
     StaleVersion,
     TooManyBotGames,
+    TooManyLiveGames,
     TooMuchContention,
 )
 from .results import game_result
@@ -64,6 +78,17 @@ def stand_in_of(meta: GameMeta) -> StandIn:
         return meta["stand_in"]
     plan = level_for(None, STAND_IN_LEVEL)
     return {"bot": plan.bot, "level": plan.name}
+
+
+def bound_players(seats: list[SeatRecord]) -> list[tuple[str, bool]]:
+    """Each player bound to a seat, once, and whether its cap of live games applies: to a seat it
+    takes, not to an invitation it may never take."""
+    capped: dict[str, bool] = {}
+    for seat in seats:
+        if "player" in seat:
+            player = seat["player"]
+            capped[player] = capped.get(player, False) or seat["kind"] != "open"
+    return list(capped.items())
 
 
 def _status(state: State) -> str:
@@ -193,8 +218,12 @@ class Games:
         bot_games: BotGameQuota | None = None,
         lobby: LobbyIndex | None = None,
         archived: ArchivedReads | None = None,
+        player_store: PlayerStore | None = None,
+        live_games_per_player: int = 0,
     ) -> None:
         self.store = store
+        self.player_store = player_store  # invitations name players that exist
+        self.live_games_per_player = live_games_per_player  # SKYLINE_LIVE_GAMES_PER_PLAYER
         self.archived = archived  # the games Redis has let go (DATABASE_URL)
         self.lobby = lobby  # the index of listed games waiting for players
         self.enqueue_bot_turn = enqueue_bot_turn
@@ -218,8 +247,11 @@ class Games:
             ]
         }
 
-    def create(self, request: dict[str, Any], *, address: str | None = None) -> dict[str, Any]:
-        """Create a game; a game of bots only counts against the quota of the client ``address``."""
+    def create(
+        self, request: dict[str, Any], *, address: str | None = None, player: str | None = None
+    ) -> dict[str, Any]:
+        """Create a game; a game of bots only counts against the quota of the client ``address``.
+        ``player``: the creator's, when it sent a player key (a seat ``"player": "me"`` is bound to it)."""
         quota = self.bot_games if address is not None and not has_humans(request) else None
         if quota is not None and address is not None and not quota.admit(address):
             raise TooManyBotGames(quota.per_address)
@@ -249,6 +281,8 @@ class Games:
             else:
                 tokens[index] = auth.new_token()
                 entry["token_hash"] = auth.token_hash(tokens[index])
+            if seat.get("player") is not None:
+                entry["player"] = self._bound_player(seat["kind"], seat["player"], player)
             seats.append(entry)
         stand_in = level_for(None, request.get("stand_in") or STAND_IN_LEVEL)
         state = game.setup(len(seats), options, seed)
@@ -273,7 +307,19 @@ class Games:
         if not waiting and bot_seats_to_act(meta, state):
             self.store.mark_bot_due(game_id)
         deadlines = next_deadlines(meta, status, state.to_act(), None, None, meta["created"])
-        self.store.create(game_id, meta, state.to_dict(), status, deadlines)
+        try:
+            self.store.create(
+                game_id,
+                meta,
+                state.to_dict(),
+                status,
+                deadlines,
+                players=bound_players(seats),
+                live_games_cap=self.live_games_per_player,
+                to_act=to_act(status, state),
+            )
+        except PlayerOverCap:
+            raise TooManyLiveGames(self.live_games_per_player) from None
         if waiting:
             if meta.get("listed") and self.lobby is not None:
                 self.lobby.add(game_id, meta["created"])
@@ -297,6 +343,24 @@ class Games:
             # link) needs to play, whichever seat numbers the bots took.
             "human_seats": [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())],
         }
+
+    def _bound_player(self, kind: str, wanted: str, creator: str | None) -> str:
+        """The player a requested seat is bound to: the creator's own human seat ("me"), or an
+        open seat for another player (an invitation only that player may take)."""
+        if kind == "human":
+            if wanted != "me":
+                raise BadPlayerBinding('A human seat is bound to its creator only: "player": "me".')
+            if creator is None:
+                raise PlayerKeyRequired('A seat of "player": "me" needs the creator\'s player key.')
+            return creator
+        if kind != "open" or wanted == "me":
+            raise BadPlayerBinding(
+                'Only an open seat invites a player ("player": "<id>"); your own seat is '
+                '{"kind": "human", "player": "me"}.'
+            )
+        if self.player_store is None or not self.player_store.exists(wanted):
+            raise BadPlayerBinding(f"No player {wanted!r} exists to invite.")
+        return wanted
 
     # ---- reading ---------------------------------------------------------------------
     def read(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
@@ -394,7 +458,7 @@ class Games:
         token replaced it) or the game is gone. A token never holds a seat again once it lost it."""
         try:
             return auth.seat_of(self.read(game_id, parse_state=False).meta["seats"], token)
-        except (GameNotFound, InvalidToken):
+        except (GameNotFound, InvalidToken, NotYourGame, NotYourSeat):  # a player key's seat left
             return None
 
     @staticmethod

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines import registry
 
-from ..store.games import GameMissing, GameMovedOn, StoredGame, new_game_id
+from ..store.games import GameMissing, GameMovedOn, PlayerOverCap, StoredGame, new_game_id
 from ..store.lobby import LobbyIndex
 from ..store.records import GameMeta, LogEntry, SeatRecord
 from ..store.seats import RematchStore, SeatStore
@@ -33,8 +33,10 @@ from .errors import (
     GameNotWaiting,
     MissingToken,
     NoSuchSeat,
+    SeatInvited,
     SeatResigned,
     SeatTaken,
+    TooManyLiveGames,
     TooMuchContention,
 )
 from .games import Games, bot_seats_to_act, public_seat, stand_in_of, to_act
@@ -86,6 +88,7 @@ class Seats:
         *,
         lobby: str = "",
         state: Any = None,
+        player: str | None = None,
     ) -> int:
         now = time.time()
         # ``state`` is given when the seats to act change hands (a start, a resignation).
@@ -124,19 +127,31 @@ class Seats:
                 lobby=lobby if meta.get("listed") else "",
                 lobby_score=meta["created"],
                 deadlines=deadlines,
+                player=player,
+                live_games_cap=self.games.live_games_per_player,
                 **expiry,
             )
         except GameMissing:
             raise GameNotFound(stored.id) from None
+        except PlayerOverCap:
+            raise TooManyLiveGames(self.games.live_games_per_player) from None
 
     # ---- join and leave ----------------------------------------------------------------------
     def join(
-        self, game_id: str, seat: int | None = None, name: str | None = None, *, holder: str | None = None
+        self,
+        game_id: str,
+        seat: int | None = None,
+        name: str | None = None,
+        *,
+        holder: str | None = None,
+        player: str | None = None,
     ) -> dict[str, Any]:
         """Take an open seat (the first one when ``seat`` is None); the token is shown once.
 
         ``holder`` (a rematch): the digest of the token of the finished game, for which the seat
-        is reserved; its holder may take the seat again (a new token: a lost one is replaced)."""
+        is reserved; its holder may take the seat again (a new token: a lost one is replaced).
+        ``player`` (a join with a player key): the seat is bound to it, in the commit's script; a
+        seat bound to a player at creation (an invitation) is that player's alone."""
         for _ in range(_ATTEMPTS):
             stored = self.games.read(game_id)
             again = (
@@ -159,16 +174,25 @@ class Seats:
                 )
             seats = stored.meta["seats"]
             if seat is None:
-                free = [s["seat"] for s in seats if s["kind"] == "open" and "reserved_for" not in s]
+                free = [
+                    s["seat"]
+                    for s in seats
+                    if s["kind"] == "open" and "reserved_for" not in s and s.get("player", player) == player
+                ]
                 if not free:
-                    raise SeatTaken("Every open seat is reserved for a player of the last game.")
-                chosen = free[0]
+                    raise SeatTaken("Every open seat is reserved for a player of the last game, or invited.")
+                # An invitation to the joining player first: it is the seat meant for it.
+                chosen = min(free, key=lambda s: (seats[s].get("player") is None, s))
             elif not 0 <= seat < len(seats):
                 raise NoSuchSeat(f"The game has seats 0 to {len(seats) - 1}; there is no seat {seat}.")
             elif seats[seat]["kind"] != "open":
                 raise SeatTaken(f"Seat {seat} is no longer open; join another one, or leave out `seat`.")
             elif seats[seat].get("reserved_for", holder) != holder:
                 raise SeatTaken(f"Seat {seat} is reserved for its player of the last game.")
+            elif seats[seat].get("player", player) != player:
+                raise SeatInvited(
+                    f"Seat {seat} is an invitation to another player: only that player may take it."
+                )
             else:
                 chosen = seat
             meta = copy.deepcopy(stored.meta)
@@ -183,6 +207,8 @@ class Seats:
             if "reserved_for" in seats[chosen]:
                 taken["reserved_for"] = seats[chosen]["reserved_for"]
             taken["token_hash"] = auth.token_hash(token)
+            if player is not None:
+                taken["player"] = player
             meta["seats"][chosen] = taken
             started = not any(s["kind"] == "open" for s in meta["seats"])
             joined: dict[str, Any] = {"type": "seat_joined", "seat": chosen}
@@ -199,7 +225,14 @@ class Seats:
                     self.games.store.mark_bot_due(game_id)  # before the commit, as a move does
             try:
                 version = self._commit(
-                    stored, meta, status, chosen, events, lobby="remove" if started else "", state=state
+                    stored,
+                    meta,
+                    status,
+                    chosen,
+                    events,
+                    lobby="remove" if started else "",
+                    state=state,
+                    player=player,
                 )
             except GameMovedOn:
                 continue
@@ -258,7 +291,8 @@ class Seats:
         new_id = self._rematch_once(game_id, meta, state.to_dict())
         if self.webhooks is not None:  # before the join: its seat.joined is the first notice
             self.webhooks.carry_over(game_id, new_id)
-        joined = self.join(new_id, seat, holder=auth.token_hash(token))
+        # The digest the seat is reserved for: the seat's own, whichever credential found the seat.
+        joined = self.join(new_id, seat, holder=old["seats"][seat].get("token_hash"))
         return {"id": new_id, "seat": seat, "token": joined["token"], "status": joined["status"]}
 
     def _rematch_once(self, game_id: str, meta: GameMeta, state: dict[str, Any]) -> str:

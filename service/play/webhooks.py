@@ -74,6 +74,9 @@ NOTICE_TYPES = (
     "turn.timed_out",
     "deadline.near",
 )
+# The notices a player's webhook may hear of, in every game bound to the player (its turns and
+# deadlines, its invitations, the joins and ends, and, carried over, the rematches).
+PLAYER_NOTICES = (*NOTICE_TYPES, "game.invited")
 # A service log event (issue 47's lobby and clocks log these) -> the notice it becomes.
 EVENT_TYPES: dict[str, str] = {
     "game_started": "game.started",
@@ -264,6 +267,14 @@ def notices_for(
     return found
 
 
+def base_of(game_id: str, meta: GameMeta, version: int) -> dict[str, Any]:
+    """What every notice of a version says first (the version 0 of a waiting game: none to act)."""
+    base: dict[str, Any] = {"game_id": game_id, "title": meta["title"], "version": version, "to_act": []}
+    if "rematch_of" in meta:
+        base["rematch_of"] = meta["rematch_of"]
+    return base
+
+
 def delivery_id(game_id: str, version: int, kind: str, seat: int | None, endpoint: str) -> str:
     """The ``webhook-id`` of a notice to one endpoint: the same on every retry, unique otherwise."""
     who = "game" if seat is None else f"seat{seat}"
@@ -315,11 +326,15 @@ class Webhooks:
         return endpoints, secret
 
     def register_created(self, created: dict[str, Any], endpoints: list[dict[str, Any]]) -> None:
+        self.store.register(created["id"], endpoints, self.start_of(created))
+
+    def start_of(self, created: dict[str, Any]) -> dict[str, Any]:
+        """What version 0 of a game just created announces: who is to act, and when by."""
         start: dict[str, Any] = {"to_act": created["to_act"], "status": created["status"]}
         deadlines = self.games.store.load(created["id"]).deadlines  # a game with a clock: version 0's
         if deadlines:
             start["deadlines"] = shown_deadlines(deadlines)
-        self.store.register(created["id"], endpoints, start)
+        return start
 
     def carry_over(self, game_id: str, rematch_id: str) -> None:
         """A rematch is told to the endpoints its game had (the creation's and the seats', with
@@ -454,6 +469,11 @@ class Webhooks:
                 meta.get("rematch_of"),
                 entry.get("at", meta.get("created")),  # version 0's time: the creation's
             )
+            if entry["version"] == 0 and entry.get("status") == "waiting":
+                # A game created with open seats: an invitation, to whoever was invited to one.
+                open_seats = [s["seat"] for s in meta["seats"] if s["kind"] == "open"]
+                invited = {**base_of(game_id, meta, 0), "open_seats": open_seats}
+                found.append((None, notice("game.invited", invited, meta.get("created"))))
             entry_deadlines = entry.get("deadlines") or {}
             for seat, message in list(found):
                 if message["type"] == "game.turn" and str(seat) in entry_deadlines:
@@ -503,6 +523,14 @@ def _near_notice(turn: dict[str, Any], meta: GameMeta) -> dict[str, Any]:
 def _wants(endpoint: dict[str, Any], kind: str, seat: int | None) -> bool:
     if kind not in endpoint["events"]:
         return False
+    if "player" in endpoint:
+        # A player's: its own seats' turns, deadlines and timeouts; its invitations; the game's
+        # own news (a start, a join, a resignation, the end).
+        if kind == "game.invited":
+            return bool(endpoint["invited"])
+        if kind in ("game.turn", "deadline.near", "turn.timed_out"):
+            return seat in endpoint["seats"]
+        return True
     if endpoint["seat"] is None:
         return True
     # A seat's own endpoint: its own turn, deadline and timeout, and the end of the game.

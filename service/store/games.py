@@ -17,7 +17,6 @@ from typing import Any, cast
 
 import orjson
 import redis
-from redis.typing import EncodableT, FieldT
 
 from .aftercommit import ARCHIVE_OR_EXPIRE, ENDED, INDEX_AFTER_COMMIT
 from .keys import (
@@ -30,12 +29,22 @@ from .keys import (
     game_key,
     idempotency_key,
     log_key,
+    player_games_key,
     webhooks_key,
 )
+from .players import GAME_KEY_PARTS, LIVE_GAMES
 from .records import GameMeta, LogEntry, StoredGame
 from .slidingwindow import ADMIT
 
-__all__ = ["DuplicateRequest", "GameMissing", "GameMovedOn", "GameStore", "StoredGame", "new_game_id"]
+__all__ = [
+    "DuplicateRequest",
+    "GameMissing",
+    "GameMovedOn",
+    "GameStore",
+    "PlayerOverCap",
+    "StoredGame",
+    "new_game_id",
+]
 
 # Result codes of the commit script (a refusal by the rate limit is its reply table instead).
 _MISSING, _STALE, _DUPLICATE = -1, -2, -3
@@ -72,6 +81,42 @@ end
 index_after_commit(KEYS[1], KEYS[4], KEYS[5], KEYS[6], ARGV[10], ARGV[11], ARGV[12], ARGV[9])
 redis.call('PUBLISH', ARGV[6], version)
 return version
+"""
+)
+
+
+# A game's creation: its hash, its deadlines' index, and each seat bound to a player in that
+# player's index of games, its cap of live games checked first (store.players).
+_CREATE = (
+    LIVE_GAMES
+    + """
+-- KEYS: game hash, deadlines' index, the idle games, then each bound player's index of games
+-- ARGV: meta, state, status, now, ttl (how long it may stay idle), deadlines ('' = none), earliest
+--       deadline, game id, cap, the game key's prefix and suffix, then per bound player its id
+--       and '1' when its cap applies ('0': an invitation)
+local cap = tonumber(ARGV[9])
+for i = 4, #KEYS do
+  local player, capped = ARGV[12 + 2 * (i - 4)], ARGV[13 + 2 * (i - 4)]
+  if capped == '1' and over_cap(KEYS[i], player, ARGV[8], cap, ARGV[10], ARGV[11]) then
+    return i - 3
+  end
+end
+redis.call('HSET', KEYS[1], 'meta', ARGV[1], 'state', ARGV[2], 'version', 0, 'status', ARGV[3],
+  'updated', ARGV[4])
+if #KEYS > 3 then
+  -- Who acts at version 0, for the players' "my games" (no state to parse before a first entry).
+  redis.call('HSET', KEYS[1], 'first_to_act', ARGV[12 + 2 * (#KEYS - 3)])
+end
+if ARGV[6] ~= '' then
+  redis.call('HSET', KEYS[1], 'deadlines', ARGV[6])
+  redis.call('ZADD', KEYS[2], ARGV[7], ARGV[8])
+end
+-- Its keys never expire by themselves: the sweeper ends it once idle too long (sk:idle).
+redis.call('ZADD', KEYS[3], tonumber(ARGV[4]) + tonumber(ARGV[5]), ARGV[8])
+for i = 4, #KEYS do
+  redis.call('ZADD', KEYS[i], ARGV[4], ARGV[8])
+end
+return 0
 """
 )
 
@@ -118,6 +163,14 @@ class DuplicateRequest(Exception):
     """An idempotent reply for this key was stored meanwhile."""
 
 
+class PlayerOverCap(Exception):
+    """Binding a seat to this player would pass its cap of live games: nothing was written."""
+
+    def __init__(self, player_id: str) -> None:
+        super().__init__(player_id)
+        self.player_id = player_id
+
+
 class GameMissing(Exception):
     """No game under that id (never created, or expired)."""
 
@@ -144,6 +197,7 @@ class GameStore:
         self.idempotency_ttl = idempotency_ttl_seconds
         self.lobby_ttl = lobby_ttl_seconds  # a game waiting for players (SKYLINE_LOBBY_TTL_SECONDS)
         self._commit = client.register_script(_COMMIT)
+        self._create = client.register_script(_CREATE)
         self._forget_if_unchanged = client.register_script(_FORGET_IF_UNCHANGED)
         self._load_after_limit = client.register_script(_LOAD)
         # Set by the API's rate limiter: takes the request's pending check for the next game
@@ -169,24 +223,35 @@ class GameStore:
         state: dict[str, Any],
         status: str,
         deadlines: dict[str, float] | None = None,
+        *,
+        players: list[tuple[str, bool]] | None = None,
+        live_games_cap: int = 0,
+        to_act: list[int] | None = None,
     ) -> None:
-        key = game_key(game_id)
-        now = time.time()
-        fields: dict[FieldT, EncodableT] = {
-            "meta": orjson.dumps(meta),
-            "state": orjson.dumps(state),
-            "version": 0,
-            "status": status,
-            "updated": repr(now),
-        }
-        if deadlines:
-            fields["deadlines"] = orjson.dumps(deadlines)
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.hset(key, mapping=fields)
-        pipe.zadd(IDLE, {game_id: now + self._ttl_for(status)})
-        if deadlines:
-            pipe.zadd(DEADLINES, {game_id: min(deadlines.values())})
-        pipe.execute()
+        """Write a new game in one script. ``players``: each player a seat is bound to, and whether
+        its cap of ``live_games_cap`` live games applies (not to an invitation); PlayerOverCap
+        names the first over it, and nothing is written. ``to_act`` (games with players): who acts
+        at version 0, kept for their "my games"."""
+        bound = players or []
+        keys = [game_key(game_id), DEADLINES, IDLE, *(player_games_key(player) for player, _ in bound)]
+        args: list[Any] = [
+            orjson.dumps(meta),
+            orjson.dumps(state),
+            status,
+            repr(time.time()),
+            self._ttl_for(status),
+            orjson.dumps(deadlines) if deadlines else b"",
+            repr(min(deadlines.values())) if deadlines else "",
+            game_id,
+            live_games_cap,
+            *GAME_KEY_PARTS,
+        ]
+        for player, capped in bound:
+            args += [player, "1" if capped else "0"]
+        args.append(orjson.dumps(to_act or []))
+        refused = int(self._create(keys=keys, args=args))
+        if refused:
+            raise PlayerOverCap(bound[refused - 1][0])
 
     def load(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
         """The game as stored; with ``parse_state=False`` its state is left as JSON in ``raw_state``."""

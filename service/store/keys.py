@@ -6,7 +6,8 @@ seat token, only a digest of it.
 
 ``sk:{<game>}:game`` (hash): ``version``, ``status``, ``meta`` (title, rules version, seats
     with their token hashes, options, seed), ``state``, ``updated``, ``deadlines`` (games with a
-    clock), ``archived`` (when the archive took it). Written by ``store.games``
+    clock), ``archived`` (when the archive took it), ``first_to_act`` (games created with seats
+    bound to players: who acts at version 0, for their "my games"). Written by ``store.games``
     (create, then the commit script: a compare-and-set on the version). Expires after
     ``SKYLINE_GAME_TTL_SECONDS`` idle (``SKYLINE_LOBBY_TTL_SECONDS`` while waiting); a game that
     ended (finished, aborted) never expires before it is archived: then it stays
@@ -43,6 +44,14 @@ seat token, only a digest of it.
     ``sk:webhooks-held``, ``sk:wh-rate:<url digest>:<second>``: webhooks, their outbox and deliveries
     (``store.webhooks``, whose docstring holds their layout); ``sk:webhook-workers``: the
     webhook workers alive, as ``sk:bot-workers`` below.
+``sk:player:{<player>}`` (hash): a player (service.play.players): ``key_hash`` (the digest of
+    its key, never the key), ``created``. ``sk:player-key:<digest>`` (string): the player a key's
+    digest names, one per player (a rotation replaces it in the same script). Both written by
+    ``store.players``; a player lives until deleted.
+``sk:player:{<player>}:games`` (sorted set): the games with a seat bound to the player, scored by
+    when it was bound; added by the script that binds it (the creation's in ``store.games``, the
+    join's in ``store.seats``), which counts the player's live games against
+    ``SKYLINE_LIVE_GAMES_PER_PLAYER`` first and drops the games Redis has let go.
 ``sk:bot-workers`` (sorted set): the bot workers alive, ``<hostname>:<pid>`` scored by their
     last heartbeat in Redis's clock (``store.workers``); /readyz and `skyline serve` read it.
 
@@ -166,3 +175,22 @@ def sending_member(game_id: str, endpoint: str) -> str:
 
 def webhook_rate_key(url_digest: str, second: int) -> str:
     return f"sk:wh-rate:{url_digest}:{second}"
+
+
+# Players (store.players): a player's hash and its games share the hash tag {<player id>}; the
+# key's digest points at its player from a slot of its own.
+def player_key(player_id: str) -> str:
+    return f"sk:player:{{{player_id}}}"
+
+
+def player_games_key(player_id: str) -> str:
+    return f"sk:player:{{{player_id}}}:games"
+
+
+def player_by_key(digest: str) -> str:
+    return f"sk:player-key:{digest}"
+
+
+# A game's hash as the player scripts build it from an id they read (a Lua concatenation of
+# these two around the id), so that the name is still spelled only here.
+GAME_KEY_PREFIX, GAME_KEY_SUFFIX = game_key("\0").split("\0")

@@ -47,6 +47,9 @@ class SeatRecord(TypedDict):
     level: NotRequired[str]
     # The seat's place in the order of resignations (1 = the first to resign).
     resigned: NotRequired[int]
+    # The player the seat is bound to (service.play.players): an open seat's, an invitation only
+    # that player may take. Never shown to readers.
+    player: NotRequired[str]
 
 
 class PublicSeat(TypedDict):

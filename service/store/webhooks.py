@@ -181,6 +181,18 @@ class WebhookStore:
         pipe.expire(key, self.ttl)
         pipe.execute()
 
+    def attach(self, game_id: str, endpoint: dict[str, Any], after_version: int) -> None:
+        """Add or replace one endpoint (a player's) of a game already committed past
+        ``after_version``: a game with no endpoint yet announces what came after it, so the game
+        joins the outbox now (the commit that made those versions found no webhooks to mark)."""
+        key = webhooks_key(game_id)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(key, f"ep:{endpoint['id']}", orjson.dumps(endpoint))
+        pipe.hsetnx(key, "notified", after_version)
+        pipe.expire(key, self.ttl)
+        pipe.zadd(WEBHOOKS_DUE, {game_id: time.time()}, nx=True)
+        pipe.execute()
+
     def remove_endpoint(self, game_id: str, endpoint_id: str) -> bool:
         return bool(self.redis.hdel(webhooks_key(game_id), f"ep:{endpoint_id}"))
 

@@ -111,12 +111,22 @@ def put_seat_webhook(client) -> Scene:
     return Scene(f"/games/{game['id']}/webhook", {"url": HOOK}, state, bearer(token))
 
 
+def put_player_webhook(client) -> Scene:
+    player = client.post("/players").get_json()
+
+    def state():
+        return client.get("/players/me/webhook", headers=bearer(player["key"])).status_code  # 404: none
+
+    return Scene("/players/me/webhook", {"url": HOOK}, state, bearer(player["key"]))
+
+
 # One scene per operation that reads a body; the walk fails on an operation without one.
 SCENES = {
     "createGame": create_game,
     "postAction": post_action,
     "joinGame": join_game,
     "putSeatWebhook": put_seat_webhook,
+    "putPlayerWebhook": put_player_webhook,
 }
 
 

@@ -1,0 +1,271 @@
+"""The routes of players: create one, rotate its key, delete it, and "my games".
+
+A player key travels in ``Authorization: Bearer sk_player_...`` only, never in a URL (a URL is
+logged, kept in histories and sent on in ``Referer``): ``PlayerKeyLayer`` refuses any query string
+that holds one, and takes the ``?seat=`` a player key names out of the query before the routes'
+own parameters are read (``http.api.caller_token`` hands it to ``service.play.auth``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+from urllib.parse import parse_qsl, unquote_plus, urlencode
+
+from flask import Flask, Response, current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from engines import registry
+
+from ..play.auth import PLAYER_KEY_PREFIX
+from ..play.players import MY_GAMES_PAGE, MY_GAMES_PAGE_MAX, Players
+from ..play.webhooks import PLAYER_NOTICES
+from . import jsonbody
+from .api import caller_token, json_response
+from .bearer import PLAYER_SEAT
+from .errors import problem_response
+from .ratelimit import address_key
+from .schemas import paged_query
+
+blp = Blueprint("players", __name__, description="Players: one key for all of a person's seats.")
+blp.ARGUMENTS_PARSER = jsonbody.PARSER
+
+PLAYER_KEY = "playerKey"
+PLAYER_ONLY: list[dict[str, list[str]]] = [{PLAYER_KEY: []}]
+PLAYER_AUTH_HEADER = {
+    "in": "header",
+    "name": "Authorization",
+    "required": True,
+    "schema": {"type": "string", "pattern": "^Bearer sk_player_[A-Za-z0-9_-]{1,246}$"},
+    "description": "`Bearer <player key>` from POST /players.",
+}
+
+
+def players() -> Players:
+    found: Players = current_app.extensions["skyline.players"]
+    return found
+
+
+class PlayerKeyLayer:
+    """A WSGI layer in front of the fast lane: a player key in a URL is refused (400
+    ``key_in_url``, before anything is read), and a player key's ``?seat=`` is taken aside."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        query = environ.get("QUERY_STRING", "")
+        if query:
+            if PLAYER_KEY_PREFIX in unquote_plus(query):
+                refusal = problem_response(
+                    400,
+                    "key_in_url",
+                    "A player key goes in 'Authorization: Bearer <key>', never in a URL; "
+                    "this one may have been logged: rotate it (POST /players/me/keys).",
+                )
+                return refusal(environ, start_response)
+            if PLAYER_KEY_PREFIX in environ.get("HTTP_AUTHORIZATION", ""):
+                pairs = parse_qsl(query, keep_blank_values=True)
+                seats = [value for name, value in pairs if name == "seat"]
+                if seats:
+                    if len(seats) > 1 or not seats[0].isdigit() or len(seats[0]) > 3:
+                        refusal = problem_response(
+                            422, "invalid_seat", "`seat` is one seat number of the game (0, 1, ...)."
+                        )
+                        return refusal(environ, start_response)
+                    environ[PLAYER_SEAT] = int(seats[0])
+                    environ["QUERY_STRING"] = urlencode([(n, v) for n, v in pairs if n != "seat"])
+        return self.app(environ, start_response)
+
+
+def install(app: Flask) -> None:
+    """Put the layer around the fast lane (call after ``fastlane.install``)."""
+    app.wsgi_app = PlayerKeyLayer(app.wsgi_app)  # type: ignore[method-assign]
+
+
+class PlayerKeySchema(Schema):
+    id = fields.String(required=True, metadata={"description": "The player's id: what an invitation names."})
+    key = fields.String(
+        required=True,
+        metadata={
+            "description": "The secret player key, shown once: `Authorization: Bearer <key>` wherever a "
+            "seat token works, for the seats bound to the player. Only its digest is kept."
+        },
+    )
+
+
+class MyGamesQuerySchema(paged_query(MY_GAMES_PAGE, MY_GAMES_PAGE_MAX, "Games")):  # type: ignore[misc]  # a base a function makes: mypy cannot follow it
+    status = fields.String(
+        validate=validate.OneOf(["waiting", "active", "finished"]),
+        metadata={"description": "Only games of this status (default: waiting and active)."},
+    )
+    title = fields.String(
+        validate=validate.OneOf(sorted(registry.GAMES)), metadata={"description": "Only games of this title."}
+    )
+
+
+class MyGameSchema(Schema):
+    id = fields.String(required=True)
+    title = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["waiting", "active", "finished"]))
+    version = fields.Integer(required=True)
+    my_turn = fields.Boolean(required=True, metadata={"description": "One of my seats is to act."})
+    my_seats = fields.List(fields.Integer(), required=True, metadata={"description": "The seats I hold."})
+    invitation = fields.Boolean(
+        required=True, metadata={"description": "An open seat bound to me that I have not taken yet."}
+    )
+    invited_seats = fields.List(fields.Integer(), metadata={"description": "An invitation's seats."})
+    to_act = fields.List(fields.Integer(), required=True)
+    seats = fields.List(fields.Dict(), required=True, metadata={"description": "As every reader sees them."})
+    my_deadline = fields.String(
+        required=True, allow_none=True, metadata={"description": "When my time to act runs out (RFC 3339)."}
+    )
+    last_move_at = fields.String(required=True, allow_none=True, metadata={"description": "RFC 3339."})
+    updated = fields.String(required=True, metadata={"description": "The game's last change (RFC 3339)."})
+    result = fields.Dict(allow_none=True, metadata={"description": "A finished game's result."})
+    my_rank = fields.Integer(allow_none=True, metadata={"description": "A finished game: my best rank."})
+
+
+class MyGamesCountsSchema(Schema):
+    my_turn = fields.Integer(required=True, metadata={"description": "Active games where I am to act."})
+    active = fields.Integer(required=True)
+    invitations = fields.Integer(required=True)
+
+
+class MyGamesSchema(Schema):
+    games = fields.List(
+        fields.Nested(MyGameSchema), required=True, metadata={"description": "Most urgent first."}
+    )
+    counts = fields.Nested(
+        MyGamesCountsSchema, required=True, metadata={"description": "Over all my live games."}
+    )
+    next = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Cursor of the next page (`?cursor=`); null on the last page."},
+    )
+
+
+@blp.route("/players")
+class PlayerList(MethodView):
+    @blp.response(201, PlayerKeySchema, description="The player and its key (shown once).")
+    @blp.alt_response(429, response="TooManyRequests")
+    @blp.doc(operationId="createPlayer")
+    def post(self) -> Response:
+        """Create a player: an identity an app holds for a person (Skyline keeps no names)."""
+        limiter = current_app.extensions.get("skyline.player_creations")
+        if limiter is not None:
+            limiter(address_key(request.remote_addr))
+        return json_response(players().create(), 201)
+
+
+@blp.route("/players/me/keys")
+class PlayerKeys(MethodView):
+    @blp.response(201, PlayerKeySchema, description="A new key (shown once); the old one no longer works.")
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.doc(operationId="rotatePlayerKey", parameters=[PLAYER_AUTH_HEADER], security=PLAYER_ONLY)
+    def post(self) -> Response:
+        """Rotate the player's key: the one sent is refused from now on, everywhere."""
+        return json_response(players().rotate(caller_token()), 201)
+
+
+@blp.route("/players/me")
+class Me(MethodView):
+    @blp.response(204, description="The player is deleted; its seats keep their own tokens.")
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.doc(operationId="deletePlayer", parameters=[PLAYER_AUTH_HEADER], security=PLAYER_ONLY)
+    def delete(self) -> Response:
+        """Delete the player: its key stops working; its games go on, played by their seat tokens."""
+        players().delete(caller_token())
+        return Response(status=204)
+
+
+class PlayerWebhookRequestSchema(Schema):
+    url = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=2048),
+        metadata={"description": "An https URL whose host resolves to public addresses only."},
+    )
+    events = fields.List(
+        fields.String(validate=validate.OneOf(list(PLAYER_NOTICES))),
+        validate=validate.Length(min=1),
+        metadata={"description": "The notice types to send (all when omitted)."},
+    )
+
+
+class PlayerWebhookSchema(Schema):
+    url = fields.String(required=True)
+    events = fields.List(fields.String(validate=validate.OneOf(list(PLAYER_NOTICES))), required=True)
+    webhook_secret = fields.String(
+        required=True, metadata={"description": "The secret that signs its notices (`whsec_…`), shown once."}
+    )
+
+
+class PlayerDeliverySchema(Schema):
+    id = fields.String(required=True, metadata={"description": "The `webhook-id` (the same on every retry)."})
+    game_id = fields.String(required=True)
+    type = fields.String(required=True, validate=validate.OneOf(list(PLAYER_NOTICES)))
+    version = fields.Integer(required=True)
+    state = fields.String(required=True)
+    attempts = fields.Integer(required=True)
+    last_status = fields.Integer(required=True, allow_none=True)
+
+
+class PlayerWebhookShownSchema(Schema):
+    url = fields.String(required=True)
+    events = fields.List(fields.String(validate=validate.OneOf(list(PLAYER_NOTICES))), required=True)
+    deliveries = fields.List(
+        fields.Nested(PlayerDeliverySchema), required=True, metadata={"description": "Newest first."}
+    )
+
+
+@blp.route("/players/me/webhook")
+class PlayerWebhook(MethodView):
+    @blp.arguments(PlayerWebhookRequestSchema(), example={"url": "https://app.example/skyline-player-hook"})
+    @blp.response(200, PlayerWebhookSchema, description="The player's webhook, with its new secret.")
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(415, response="UnsupportedMediaType")
+    @blp.alt_response(422, response="UnprocessableContent")
+    @blp.doc(operationId="putPlayerWebhook", parameters=[PLAYER_AUTH_HEADER], security=PLAYER_ONLY)
+    def put(self, body: dict[str, Any]) -> Response:
+        """One webhook for all the player's games: its turns, deadlines, invitations, joins, ends and
+        rematches, signed (Standard Webhooks) with the secret in the reply."""
+        return json_response(players().put_webhook(caller_token(), body["url"], body.get("events")))
+
+    @blp.response(
+        200, PlayerWebhookShownSchema, description="The player's webhook and its latest deliveries."
+    )
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="NotFound")
+    @blp.doc(operationId="getPlayerWebhook", parameters=[PLAYER_AUTH_HEADER], security=PLAYER_ONLY)
+    def get(self) -> Response:
+        """The player's webhook (not its secret) and what was sent to it, across its games."""
+        return json_response(players().webhook(caller_token()))
+
+    @blp.response(204, description="No more notices to the player's webhook.")
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(404, response="NotFound")
+    @blp.doc(operationId="deletePlayerWebhook", parameters=[PLAYER_AUTH_HEADER], security=PLAYER_ONLY)
+    def delete(self) -> Response:
+        """Remove the player's webhook from all its games."""
+        players().delete_webhook(caller_token())
+        return Response(status=204)
+
+
+@blp.route("/players/me/games")
+class MyGames(MethodView):
+    @blp.arguments(MyGamesQuerySchema(), location="query")
+    @blp.response(200, MyGamesSchema, description="My games, the most urgent first.")
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(422, response="UnprocessableContent")
+    @blp.doc(operationId="getMyGames", parameters=[PLAYER_AUTH_HEADER], security=PLAYER_ONLY)
+    def get(self, query: dict[str, Any]) -> Response:
+        """My games: my turn with the nearest deadline first, then my turn, then games waiting for
+        others, then invitations; `counts` of my turns, active games and invitations."""
+        return json_response(
+            players().my_games(
+                caller_token(), query.get("status"), query.get("title"), query.get("cursor"), query["limit"]
+            )
+        )

@@ -1,0 +1,87 @@
+"""A player's finished games from the archive (a real PostgreSQL), and its id dropped when deleted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import psycopg
+import pytest
+
+from service.archive.schema import migrate
+from service.http.app import create_app
+from service.run.postgres import EmbeddedPostgres
+from service.store.keys import ARCHIVE_DUE, game_key, log_key
+from tests.archive.conftest import new_database, postgres  # noqa: F401  (the session's server)
+from worker.archiver import Archiver
+
+from .conftest import bearer
+
+
+@pytest.fixture
+def database_url(postgres: EmbeddedPostgres) -> str:  # noqa: F811
+    url = new_database(postgres)
+    migrate(url)
+    return url
+
+
+@pytest.fixture
+def archived_client(settings, redis_client, database_url: str) -> Iterator:
+    app = create_app(replace(settings, database_url=database_url), redis_client=redis_client)
+    yield app.test_client()
+    app.extensions["skyline.games"].archived.close()
+
+
+def finished_by_resignation(client, key: str) -> dict:
+    """A game of Ada's (seat 0) that the other seat resigned: finished, Ada first."""
+    body = {"title": "property", "seed": 1, "seats": [{"kind": "human", "player": "me"}, {"kind": "human"}]}
+    created = client.post("/games", json=body, headers=bearer(key)).get_json()
+    other = bearer(created["human_seats"][1]["token"])
+    assert client.post(f"/games/{created['id']}/resign", headers=other).get_json()["status"] == "finished"
+    return created
+
+
+def player_ids(url: str, game_id: str) -> list[str | None]:
+    with psycopg.connect(url) as connection:
+        rows = connection.execute(
+            "SELECT player_id FROM archived_seats WHERE game_id = %s ORDER BY seat", (game_id,)
+        ).fetchall()
+    return [row[0] for row in rows]
+
+
+def test_finished_games_come_from_the_archive_once_redis_let_them_go(
+    archived_client, redis_client, database_url: str
+) -> None:
+    client = archived_client
+    redis_client.delete(ARCHIVE_DUE)
+    ada = client.post("/players").get_json()
+    games = [finished_by_resignation(client, ada["key"]) for _ in range(3)]
+    in_redis = client.get("/players/me/games?status=finished", headers=bearer(ada["key"])).get_json()
+    archiver = Archiver(redis_client, database_url, interval_seconds=0, lease_seconds=30, grace_seconds=1)
+    try:
+        assert archiver.archive_once()["written"] == 3
+    finally:
+        archiver.stop()
+    for game in games:
+        assert player_ids(database_url, game["id"]) == [ada["id"], None]
+    for game in games[:2]:  # the grace is over for two of them
+        redis_client.delete(game_key(game["id"]), log_key(game["id"]))
+    found = client.get("/players/me/games?status=finished", headers=bearer(ada["key"])).get_json()
+    assert [g["id"] for g in found["games"]] == [g["id"] for g in in_redis["games"]]
+    for game in found["games"]:
+        assert game["my_rank"] == 1 and game["result"]["winners"] == [0] and game["my_seats"] == [0]
+    assert found["games"] == in_redis["games"]
+    # Pages of one, across Redis and the archive.
+    seen, cursor = [], None
+    while True:
+        url = "/players/me/games?status=finished&limit=1" + (f"&cursor={cursor}" if cursor else "")
+        page = client.get(url, headers=bearer(ada["key"])).get_json()
+        seen += [g["id"] for g in page["games"]]
+        cursor = page["next"]
+        if cursor is None:
+            break
+    assert seen == [g["id"] for g in in_redis["games"]]
+    # Deleted, the player's id leaves the archive's seats; the games stay.
+    assert client.delete("/players/me", headers=bearer(ada["key"])).status_code == 204
+    for game in games:
+        assert player_ids(database_url, game["id"]) == [None, None]

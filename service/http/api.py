@@ -123,6 +123,12 @@ GAME_LINKS = {
 
 # Seat tokens are bearer tokens: optional where a spectator may read, required to act.
 SEAT_TOKEN = "seatToken"
+PLAYER_KEY = "playerKey"
+# Who creates a game: anyone, or a player whose seat says {"player": "me"}.
+CREATOR_HEADER = {
+    **AUTH_HEADER,
+    "description": '`Bearer <player key>`: the creator, bound to every seat that says `"player": "me"`.',
+}
 OPTIONAL_TOKEN: list[dict[str, list[str]]] = [{}, {SEAT_TOKEN: []}]
 
 # Replies whose shape depends on the title: service.http.contract describes them (tagged unions).
@@ -199,7 +205,7 @@ class GameList(MethodView):
     )
     @blp.alt_response(415, response="UnsupportedMediaType")
     @blp.alt_response(422, response="UnprocessableContent")
-    @blp.doc(operationId="createGame")
+    @blp.doc(operationId="createGame", parameters=[CREATOR_HEADER], security=[{}, {PLAYER_KEY: []}])
     def post(self, body):
         """Create a game; the reply holds one secret token per human seat."""
         notify = current_app.extensions["skyline.webhooks"]

@@ -23,7 +23,7 @@ from ..play.auth import PLAYER_KEY_PREFIX
 from ..play.players import MY_GAMES_PAGE, MY_GAMES_PAGE_MAX, Players
 from ..play.webhooks import PLAYER_NOTICES
 from . import jsonbody
-from .api import caller_token, json_response
+from .api import PLAYER_KEY, caller_token, json_response
 from .bearer import PLAYER_SEAT
 from .errors import problem_response
 from .ratelimit import address_key
@@ -32,7 +32,6 @@ from .schemas import paged_query
 blp = Blueprint("players", __name__, description="Players: one key for all of a person's seats.")
 blp.ARGUMENTS_PARSER = jsonbody.PARSER
 
-PLAYER_KEY = "playerKey"
 PLAYER_ONLY: list[dict[str, list[str]]] = [{PLAYER_KEY: []}]
 PLAYER_AUTH_HEADER = {
     "in": "header",

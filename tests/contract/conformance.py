@@ -47,6 +47,8 @@ REPLIES = (
     "Rematch",
     "SeatWebhook",
     "Deliveries",
+    "PlayerKey",
+    "MyGames",
 )
 TITLE_PREFIXES = tuple(pascal(game_id) for game_id in registry.GAMES)
 

@@ -413,3 +413,63 @@ def test_a_lobby_game_through_the_typed_client(generated, live):
         == player.counts["wrong_branch"]
         == 0
     )
+
+
+def test_one_player_plays_two_games_and_reads_my_games_through_the_typed_client(generated, live):
+    """Issue 55: a player's key, not a seat token, plays two games against bots; "my games" lists
+    both, typed, with whose turn it is as each game's own read says."""
+    player = TypedPlayer(generated, live)
+    m = player.models
+    for name in ("create_player", "get_my_games"):
+        importlib.import_module(f"{PACKAGE}.api.players.{name}")
+    players_api = importlib.import_module(f"{PACKAGE}.api.players")
+    rng = random.Random(55)
+    with player.client:
+        me = player.call(players_api.create_player, "", "PlayerKey")
+        key = f"Bearer {me.key}"
+        games = []
+        for seed in (1, 2):
+            body = m.PropertyCreateGameRequest.from_dict(
+                {"title": "property", "seats": [{"kind": "human", "player": "me"}, BOT], "seed": seed}
+            )
+            games.append(
+                player.call(player.api.create_game, "property", "GameCreated", body=body, authorization=key)
+            )
+        moved = 0
+        deadline = time.monotonic() + 120
+        while moved < 6 and time.monotonic() < deadline:
+            for game in games:
+                shown = player.call(
+                    player.api.get_game, "property", "Game", game_id=game.id, authorization=key
+                )
+                if shown.you not in shown.to_act:
+                    time.sleep(0.02)  # the bot's turn
+                    continue
+                listing = player.call(
+                    player.api.get_moves, "property", "Moves", game_id=game.id, authorization=key
+                )
+                request = m.ActionRequest(move=rng.choice(listing.moves).move, version=listing.version)
+                if player.call(
+                    player.api.post_action,
+                    "property",
+                    "ActionResult",
+                    game_id=game.id,
+                    body=request,
+                    authorization=key,
+                ):
+                    moved += 1
+        assert moved >= 6, "the player's key plays both games"
+        mine = player.call(players_api.get_my_games, "", "MyGames", authorization=key)
+        assert {g.id for g in mine.games} == {g.id for g in games}
+        for listed in mine.games:
+            shown = player.call(player.api.get_game, "property", "Game", game_id=listed.id, authorization=key)
+            assert listed.my_seats == [0] and listed.my_turn == (
+                0 in shown.to_act and shown.status == "active"
+            )
+        assert mine.counts.my_turn == sum(g.my_turn for g in mine.games) and mine.counts.active == 2
+    assert (
+        player.counts["raw_fallbacks"]
+        == player.counts["parse_failures"]
+        == player.counts["wrong_branch"]
+        == 0
+    )

@@ -119,19 +119,27 @@ def test_a_player_keeps_a_key_sees_my_games_plays_one_and_forgets_the_key(live, 
         tab.page.close()
 
 
-def test_a_pasted_key_plays_either_of_two_seats_of_one_game(live, browser):
-    """A key made elsewhere is pasted (a wrong one first: refused, not kept); its player holds two
-    seats of one game (its own and an invitation it took), and My games links each seat."""
-    made = requests.post(f"{live}/players", timeout=10).json()
-    headers = {"Authorization": f"Bearer {made['key']}"}
-    seats = [{"kind": "human", "player": "me"}, {"kind": "open", "player": made["id"]}]
-    body = {"title": "property", "seats": seats}
-    created = requests.post(f"{live}/games", json=body, headers=headers, timeout=10)
+def _create(live: str, seats: list[dict], key: str | None = None) -> str:
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    created = requests.post(
+        f"{live}/games", json={"title": "property", "seats": seats}, headers=headers, timeout=10
+    )
     assert created.status_code == 201, created.text
-    game = created.json()["id"]
-    joined = requests.post(f"{live}/games/{game}/join", json={"seat": 1}, headers=headers, timeout=10)
+    game: str = created.json()["id"]
+    return game
+
+
+def test_a_pasted_key_takes_its_invitation_and_plays_either_of_two_seats(live, browser):
+    """A key made elsewhere is pasted (a wrong one first: refused, not kept). Its player is invited
+    to one game, and takes the invitation from My games (the join sends the key: the seat is bound
+    to the player); it holds both seats of another game, and My games links each."""
+    made = requests.post(f"{live}/players", timeout=10).json()
+    key, player = made["key"], made["id"]
+    invited = _create(live, [{"kind": "open", "player": player}, {"kind": "bot", "level": "random"}])
+    both = _create(live, [{"kind": "human", "player": "me"}, {"kind": "open", "player": player}], key)
+    headers = {"Authorization": f"Bearer {key}"}
+    joined = requests.post(f"{live}/games/{both}/join", json={"seat": 1}, headers=headers, timeout=10)
     assert joined.status_code == 201, joined.text
-    to_act = requests.get(f"{live}/games/{game}", timeout=10).json()["to_act"]
 
     tab = Page(browser, live)
     urls: list[str] = []
@@ -145,21 +153,36 @@ def test_a_pasted_key_plays_either_of_two_seats_of_one_game(live, browser):
         assert tab.page.locator("#player-refusal code").text_content() == "invalid_player_key"
         assert _stored_key(tab) is None
 
-        tab.page.fill("#key-input", made["key"])
+        tab.page.fill("#key-input", key)
         tab.page.click("#use-key")
-        tab.page.wait_for_selector("body[data-player=known] #my-games li.my-game")
-        assert _stored_key(tab) == made["key"]
+        invited_row = tab.page.locator(f"li.my-game[data-game='{invited}']")
+        both_row = tab.page.locator(f"li.my-game[data-game='{both}']")
+        invited_row.wait_for()
+        assert _stored_key(tab) == key
         assert tab.page.locator("#player-new").is_hidden()  # a pasted key is not shown back
-        assert tab.page.locator("#my-turn-badge").get_attribute("data-count") == "1"
-        links = tab.page.locator(f"li.my-game[data-game='{game}'] a.my-game-link")
+        assert invited_row.locator("a.my-game-link").all_inner_texts() == ["Take the invitation"]
+        links = both_row.locator("a.my-game-link")
         assert links.all_inner_texts() == ["Play seat 0", "Play seat 1"]
+        # One of its two seats is to act in `both`; `invited` waits for the player.
+        assert tab.page.locator("#my-turn-badge").get_attribute("data-count") == "1"
 
-        tab.page.click("li.my-game a[href$='&seat=1']")
+        invited_row.locator("a", has_text="Take the invitation").click()
+        tab.page.wait_for_selector("body[data-ready=join]")
+        tab.page.click("button.take-seat[data-seat='0']")
+        tab.page.wait_for_selector("body[data-ready=game]")
+        assert "You are seat 0" in tab.page.locator("#game-status").text_content()
+        tab.page.goto(live + "/play")
+        tab.page.wait_for_selector("body[data-ready=setup][data-player=known]")
+        assert invited_row.locator("a.my-game-link").all_inner_texts() == ["Open"]  # bound to me
+
+        to_act = requests.get(f"{live}/games/{both}", timeout=10).json()["to_act"]
+        both_row.locator("a[href$='&seat=1']").click()
         tab.page.wait_for_selector("body[data-ready=game]")
         assert "You are seat 1" in tab.page.locator("#game-status").text_content()
+        tab.page.wait_for_selector("#moves[data-version]", state="attached")
         offered = tab.page.locator("#moves button.move").count()
         assert (offered > 0) == (1 in to_act)
-        assert not [url for url in urls if made["key"] in url], "the key went into a URL"
+        assert not [url for url in urls if key in url], "the key went into a URL"
         unexpected = [e for e in tab.errors if "401" not in e]  # the wrong key's refusal
         assert unexpected == [], tab.errors + tab.refused
     finally:

@@ -431,13 +431,13 @@ function myGameRow(game) {
   }
   const open = (text, hash) => element("a", { class: "my-game-link", href: `/play${hash}`, text });
   const base = `#game=${encodeURIComponent(game.id)}&player`;
-  if (game.invitation && !game.my_seats.length) {
-    row.append(" ", open("Take the invitation", `#join=${encodeURIComponent(game.id)}`));
-  } else if (game.my_seats.length > 1) {
+  if (game.my_seats.length > 1) {
     for (const seat of game.my_seats) row.append(" ", open(`Play seat ${seat}`, `${base}&seat=${seat}`));
-  } else {
+  } else if (game.my_seats.length) {
     row.append(" ", open("Open", base));
   }
+  // The join page sends the key: the seat taken is bound to the player.
+  if (game.invitation) row.append(" ", open("Take the invitation", `#join=${encodeURIComponent(game.id)}`));
   return row;
 }
 

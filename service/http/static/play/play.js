@@ -1,14 +1,17 @@
 // The Skyline playground: plain JavaScript over the public API, nothing a third-party client
 // could not do. The page is "/play" (a new game and the lobby); "/play#game=<id>&token=<seat
 // token>" opens it as a seat (the fragment never leaves the browser), "/play#game=<id>" as a
-// spectator, and "/play#join=<id>" offers the open seats of a waiting game.
+// spectator, and "/play#join=<id>" offers the open seats of a waiting game. "/play#game=<id>&player"
+// opens it with the player key this browser remembers (never in the URL), "&seat=<k>" naming the
+// seat when the player holds two of that game.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 
 const session = {
   game: null, // the game id
-  token: null, // this seat's token, or null for a spectator
+  token: null, // this seat's token (or the player key), or null for a spectator
+  seat: null, // the seat a player key names (`?seat=`) when it holds more than one of the game
   shown: null, // the last GET /games/{id}
   listing: null, // the last GET /games/{id}/moves
   stream: null, // the EventSource
@@ -43,6 +46,9 @@ class Refusal extends Error {
 }
 
 async function call(path, { method = "GET", body, rawBody, token, accept = "application/json" } = {}) {
+  if (token && token === session.token && session.seat !== null && path.startsWith("/games/")) {
+    path = withSeat(path, session.seat);
+  }
   const headers = { Accept: accept };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined || rawBody !== undefined) headers["Content-Type"] = "application/json";
@@ -68,6 +74,7 @@ const getJson = async (path, token) => (await call(path, { token })).json();
 const post = async (path, token, body) => (await call(path, { method: "POST", token, body })).json();
 const gamePath = (game, tail = "") => `/games/${encodeURIComponent(game)}${tail}`;
 const seatHash = (game, token) => `#game=${encodeURIComponent(game)}&token=${encodeURIComponent(token)}`;
+const withSeat = (path, seat) => `${path}${path.includes("?") ? "&" : "?"}seat=${encodeURIComponent(seat)}`;
 const joinUrl = (game) => `${location.origin}/play#join=${encodeURIComponent(game)}`;
 
 // ---- small DOM helpers --------------------------------------------------------------------
@@ -117,7 +124,7 @@ function seatSummary(seat) {
 }
 
 function showSection(name) {
-  for (const section of ["setup", "lobby", "join", "game"]) $(section).hidden = !name.includes(section);
+  for (const section of ["player", "setup", "lobby", "join", "game"]) $(section).hidden = !name.includes(section);
 }
 
 // ---- the new-game form ----------------------------------------------------------------------
@@ -212,11 +219,19 @@ function fillTitle() {
 }
 
 function readForm() {
+  // With a player key remembered, the first human seat is the player's (the key goes with the
+  // request); the others stay seats of their tokens alone.
+  let bindable = Boolean(playerKey());
   const seats = [...document.querySelectorAll(".seat-row")].map((row) => {
     const kind = row.querySelector(".seat-kind").value;
     if (kind === "human" || kind === "open") {
       const name = row.querySelector(".seat-name").value.trim();
-      return name ? { kind, name } : { kind };
+      const seat = name ? { kind, name } : { kind };
+      if (kind === "human" && bindable) {
+        seat.player = "me";
+        bindable = false;
+      }
+      return seat;
     }
     return { kind: "bot", level: kind.slice(4) };
   });
@@ -248,7 +263,7 @@ async function createGame(event) {
   const button = $("create");
   button.disabled = true;
   try {
-    const created = await (await call("/games", { method: "POST", rawBody: readForm() })).json();
+    const created = await (await call("/games", { method: "POST", rawBody: readForm(), token: playerKey() })).json();
     const links = $("seat-links");
     links.replaceChildren();
     for (const seat of created.seats) {
@@ -271,6 +286,7 @@ async function createGame(event) {
     $("created").dataset.game = created.id;
     showSetupRefusal(null);
     if (waiting) loadLobby(false); // a listed game shows there at once
+    if (playerKey()) loadMyGames();
   } catch (error) {
     showSetupRefusal(error);
   } finally {
@@ -313,10 +329,136 @@ async function loadCatalog() {
 }
 
 async function openSetup() {
-  showSection(["setup", "lobby"]);
+  showSection(["player", "setup", "lobby"]);
   await loadCatalog();
-  await loadLobby(false);
+  paintPlayer();
+  await Promise.all([loadLobby(false), loadMyGames()]);
   document.body.dataset.ready = "setup";
+}
+
+// ---- the player: a key kept in this browser, and "my games" --------------------------------
+
+const KEY_STORE = "skyline.player-key";
+const myGamesRead = { ticket: 0 }; // the latest read of my games paints, an older one not
+
+// Local storage may be refused (a privacy setting): the page then works with no player.
+function playerKey() {
+  try {
+    return localStorage.getItem(KEY_STORE);
+  } catch (ignored) {
+    return null;
+  }
+}
+
+function keepKey(key) {
+  try {
+    localStorage.setItem(KEY_STORE, key);
+    return true;
+  } catch (error) {
+    showRefusal({ status: "storage", problem: { code: "storage_refused",
+      detail: "This browser refuses to keep the key (local storage is off)." } }, $("player-refusal"));
+    return false;
+  }
+}
+
+function paintPlayer(newKey = null) {
+  const known = Boolean(playerKey());
+  $("player-none").hidden = known;
+  $("player-known").hidden = !known;
+  $("player-new").hidden = !newKey;
+  $("new-key").textContent = newKey || "";
+  document.body.dataset.player = known ? "known" : "none";
+  if (!known) {
+    $("my-games").replaceChildren();
+    $("my-turn-badge").textContent = "";
+    delete $("my-turn-badge").dataset.count;
+  }
+}
+
+async function becomePlayer() {
+  const button = $("become-player");
+  button.disabled = true;
+  try {
+    const created = await post("/players", null, undefined);
+    if (!keepKey(created.key)) return;
+    showRefusal(null, $("player-refusal"));
+    paintPlayer(created.key);
+    await loadMyGames();
+  } catch (error) {
+    showRefusal(error, $("player-refusal"));
+  } finally {
+    button.disabled = false;
+  }
+}
+
+// A pasted key is kept only once the service has taken it (a read of my games).
+async function usePastedKey(event) {
+  event.preventDefault();
+  const key = $("key-input").value.trim();
+  if (!key) return;
+  try {
+    await getJson("/players/me/games?limit=1", key);
+  } catch (error) {
+    showRefusal(error, $("player-refusal"));
+    return;
+  }
+  if (!keepKey(key)) return;
+  $("key-input").value = "";
+  showRefusal(null, $("player-refusal"));
+  paintPlayer();
+  await loadMyGames();
+}
+
+function forgetKey() {
+  try {
+    localStorage.removeItem(KEY_STORE);
+  } catch (ignored) {
+    // nothing was kept
+  }
+  myGamesRead.ticket += 1; // a read of my games under way paints nothing
+  showRefusal(null, $("player-refusal"));
+  paintPlayer();
+}
+
+function myGameRow(game) {
+  const row = element("li", { class: "my-game", "data-game": game.id, "data-status": game.status,
+    "data-my-turn": String(game.my_turn) });
+  row.append(element("strong", { text: titleName(game.title) }), ` · ${game.status}`);
+  if (game.my_turn) row.append(" · your turn");
+  if (game.my_deadline) {
+    row.append(" · until ", element("time", { datetime: game.my_deadline,
+      text: new Date(game.my_deadline).toLocaleTimeString() }));
+  }
+  const open = (text, hash) => element("a", { class: "my-game-link", href: `/play${hash}`, text });
+  const base = `#game=${encodeURIComponent(game.id)}&player`;
+  if (game.my_seats.length > 1) {
+    for (const seat of game.my_seats) row.append(" ", open(`Play seat ${seat}`, `${base}&seat=${seat}`));
+  } else if (game.my_seats.length) {
+    row.append(" ", open("Open", base));
+  }
+  // The join page sends the key: the seat taken is bound to the player.
+  if (game.invitation) row.append(" ", open("Take the invitation", `#join=${encodeURIComponent(game.id)}`));
+  return row;
+}
+
+// The first page of my live games (the most urgent first) and the badge of my turns.
+async function loadMyGames() {
+  const key = playerKey();
+  if (!key) return;
+  const ticket = ++myGamesRead.ticket;
+  try {
+    const page = await getJson("/players/me/games?limit=50", key);
+    if (ticket !== myGamesRead.ticket) return;
+    $("my-games").replaceChildren(...page.games.map(myGameRow));
+    $("my-games-empty").hidden = page.games.length > 0;
+    const badge = $("my-turn-badge");
+    badge.textContent = String(page.counts.my_turn);
+    badge.dataset.count = String(page.counts.my_turn);
+    badge.title = `${page.counts.my_turn} game${page.counts.my_turn === 1 ? "" : "s"} where it is your turn`;
+    showRefusal(null, $("player-refusal"));
+  } catch (error) {
+    if (ticket === myGamesRead.ticket) showRefusal(error, $("player-refusal"));
+  }
 }
 
 // ---- the lobby and joining ------------------------------------------------------------------
@@ -371,7 +513,8 @@ async function join(game, seat, name, refusalBox) {
   if (seat !== undefined) body.seat = seat;
   if (name) body.name = name;
   try {
-    const joined = await post(gamePath(game, "/join"), null, body);
+    // With a player key the seat taken is bound to the player (and an invitation can be taken).
+    const joined = await post(gamePath(game, "/join"), playerKey(), body);
     location.replace(seatHash(joined.id, joined.token));
   } catch (error) {
     showRefusal(error, refusalBox);
@@ -922,14 +1065,14 @@ function openStream() {
   stream.addEventListener("gone", () => closeStream("the game expired"));
 }
 
-async function openGame(game, token) {
+async function openGame(game, token, seat = null) {
   showSection(["game"]);
   $("live").replaceChildren();
   $("result").hidden = true;
   $("timeout-note").hidden = true;
   showRefusal(null);
   Object.assign(session, {
-    game, token, shown: null, listing: null, seen: -1, logRead: 0, moved: new Set(), leaving: false,
+    game, token, seat, shown: null, listing: null, seen: -1, logRead: 0, moved: new Set(), leaving: false,
     replay: null,
     opened: session.opened + 1,
   });
@@ -952,7 +1095,11 @@ function route() {
   closeStream("left the game");
   document.body.dataset.ready = "loading";
   delete document.body.dataset.game;
-  if (game) openGame(game, fragment.get("token"));
+  session.seat = null;
+  if (game && fragment.has("player")) {
+    const seat = fragment.get("seat");
+    openGame(game, playerKey(), seat === null || seat === "" ? null : Number(seat));
+  } else if (game) openGame(game, fragment.get("token"));
   else if (fragment.get("join")) openJoin(fragment.get("join"));
   else openSetup();
 }
@@ -998,6 +1145,10 @@ document.addEventListener("DOMContentLoaded", () => {
       button.disabled = false;
     }
   });
+  $("become-player").addEventListener("click", becomePlayer);
+  $("paste-key").addEventListener("submit", usePastedKey);
+  $("forget-key").addEventListener("click", forgetKey);
+  $("my-games-refresh").addEventListener("click", () => loadMyGames());
   setInterval(tickClock, 1000);
   window.addEventListener("hashchange", route);
   route();

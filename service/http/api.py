@@ -10,6 +10,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from ..play import auth
+from ..play.errors import InvalidPlayerKey
 from ..play.games import Games
 from . import conditional, jsonbody, sse
 from .bearer import PLAYER_SEAT, bearer_token
@@ -184,6 +185,19 @@ def caller_player() -> str | None:
     return credential.player_id if isinstance(credential, auth.PlayerCredential) else None
 
 
+def creator_player() -> str | None:
+    """The creator of a game: no Authorization, or a player key (the header createGame declares);
+    a malformed header or any other token is refused, not ignored (401)."""
+    if request.headers.get("Authorization") is None:
+        return None
+    credential = caller_token()
+    if not isinstance(credential, auth.PlayerCredential):
+        raise InvalidPlayerKey(
+            "A game is created with no Authorization, or with a player key ('Bearer sk_player_...')."
+        )
+    return credential.player_id
+
+
 @blp.route("/catalog")
 class Catalog(MethodView):
     @blp.response(200, CatalogSchema, headers=FIXED_HEADERS)
@@ -210,7 +224,7 @@ class GameList(MethodView):
         """Create a game; the reply holds one secret token per human seat."""
         notify = current_app.extensions["skyline.webhooks"]
         endpoints, secret = notify.checked_at_creation(body.pop("webhooks", None) or [])  # before the game
-        player = caller_player()
+        player = creator_player()
         created = games().create(body, address=address_key(request.remote_addr), player=player)
         if endpoints:
             notify.register_created(created, endpoints)

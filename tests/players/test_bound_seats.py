@@ -97,3 +97,14 @@ def test_the_cap_of_live_games_refuses_one_more_and_writes_nothing(settings, red
     # A game that ends frees its place.
     assert client.post(f"/games/{first}/abort", headers=bearer(ada["key"])).status_code == 200
     assert client.post(f"/games/{invited}/join", headers=bearer(ada["key"])).status_code == 201
+
+
+def test_a_game_is_created_with_no_authorization_or_a_player_key_only(client, new_player):
+    """createGame declares the creator's player key: anything else in Authorization is refused
+    (401), not ignored, and no game is made."""
+    body = {"title": "property", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    for header in ("Bearer not-a-key", "Basic abc", "Bearer sk_player_unknown"):
+        refused = client.post("/games", json=body, headers={"Authorization": header})
+        assert refused.status_code == 401, (header, refused.get_json())
+    assert client.post("/games", json=body).status_code == 201
+    assert client.post("/games", json=body, headers=bearer(new_player()["key"])).status_code == 201

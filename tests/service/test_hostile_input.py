@@ -6,7 +6,10 @@ The first four tests are the four cases of the issue, each of which was a 500.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+import redis
 
 from service.http import jsonbody
 from service.http.problems import problem_body
@@ -17,6 +20,26 @@ JSON = {"Content-Type": "application/json"}
 # The issue's body was 20,000 levels (40 KB); the tests' body limit is 16 KiB. Past 1,024 levels
 # orjson itself refuses; under that, the service's own walk does (500 levels).
 DEEP = [b"[" * 5000 + b"]" * 5000, b'{"a":' * 500 + b"1" + b"}" * 500]
+
+
+# A database of this module's own on the session's server: these tests check that a refusal
+# writes no key at all, and the session's live worker keeps playing other tests' bot games in
+# db 0 (a bot's first move wrote a log key between a CI test's two scans).
+HOSTILE_DB = 10
+
+
+@pytest.fixture
+def redis_client(redis_server):
+    # Not from_url(url, db=...): the URL's own "?db=0" would win.
+    client = redis.Redis(unix_socket_path=redis_server.socket, db=HOSTILE_DB)
+    client.flushdb()
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def settings(settings, redis_server):
+    return replace(settings, redis_url=f"unix://{redis_server.socket}?db={HOSTILE_DB}")
 
 
 def post_raw(client, path, data, **headers):

@@ -49,7 +49,8 @@ from service.play.games import Games  # noqa: E402
 from service.run.embedded import EmbeddedRedis  # noqa: E402
 from service.run.postgres import EmbeddedPostgres  # noqa: E402
 from service.store.archiving import ArchiveDue  # noqa: E402
-from service.store.keys import ARCHIVE_DUE  # noqa: E402
+from service.store.keys import ARCHIVE_DUE, game_key  # noqa: E402
+from service.store.partitioned import PartitionedIndex
 from worker.archiver import Archiver  # noqa: E402
 
 # Longer than the archiving of every game takes, so that each is measured inside its grace.
@@ -60,7 +61,7 @@ ARCHIVE_TABLES = ("archived_games", "archived_log", "archived_snapshots", "archi
 def game_bytes(client: redis.Redis, game_id: str) -> int:
     """Redis's bytes for the game's own keys (its hash tag), every element counted."""
     total = 0
-    for key in client.scan_iter(match=f"sk:{{{game_id}}}:*", count=1000):
+    for key in client.scan_iter(match=f"{game_key(game_id)}*", count=1000):
         total += int(client.memory_usage(key, samples=0) or 0)
     return total
 
@@ -156,7 +157,7 @@ def main() -> None:
             f"{len(every) - len(played)} not over after {args.max_moves} moves, left out",
             flush=True,
         )
-        assert int(client.zcard(ARCHIVE_DUE)) == len(played)
+        assert int(PartitionedIndex(client, ARCHIVE_DUE).size()) == len(played)
 
         # The replay alone (CPU), over the games as Redis holds them, before they are archived.
         due = ArchiveDue(client)

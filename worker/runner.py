@@ -38,6 +38,7 @@ from rq.worker import SimpleWorker
 from service.config import Settings
 from service.store.botqueue import QUEUE_NAMES
 from service.store.keys import WEBHOOK_WORKERS
+from service.store.migrate import refuse_first_layout
 from service.store.workers import WorkerPresence, member
 from service.watch import logs
 
@@ -238,6 +239,7 @@ def run(*, burst: bool = False, http_port: int | None = None) -> int:
     """Run one worker on the bot queue until SIGTERM (warm shutdown) or, with burst, an empty queue."""
     settings, url = _settings()
     connection = redis.Redis.from_url(url)  # bytes: RQ stores compressed payloads
+    refuse_first_layout(connection)
     beat = PresenceBeat(WorkerPresence(redis.Redis.from_url(url)))
     worker = SkylineWorker(
         list(QUEUE_NAMES),  # in order: a game with a human first

@@ -21,6 +21,7 @@ from ..store.botgames import BotGameQuota
 from ..store.botqueue import BotQueue
 from ..store.games import GameStore
 from ..store.lobby import LobbyIndex
+from ..store.migrate import refuse_first_layout
 from ..store.players import PlayerStore
 from ..store.seats import SeatStore
 from ..store.streamcaps import StreamCaps
@@ -146,6 +147,7 @@ def create_app(
             settings.redis_url, max_connections=settings.redis_connections, timeout=10
         )
         redis_client = redis.Redis(connection_pool=pool)
+    refuse_first_layout(redis_client)
     store = GameStore(
         redis_client,
         ttl_seconds=settings.game_ttl_seconds,

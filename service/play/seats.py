@@ -299,7 +299,9 @@ class Seats:
         """The finished game's one rematch, made now or found: in the game's hash while Redis has
         it (and copied to the archive once it is archived), else in the archive's row."""
         lifetime = self.games.store.lobby_ttl
-        made = self.rematches.create_once(game_id, new_game_id(), meta, state, "waiting", lifetime)
+        made = self.rematches.create_once(
+            game_id, new_game_id(beside=game_id), meta, state, "waiting", lifetime
+        )
         archived = self.games.archived
         if made is not None:
             new_id, in_archive = made

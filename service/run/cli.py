@@ -1,4 +1,5 @@
-"""The `skyline` command: serve (embedded default), worker, healthcheck, openapi, settings, export, import.
+"""The `skyline` command: serve (embedded default), worker, healthcheck, openapi, settings, export,
+import, migrate-keys.
 
 The options' defaults are the settings (service.config): ``--port`` is ``PORT``'s, and so on. A
 setting that does not read stops the command before anything starts, with one line naming it.
@@ -73,6 +74,27 @@ def _import(args: argparse.Namespace) -> int:
     from .exchange import run_import
 
     return run_import(args, Settings.from_env().database_url)
+
+
+def _migrate_keys(args: argparse.Namespace) -> int:
+    """Move the Redis at REDIS_URL from the first key layout to the partitioned one (store.migrate)."""
+    import redis
+
+    from ..store.migrate import migrate_layout
+
+    url = Settings.from_env().redis_url
+    if not url:
+        print(
+            "skyline: set REDIS_URL to the Redis to move (`skyline serve` moves its embedded one)",
+            file=sys.stderr,
+        )
+        return 2
+    client = redis.Redis.from_url(url)
+    moved = migrate_layout(client)
+    print(f"moved {moved.games} games ({moved.keys} keys, {moved.index_entries} index entries)")
+    for key in moved.left:
+        print(f"left as it was (not a key of the first layout's games): {key}")
+    return 0
 
 
 def _moment(text: str) -> datetime.datetime:
@@ -173,6 +195,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     load.add_argument("--data-dir", default=settings.data_dir, help=data_help)
     load.set_defaults(run=_import)
+
+    keys = sub.add_parser(
+        "migrate-keys",
+        help="move the Redis at REDIS_URL to the partitioned key layout (API and workers stopped)",
+    )
+    keys.set_defaults(run=_migrate_keys)
 
     args = parser.parse_args(argv)
     return args.run(args)

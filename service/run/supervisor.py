@@ -45,6 +45,7 @@ import redis
 from ..archive.schema import MigrationError, migrate
 from ..config import Settings, environment
 from ..store.keys import BOT_WORKERS, WEBHOOK_WORKERS
+from ..store.migrate import FirstLayout, check_layout, migrate_layout
 from ..store.workers import WorkerPresence, member
 from .embedded import EmbeddedRedis, gunicorn_command, webhook_worker_command, worker_command
 from .parentdeath import die_with_parent
@@ -292,6 +293,21 @@ class Supervisor:
                 "and that PostgreSQL runs there, or unset it for the embedded one."
             ) from None
 
+    def _move_to_current_layout(self) -> None:
+        """A Redis written by the first key layout is moved before anything else starts on it:
+        the supervisor starts every process that uses it, so none can write meanwhile."""
+        client = redis.Redis.from_url(self.env["REDIS_URL"])
+        try:
+            check_layout(client)
+        except FirstLayout:
+            moved = migrate_layout(client)
+            log(
+                f"moved {moved.games} games ({moved.keys} keys, {moved.index_entries} index entries) "
+                "to the partitioned key layout"
+            )
+        finally:
+            client.close()
+
     def _check_external_redis(self, url: str, timeout: float = 5.0) -> None:
         """A REDIS_URL that refuses is a configuration error: say so before starting anything."""
         client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
@@ -363,6 +379,7 @@ class Supervisor:
             self.redis_child.start()
             self.env["REDIS_URL"] = self.redis.url
             log(f"embedded Redis on {self.redis.socket} (data in {self.redis.data_dir})")
+        self._move_to_current_layout()
         self._prepare_archive()
         # One metrics directory for gunicorn's processes and the bot workers, so the API's
         # /metrics shows everything; emptied at each start (prometheus-client's multiprocess mode).

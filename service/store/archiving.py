@@ -1,6 +1,7 @@
-"""The games waiting for the archive (``sk:archive-due``), and letting one go once it is archived.
+"""The games waiting for the archive (``archive-due``, one per partition), and letting one go once
+it is archived.
 
-The commit that ends a game adds it to ``sk:archive-due`` (``aftercommit.ARCHIVE_OR_EXPIRE``),
+The commit that ends a game adds it to its partition's ``archive-due`` (``aftercommit.ARCHIVE_OR_EXPIRE``),
 scored by the end. The score is also when a worker may take the game next: ``claim`` moves the
 score of what it takes a lease ahead, in one script, so two workers never hold the same game at
 once, and a worker that died holding one lets it come due again when the lease runs out. A write
@@ -15,16 +16,8 @@ from dataclasses import dataclass
 
 import redis
 
-from .keys import ARCHIVE_DUE, IDLE, game_key, log_key
-
-_CLAIM = """
--- KEYS: the due set (sk:archive-due or sk:idle); ARGV: now, the lease's end, how many at most
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-for _, game_id in ipairs(due) do
-  redis.call('ZADD', KEYS[1], 'XX', ARGV[2], game_id)
-end
-return due
-"""
+from .keys import ARCHIVE_DUE, IDLE, game_key, index_of, log_key
+from .partitioned import PartitionedIndex
 
 _RELEASE = """
 -- KEYS: the due set, the game's hash, its log; ARGV: the game id, now, the grace (seconds)
@@ -60,24 +53,23 @@ class EndedGame:
 
 
 class ArchiveDue:
-    """``sk:archive-due``: claim games to archive, postpone one, release one once archived."""
+    """``archive-due``: claim games to archive (over every partition), postpone one, release one."""
 
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
-        self._claim = client.register_script(_CLAIM)
+        self._due = PartitionedIndex(client, ARCHIVE_DUE)
         self._release = client.register_script(_RELEASE)
 
     def claim(self, now: float, lease_seconds: float, limit: int = 20) -> list[str]:
         """The games due by ``now`` (oldest first), held by the caller for ``lease_seconds``."""
-        taken = self._claim(keys=[ARCHIVE_DUE], args=[repr(now), repr(now + lease_seconds), limit])
-        return [game_id.decode() if isinstance(game_id, bytes) else game_id for game_id in taken]
+        return self._due.claim(now, now + lease_seconds, limit)
 
     def postpone(self, game_id: str, until: float) -> None:
         """Try the game again at ``until`` (a retry's backoff); only if it is still due."""
-        self.redis.zadd(ARCHIVE_DUE, {game_id: until}, xx=True)
+        self.redis.zadd(index_of(ARCHIVE_DUE, game_id), {game_id: until}, xx=True)
 
     def due(self) -> int:
-        return int(self.redis.zcard(ARCHIVE_DUE))
+        return self._due.size()
 
     def read(self, game_id: str) -> EndedGame | None:
         """The game's hash and its whole log, in one transaction (None: no such game)."""
@@ -104,32 +96,31 @@ class ArchiveDue:
         """The archive holds the game: mark it ``archived``, let its keys go after the grace, and
         take it off the due set, in one step. Whether it was due (False: released already), and
         the game's rematch as the hash holds it then (None: none yet)."""
-        keys = [ARCHIVE_DUE, game_key(game_id), log_key(game_id)]
+        keys = [index_of(ARCHIVE_DUE, game_id), game_key(game_id), log_key(game_id)]
         taken, rematch = self._release(keys=keys, args=[game_id, repr(now), grace_seconds])
         return bool(taken), (rematch.decode() if isinstance(rematch, bytes) else rematch) or None
 
 
 class IdleGames:
-    """``sk:idle``: the live games idle too long, claimed by the sweeper under a lease as the due
-    set's are (a sweeper killed holding one lets it come due again), ended as ``expired`` by
+    """``idle`` (one per partition): the live games idle too long, claimed by the sweeper under a
+    lease as the due set's are (a sweeper killed holding one lets it come due again), ended as ``expired`` by
     ``service.play.seats.Seats.expire_idle``; that commit takes them off."""
 
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
-        self._claim = client.register_script(_CLAIM)
+        self._idle = PartitionedIndex(client, IDLE)
 
     def claim(self, now: float, lease_seconds: float, limit: int = 20) -> list[str]:
-        taken = self._claim(keys=[IDLE], args=[repr(now), repr(now + lease_seconds), limit])
-        return [game_id.decode() if isinstance(game_id, bytes) else game_id for game_id in taken]
+        return self._idle.claim(now, now + lease_seconds, limit)
 
     def renew(self, game_id: str, at: float) -> None:
         """The game is not idle after all (a commit came in before its end was written): due at ``at``."""
-        self.redis.zadd(IDLE, {game_id: at}, xx=True)
+        self.redis.zadd(index_of(IDLE, game_id), {game_id: at}, xx=True)
 
     def forget(self, game_id: str) -> None:
         """No live game under that id any more (ended, or gone)."""
-        self.redis.zrem(IDLE, game_id)
+        self.redis.zrem(index_of(IDLE, game_id), game_id)
 
     def due_at(self, game_id: str) -> float | None:
-        score = self.redis.zscore(IDLE, game_id)
+        score = self.redis.zscore(index_of(IDLE, game_id), game_id)
         return None if score is None else float(score)

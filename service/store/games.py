@@ -28,10 +28,13 @@ from .keys import (
     events_channel,
     game_key,
     idempotency_key,
+    index_of,
     log_key,
     player_games_key,
     webhooks_key,
 )
+from .partitioned import PartitionedIndex
+from .partitions import partition_of
 from .players import GAME_KEY_PARTS, LIVE_GAMES
 from .records import GameMeta, LogEntry, StoredGame
 from .slidingwindow import ADMIT
@@ -175,8 +178,13 @@ class GameMissing(Exception):
     """No game under that id (never created, or expired)."""
 
 
-def new_game_id() -> str:
-    return secrets.token_urlsafe(9)
+def new_game_id(beside: str | None = None) -> str:
+    """A fresh game id; with ``beside``, one in the same partition as that game (a rematch, whose
+    creation writes both games in one script: one slot)."""
+    while True:
+        game_id = secrets.token_urlsafe(9)
+        if beside is None or partition_of(game_id) == partition_of(beside):
+            return game_id
 
 
 class GameStore:
@@ -200,6 +208,8 @@ class GameStore:
         self._create = client.register_script(_CREATE)
         self._forget_if_unchanged = client.register_script(_FORGET_IF_UNCHANGED)
         self._load_after_limit = client.register_script(_LOAD)
+        self._bots_due = PartitionedIndex(client, BOTS_DUE)
+        self._deadlines = PartitionedIndex(client, DEADLINES)
         # Set by the API's rate limiter: takes the request's pending check for the next game
         # read (its keys, arguments, and the judge of the script's reply, which raises to
         # refuse the request), or None when none is pending.
@@ -233,7 +243,12 @@ class GameStore:
         names the first over it, and nothing is written. ``to_act`` (games with players): who acts
         at version 0, kept for their "my games"."""
         bound = players or []
-        keys = [game_key(game_id), DEADLINES, IDLE, *(player_games_key(player) for player, _ in bound)]
+        keys = [
+            game_key(game_id),
+            index_of(DEADLINES, game_id),
+            index_of(IDLE, game_id),
+            *(player_games_key(player) for player, _ in bound),
+        ]
         args: list[Any] = [
             orjson.dumps(meta),
             orjson.dumps(state),
@@ -305,8 +320,14 @@ class GameStore:
             idem_key = idempotency_key(game_id, idempotency[0])
             idem_reply = orjson.dumps(idempotency[1])
         ttl = self._ttl_for(status)
-        keys: list[Any] = [key, log_key(game_id), idem_key, DEADLINES, webhooks_key(game_id), WEBHOOKS_DUE]
-        keys += [ARCHIVE_DUE, IDLE]
+        keys: list[Any] = [
+            key,
+            log_key(game_id),
+            idem_key,
+            index_of(DEADLINES, game_id),
+            webhooks_key(game_id),
+        ]
+        keys += [index_of(WEBHOOKS_DUE, game_id), index_of(ARCHIVE_DUE, game_id), index_of(IDLE, game_id)]
         args: list[Any] = [
             expected_version,
             orjson.dumps(state),
@@ -348,21 +369,15 @@ class GameStore:
     # ---- games waiting for a bot (the sweeper's index) ----------------------------------
     def mark_bot_due(self, game_id: str) -> None:
         """Note that a bot seat of this game is (about to be) due to act, as of now."""
-        self.redis.zadd(BOTS_DUE, {game_id: time.time()})
+        self.redis.zadd(index_of(BOTS_DUE, game_id), {game_id: time.time()})
 
     def bots_due_since(self, before: float, limit: int = 100) -> list[tuple[str, bytes]]:
         """Games marked before ``before`` (oldest first), each with its score as stored."""
-        rows = cast(
-            list[tuple[bytes | str, bytes]],
-            self.redis.zrangebyscore(
-                BOTS_DUE, "-inf", before, start=0, num=limit, withscores=True, score_cast_func=bytes
-            ),
-        )
-        return [(member.decode() if isinstance(member, bytes) else member, score) for member, score in rows]
+        return self._bots_due.oldest(before, limit)
 
     def forget_bot_due(self, game_id: str, score: bytes) -> bool:
         """Drop the game from the index unless it was marked again after ``score`` was read."""
-        return bool(self._forget_if_unchanged(keys=[BOTS_DUE], args=[game_id, score]))
+        return bool(self._forget_if_unchanged(keys=[index_of(BOTS_DUE, game_id)], args=[game_id, score]))
 
     def ping(self) -> bool:
         return bool(self.redis.ping())
@@ -370,14 +385,8 @@ class GameStore:
     # ---- deadlines (games with a clock) -------------------------------------------------------
     def deadlines_due(self, before: float, limit: int = 100) -> list[tuple[str, bytes]]:
         """Games whose earliest deadline is before ``before``, earliest first, with the score read."""
-        rows = cast(
-            list[tuple[bytes | str, bytes]],
-            self.redis.zrangebyscore(
-                DEADLINES, "-inf", before, start=0, num=limit, withscores=True, score_cast_func=bytes
-            ),
-        )
-        return [(member.decode() if isinstance(member, bytes) else member, score) for member, score in rows]
+        return self._deadlines.oldest(before, limit)
 
     def forget_deadline(self, game_id: str, score: bytes) -> bool:
         """Drop the game from the deadlines' index unless a commit indexed it anew since."""
-        return bool(self._forget_if_unchanged(keys=[DEADLINES], args=[game_id, score]))
+        return bool(self._forget_if_unchanged(keys=[index_of(DEADLINES, game_id)], args=[game_id, score]))

@@ -63,31 +63,55 @@ slot, as RQ's keys do: Skyline needs a single Redis (with replicas), not a Redis
 
 from __future__ import annotations
 
+from .partitions import all_partitions, tag, tag_of
+
+_GAME = "sk:{{{tag}}}:g:{game}"
+
+
+def _game_prefix(game_id: str) -> str:
+    """Where a game's keys start: its partition's hash tag, then the game (store.partitions)."""
+    return _GAME.format(tag=tag_of(game_id), game=game_id)
+
 
 def game_key(game_id: str) -> str:
-    return f"sk:{{{game_id}}}:game"
+    return _game_prefix(game_id)
 
 
 def log_key(game_id: str) -> str:
-    return f"sk:{{{game_id}}}:log"
+    return f"{_game_prefix(game_id)}:log"
 
 
 def idempotency_key(game_id: str, digest: str) -> str:
-    return f"sk:{{{game_id}}}:idem:{digest}"
+    return f"{_game_prefix(game_id)}:idem:{digest}"
 
 
 def events_channel(game_id: str) -> str:
-    return f"sk:{{{game_id}}}:events"
+    return f"{_game_prefix(game_id)}:events"
 
 
 # Every game's channel, for the one subscription of a process (store.fanout).
-EVENTS_PATTERN = "sk:{*}:events"
+EVENTS_PATTERN = "sk:{*}:g:*:events"
 
 
 def game_of_channel(channel: bytes | str) -> str:
     """The game id of an ``events_channel``."""
     name = channel.decode() if isinstance(channel, bytes) else channel
-    return name[len("sk:{") : -len("}:events")]
+    return name[name.index("}:g:") + len("}:g:") : -len(":events")]
+
+
+def index_key(index: str, partition: int) -> str:
+    """One partition's part of an index of games (DEADLINES, LOBBY, ...), in its games' slot."""
+    return f"sk:{{{tag(partition)}}}:{index}"
+
+
+def index_keys(index: str) -> list[str]:
+    """Every partition's part of an index."""
+    return [index_key(index, partition) for partition in all_partitions()]
+
+
+def index_of(index: str, game_id: str) -> str:
+    """The part of an index that holds ``game_id``: in the slot of the game's own keys."""
+    return f"sk:{{{tag_of(game_id)}}}:{index}"
 
 
 RATE_LIMIT_PREFIX = "sk:rl"
@@ -98,7 +122,7 @@ def rate_limit_key(prefix: str, scope: str, identity: str, slot: str | None) -> 
     in the game's slot when ``slot`` names the game, else in a slot of the identity's own."""
     if slot is None:
         return f"{prefix}:{{{scope}:{identity}}}"
-    return f"{prefix}:{{{slot}}}:{scope}:{identity}"  # beside the game's own keys, in its slot
+    return f"{prefix}:{{{tag_of(slot)}}}:{scope}:{identity}"  # beside the game's own keys, in its slot
 
 
 # Games whose bot seat was due to act, scored by when it was last found so: the workers'
@@ -106,7 +130,7 @@ def rate_limit_key(prefix: str, scope: str, identity: str, slot: str | None) -> 
 # lost or abandoned job can stall a game, whether or not a client looks at it. One key for
 # all games (outside every game's slot): it is written in its own command, before the commit
 # that makes a bot due, so that the log of a single Redis never holds that commit without it.
-BOTS_DUE = "sk:bots-due"
+BOTS_DUE = "bots-due"
 SWEEPER_LOCK = "sk:sweeper-lock"
 
 
@@ -128,45 +152,50 @@ WEBHOOK_WORKERS = "sk:webhook-workers"
 
 
 # Ended games waiting for the archive, by when a worker may take them (store.archiving).
-ARCHIVE_DUE = "sk:archive-due"
+ARCHIVE_DUE = "archive-due"
 
 # Live games (waiting or active), by when they will have been idle too long: a waiting game its
 # lobby's lifetime after its creation, an active one SKYLINE_GAME_TTL_SECONDS after its last
 # commit. Every commit script renews the score; the workers' sweeper ends a game whose time has
 # come as ``expired`` (store.archiving), and the archive takes it as any ended game. The keys of a
 # live game never expire by themselves: a game leaves Redis only once PostgreSQL holds it.
-IDLE = "sk:idle"
+IDLE = "idle"
+
+
+# The key layout this Redis is written in ("2": the partitioned one), set by the first process to
+# start on an empty Redis or by `skyline migrate-keys` (store.migrate).
+LAYOUT = "sk:layout"
 
 
 # Listed games waiting for players, by creation time (store.lobby, store.seats).
-LOBBY = "sk:lobby"
+LOBBY = "lobby"
 
 # Games with a clock, by their earliest deadline (store.games' and store.seats' commit scripts).
-DEADLINES = "sk:deadlines"
+DEADLINES = "deadlines"
 
 
 # Webhooks (store.webhooks): a game's endpoints, the outbox of games with versions to announce,
 # each endpoint's deliveries, its queue and those set aside, the endpoints due to send and those
 # a worker holds, and the rate per URL.
-WEBHOOKS_DUE = "sk:webhooks-due"
-WEBHOOKS_SENDING = "sk:webhooks-sending"
-WEBHOOKS_HELD = "sk:webhooks-held"
+WEBHOOKS_DUE = "webhooks-due"
+WEBHOOKS_SENDING = "webhooks-sending"
+WEBHOOKS_HELD = "webhooks-held"
 
 
 def webhooks_key(game_id: str) -> str:
-    return f"sk:{{{game_id}}}:webhooks"
+    return f"{_game_prefix(game_id)}:webhooks"
 
 
 def deliveries_key(game_id: str) -> str:
-    return f"sk:{{{game_id}}}:wh:deliveries"
+    return f"{_game_prefix(game_id)}:wh:deliveries"
 
 
 def queue_key(game_id: str, endpoint: str) -> str:
-    return f"sk:{{{game_id}}}:wh:queue:{endpoint}"
+    return f"{_game_prefix(game_id)}:wh:queue:{endpoint}"
 
 
 def later_key(game_id: str, endpoint: str) -> str:
-    return f"sk:{{{game_id}}}:wh:later:{endpoint}"
+    return f"{_game_prefix(game_id)}:wh:later:{endpoint}"
 
 
 def sending_member(game_id: str, endpoint: str) -> str:
@@ -191,6 +220,6 @@ def player_by_key(digest: str) -> str:
     return f"sk:player-key:{digest}"
 
 
-# A game's hash as the player scripts build it from an id they read (a Lua concatenation of
-# these two around the id), so that the name is still spelled only here.
-GAME_KEY_PREFIX, GAME_KEY_SUFFIX = game_key("\0").split("\0")
+# A game's hash as the player scripts build it from an id they read: these two around the
+# partition's tag (partitions.LUA_TAG_OF), then the id; so that the name is still spelled only here.
+GAME_KEY_PREFIX, GAME_KEY_SUFFIX, _ = _GAME.format(tag="\0", game="\0").split("\0")

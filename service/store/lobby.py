@@ -1,4 +1,4 @@
-"""The lobby's index: listed games waiting for players, newest first (``sk:lobby``).
+"""The lobby's index: listed games waiting for players, newest first (``lobby``, by partition).
 
 A game is added when it is created listed and waiting, and removed by the seat script when it
 starts or is aborted. A game that expired while waiting (``SKYLINE_LOBBY_TTL_SECONDS``) leaves
@@ -8,12 +8,12 @@ no one to remove it: reads trim entries older than that, and drop any whose game
 from __future__ import annotations
 
 import time
-from typing import cast
 
 import orjson
 import redis
 
-from .keys import LOBBY, game_key
+from .keys import LOBBY, game_key, index_of
+from .partitioned import PartitionedIndex
 from .records import GameMeta
 
 
@@ -21,20 +21,14 @@ class LobbyIndex:
     def __init__(self, client: redis.Redis, ttl_seconds: int) -> None:
         self.redis = client
         self.ttl = ttl_seconds
+        self._index = PartitionedIndex(client, LOBBY)
 
     def add(self, game_id: str, created: float) -> None:
-        self.redis.zadd(LOBBY, {game_id: created})
+        self.redis.zadd(index_of(LOBBY, game_id), {game_id: created})
 
     def page(self, before: float | None, count: int) -> list[tuple[str, float]]:
         """Up to ``count`` games created at or before ``before`` (all when None), newest first."""
-        self.redis.zremrangebyscore(LOBBY, "-inf", f"({time.time() - self.ttl!r}")
-        rows = cast(
-            list[tuple[bytes | str, float]],
-            self.redis.zrevrangebyscore(
-                LOBBY, "+inf" if before is None else repr(before), "-inf", start=0, num=count, withscores=True
-            ),
-        )
-        return [(member.decode() if isinstance(member, bytes) else member, score) for member, score in rows]
+        return self._index.newest(before, count, drop_before=time.time() - self.ttl)
 
     def games(self, ids: list[str]) -> list[tuple[str, GameMeta] | None]:
         """Each game's status and meta (None for a game gone), in one round trip."""
@@ -50,4 +44,4 @@ class LobbyIndex:
         return found
 
     def forget(self, game_id: str) -> None:
-        self.redis.zrem(LOBBY, game_id)
+        self.redis.zrem(index_of(LOBBY, game_id), game_id)

@@ -28,11 +28,14 @@ from .keys import (
     player_games_key,
     player_key,
 )
+from .partitions import LUA_TAG_OF
 
 # Lua, shared by the scripts that bind a seat: how many of the player's games are live (waiting
 # or active), dropping from its index the games Redis has let go. ``prefix`` and ``suffix`` make
 # a game's hash from its id (store.keys.GAME_KEY_PREFIX and _SUFFIX).
-LIVE_GAMES = """
+LIVE_GAMES = (
+    LUA_TAG_OF
+    + """
 local function is_live(game, player, prefix, suffix, index, id)
   local status = redis.call('HGET', game, 'status')
   if not status then
@@ -53,13 +56,14 @@ local function over_cap(index, player, game_id, cap, prefix, suffix)
   if cap <= 0 then return false end
   local live = 0
   for _, id in ipairs(redis.call('ZRANGE', index, 0, -1)) do
-    if id ~= game_id and is_live(prefix .. id .. suffix, player, prefix, suffix, index, id) then
+    if id ~= game_id and is_live(prefix .. tag_of(id) .. suffix .. id, player, prefix, suffix, index, id) then
       live = live + 1
     end
   end
   return live >= cap
 end
 """
+)
 
 # The arguments every binding script passes to ``over_cap`` after the cap.
 GAME_KEY_PARTS = (GAME_KEY_PREFIX, GAME_KEY_SUFFIX)

@@ -25,6 +25,7 @@ from .keys import (
     WEBHOOKS_DUE,
     events_channel,
     game_key,
+    index_of,
     log_key,
     player_games_key,
     webhooks_key,
@@ -105,12 +106,12 @@ class SeatStore:
         keys = [
             game_key(game_id),
             log_key(game_id),
-            LOBBY,
-            DEADLINES,
+            index_of(LOBBY, game_id),
+            index_of(DEADLINES, game_id),
             webhooks_key(game_id),
-            WEBHOOKS_DUE,
-            ARCHIVE_DUE,
-            IDLE,
+            index_of(WEBHOOKS_DUE, game_id),
+            index_of(ARCHIVE_DUE, game_id),
+            index_of(IDLE, game_id),
         ]
         args: list[Any] = [
             expected_version,
@@ -181,7 +182,7 @@ class RematchStore:
         """The rematch's id (``new_id`` created now, or the one created before) and whether the
         finished game was archived already; None: Redis has let the finished game go."""
         found = self._rematch(
-            keys=[game_key(game_id), game_key(new_id), IDLE],
+            keys=[game_key(game_id), game_key(new_id), index_of(IDLE, new_id)],
             args=[new_id, orjson.dumps(meta), orjson.dumps(state), status, ttl, repr(time.time())],
         )
         if found is None:
@@ -192,7 +193,7 @@ class RematchStore:
     def create_alone(self, new_id: str, meta: GameMeta, state: dict[str, Any], status: str, ttl: int) -> None:
         """The rematch of a game only the archive holds, before the archive is told it is the one."""
         self._new_game(
-            keys=[game_key(new_id), IDLE],
+            keys=[game_key(new_id), index_of(IDLE, new_id)],
             args=[new_id, orjson.dumps(meta), orjson.dumps(state), status, ttl, repr(time.time())],
         )
 
@@ -200,5 +201,5 @@ class RematchStore:
         """A rematch made alone that lost to another one made at the same moment."""
         pipe = self.redis.pipeline(transaction=True)
         pipe.delete(game_key(new_id))
-        pipe.zrem(IDLE, new_id)
+        pipe.zrem(index_of(IDLE, new_id), new_id)
         pipe.execute()

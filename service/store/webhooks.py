@@ -4,7 +4,8 @@
   disabled); ``notified``: the last version whose notices were fanned out; ``start``: what
   version 0 announces (who is to act at creation). Its existence is what the commit scripts
   test: a game without webhooks pays one ``EXISTS`` per move, nothing else.
-- ``sk:webhooks-due`` (sorted set): games with versions not yet fanned out, scored by when.
+- ``webhooks-due`` (sorted set, one per partition: ``store.partitioned``): games with versions
+  not yet fanned out, scored by when.
   The commit scripts (``store.games``, ``store.seats``) add the game in the same step as the
   move (``ZADD NX``): the outbox rides in the commit, no other round trip.
 - ``sk:{<game>}:wh:deliveries`` (hash): delivery id (the ``webhook-id``) -> its record (type,
@@ -14,9 +15,9 @@
 - ``sk:{<game>}:wh:later:<endpoint>`` (sorted set): its deliveries set aside, scored by when
   each is due: a failed one until its retry, a ``deadline.near`` until its time. Each waits on
   its own schedule and holds back none of the others.
-- ``sk:webhooks-sending`` (sorted set): ``<game> <endpoint>`` with a pending delivery, scored
+- ``webhooks-sending`` (sorted set, one per partition): ``<game> <endpoint>`` with a pending delivery, scored
   by when the endpoint is next due (now if its queue holds any, else its earliest set aside).
-- ``sk:webhooks-held`` (sorted set): the same members, while a worker holds one, scored by
+- ``webhooks-held`` (sorted set, one per partition): the same members, while a worker holds one, scored by
   when its lease runs out. Claiming an endpoint holds it and pushes its ``sending`` score a
   lease ahead: one delivery at a time per endpoint, and a worker killed mid-delivery leaves it
   to be claimed again when the lease runs out (at least once; receivers dedupe). A fan-out
@@ -28,7 +29,7 @@ Every key of a game's expires with the game (``ttl_seconds``, the longest a game
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, cast
 
 import orjson
 import redis
@@ -39,31 +40,13 @@ from .keys import (
     WEBHOOKS_SENDING,
     deliveries_key,
     game_key,
+    index_of,
     later_key,
     queue_key,
     sending_member,
     webhooks_key,
 )
-
-# Claim up to ARGV[3] games due by ARGV[1]: each one's score moves to ARGV[2] (a lease), so that
-# no other worker claims it meanwhile.
-_CLAIM = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-for _, member in ipairs(due) do
-  redis.call('ZADD', KEYS[1], 'XX', ARGV[2], member)
-end
-return due
-"""
-
-# The same for endpoints, each also held (KEYS[2]) until ARGV[2].
-_CLAIM_SENDING = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-for _, member in ipairs(due) do
-  redis.call('ZADD', KEYS[1], 'XX', ARGV[2], member)
-  redis.call('ZADD', KEYS[2], ARGV[2], member)
-end
-return due
-"""
+from .partitioned import PartitionedIndex
 
 # The fan-out of versions (notified+1 .. ARGV[2]) of one game, if no other worker did it first.
 # KEYS: webhooks hash, deliveries hash, due set, sending set, game hash, held set, then per
@@ -136,8 +119,8 @@ class WebhookStore:
     def __init__(self, client: redis.Redis, *, ttl_seconds: int = 14 * 24 * 3600) -> None:
         self.redis = client
         self.ttl = ttl_seconds
-        self._claim = client.register_script(_CLAIM)
-        self._claim_sending = client.register_script(_CLAIM_SENDING)
+        self._due = PartitionedIndex(client, WEBHOOKS_DUE)
+        self._sending = PartitionedIndex(client, WEBHOOKS_SENDING)
         self._fan_out = client.register_script(_FAN_OUT)
         self._release = client.register_script(_RELEASE)
 
@@ -155,7 +138,7 @@ class WebhookStore:
             },
         )
         pipe.expire(key, self.ttl)
-        pipe.zadd(WEBHOOKS_DUE, {game_id: time.time()})
+        pipe.zadd(index_of(WEBHOOKS_DUE, game_id), {game_id: time.time()})
         pipe.execute()
 
     def register_once(self, game_id: str, endpoints: list[dict[str, Any]], start: dict[str, Any]) -> None:
@@ -168,7 +151,7 @@ class WebhookStore:
         pipe.hsetnx(key, "notified", -1)
         pipe.hsetnx(key, "start", orjson.dumps(start))
         pipe.expire(key, self.ttl)
-        pipe.zadd(WEBHOOKS_DUE, {game_id: time.time()}, nx=True)
+        pipe.zadd(index_of(WEBHOOKS_DUE, game_id), {game_id: time.time()}, nx=True)
         pipe.execute()
 
     def put_endpoint(self, game_id: str, endpoint: dict[str, Any], version: int) -> None:
@@ -190,7 +173,7 @@ class WebhookStore:
         pipe.hset(key, f"ep:{endpoint['id']}", orjson.dumps(endpoint))
         pipe.hsetnx(key, "notified", after_version)
         pipe.expire(key, self.ttl)
-        pipe.zadd(WEBHOOKS_DUE, {game_id: time.time()}, nx=True)
+        pipe.zadd(index_of(WEBHOOKS_DUE, game_id), {game_id: time.time()}, nx=True)
         pipe.execute()
 
     def remove_endpoint(self, game_id: str, endpoint_id: str) -> bool:
@@ -221,7 +204,7 @@ class WebhookStore:
 
     # ---- the outbox --------------------------------------------------------------------------
     def claim_due_games(self, now: float, lease: float, limit: int = 50) -> list[str]:
-        return [m.decode() for m in self._claim(keys=[WEBHOOKS_DUE], args=[now, now + lease, limit])]
+        return self._due.claim(now, now + lease, limit)
 
     def fan_out(
         self,
@@ -242,28 +225,28 @@ class WebhookStore:
         keys = [
             webhooks_key(game_id),
             deliveries_key(game_id),
-            WEBHOOKS_DUE,
-            WEBHOOKS_SENDING,
+            index_of(WEBHOOKS_DUE, game_id),
+            index_of(WEBHOOKS_SENDING, game_id),
             game_key(game_id),
-            WEBHOOKS_HELD,
+            index_of(WEBHOOKS_HELD, game_id),
             *(key for e in endpoints for key in (queue_key(game_id, e), later_key(game_id, e))),
         ]
         return bool(self._fan_out(keys=keys, args=args))
 
     def forget_due(self, game_id: str) -> None:
-        self.redis.zrem(WEBHOOKS_DUE, game_id)
+        self.redis.zrem(index_of(WEBHOOKS_DUE, game_id), game_id)
 
     # ---- sending ----------------------------------------------------------------------------------
     def claim_sending(self, now: float, lease: float, limit: int = 50) -> list[tuple[str, str]]:
         """The endpoints due by ``now``, each held for ``lease`` seconds by the caller."""
-        members = self._claim_sending(keys=[WEBHOOKS_SENDING, WEBHOOKS_HELD], args=[now, now + lease, limit])
-        return [tuple(m.decode().split(" ", 1)) for m in members]
+        members = self._sending.claim(now, now + lease, limit, holding=WEBHOOKS_HELD)
+        return [cast(tuple[str, str], tuple(member.split(" ", 1))) for member in members]
 
     def extend_lease(self, game_id: str, endpoint: str, until: float) -> None:
         member = sending_member(game_id, endpoint)
         pipe = self.redis.pipeline(transaction=True)
-        pipe.zadd(WEBHOOKS_SENDING, {member: until}, xx=True)
-        pipe.zadd(WEBHOOKS_HELD, {member: until}, xx=True)
+        pipe.zadd(index_of(WEBHOOKS_SENDING, game_id), {member: until}, xx=True)
+        pipe.zadd(index_of(WEBHOOKS_HELD, game_id), {member: until}, xx=True)
         pipe.execute()
 
     def next_due(self, game_id: str, endpoint: str, now: float) -> tuple[str, dict[str, Any]] | None:
@@ -309,7 +292,7 @@ class WebhookStore:
         ``not_before``, as a receiver's ``Retry-After`` asks). When that is, or None: none pending."""
         queue, later = queue_key(game_id, endpoint), later_key(game_id, endpoint)
         due = self._release(
-            keys=[queue, later, WEBHOOKS_SENDING, WEBHOOKS_HELD],
+            keys=[queue, later, index_of(WEBHOOKS_SENDING, game_id), index_of(WEBHOOKS_HELD, game_id)],
             args=[sending_member(game_id, endpoint), now, "" if not_before is None else not_before],
         )
         return None if due is None else float(due)

@@ -19,7 +19,7 @@ from engines import registry
 from service.archive.schema import migrate
 from service.http.app import create_app
 from service.run.postgres import EmbeddedPostgres
-from service.store.keys import ARCHIVE_DUE, IDLE, game_key, log_key
+from service.store.keys import ARCHIVE_DUE, IDLE, game_key, index_keys, index_of, log_key
 from worker.archiver import Archiver
 from worker.sweeper import Sweeper
 
@@ -53,7 +53,7 @@ def test_every_read_of_an_archived_game_answers_the_same_bytes_as_before_it_left
     archived_clients, redis_client, database_url: str
 ) -> None:
     client, fresh = archived_clients
-    redis_client.delete(ARCHIVE_DUE)
+    redis_client.delete(*index_keys(ARCHIVE_DUE))
     games: dict[str, dict[int, str]] = {}
     for title in sorted(registry.GAMES):
         seats = [{"kind": "human"}] * registry.get(title).min_seats
@@ -65,8 +65,8 @@ def test_every_read_of_an_archived_game_answers_the_same_bytes_as_before_it_left
     games[waiting["id"]] = tokens(waiting)
     idle = create(client, seats=[{"kind": "human"}, {"kind": "human"}], seed=9)  # left idle: expired
     swept = Sweeper(redis_client, stall_seconds=0, interval_seconds=1)
-    redis_client.delete(IDLE)
-    redis_client.zadd(IDLE, {idle["id"]: 0})
+    redis_client.delete(*index_keys(IDLE))
+    redis_client.zadd(index_of(IDLE, idle["id"]), {idle["id"]: 0})
     assert swept.sweep_idle(now=time.time() + 30 * 24 * 3600) == {"expired": 1}
     games[idle["id"]] = tokens(idle)
     before = {game_id: every_read(client, game_id, seat_tokens) for game_id, seat_tokens in games.items()}
@@ -107,7 +107,7 @@ def test_a_rematch_made_before_the_archive_while_in_its_grace_or_after_redis_let
 ) -> None:
     """The finished game's one rematch survives its leaving Redis, wherever it was asked."""
     client, fresh = archived_clients
-    redis_client.delete(ARCHIVE_DUE)
+    redis_client.delete(*index_keys(ARCHIVE_DUE))
     played = {}
     for moment in ("before", "grace", "gone"):
         created = create(client, seed=21)
@@ -144,7 +144,7 @@ def test_a_game_gone_from_redis_while_the_archive_is_down_is_a_503_not_a_404(
         migrate(server.url)
         app = create_app(replace(settings, database_url=server.url), redis_client=redis_client)
         client = app.test_client()
-        redis_client.delete(ARCHIVE_DUE)
+        redis_client.delete(*index_keys(ARCHIVE_DUE))
         created = create(client, seed=8)
         _play_to_the_end(client, created["id"], tokens(created))
         assert _archive_all(redis_client, server.url) == 1

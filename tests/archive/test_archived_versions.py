@@ -22,7 +22,7 @@ import pytest
 from engines import registry
 from service.archive.records import SNAPSHOT_EVERY
 from service.http.app import create_app
-from service.store.keys import ARCHIVE_DUE, game_key, log_key
+from service.store.keys import ARCHIVE_DUE, game_key, index_keys, log_key
 from worker.archiver import Archiver
 
 from ..service.test_api import assert_problem, bearer
@@ -169,7 +169,7 @@ def assert_same(before: dict, after: dict) -> None:
 def test_every_version_of_an_archived_game_reads_as_it_did_before_it_left_redis(
     make_app, redis_client, database_url: str, monkeypatch, title: str
 ) -> None:
-    redis_client.delete(ARCHIVE_DUE)
+    redis_client.delete(*index_keys(ARCHIVE_DUE))
     rng = random.Random(f"archived-versions-{title}")
     served = make_app()
     game = Game(served, title, rng)
@@ -202,7 +202,7 @@ def test_an_aborted_game_reads_the_same_at_every_version_and_no_seat_is_public(
 ) -> None:
     """Aborted while waiting, after a join and a leave: every version reads the same from the
     archive, and ``?seat=`` stays refused (an aborted game's record is not public)."""
-    redis_client.delete(ARCHIVE_DUE)
+    redis_client.delete(*index_keys(ARCHIVE_DUE))
     served = make_app()
     client = served.test_client()
     created = client.post(

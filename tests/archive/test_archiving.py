@@ -17,7 +17,8 @@ from service.archive.archive import Archive
 from service.play.archiving import archived_game, replayed_snapshots
 from service.run.postgres import EmbeddedPostgres
 from service.store.archiving import ArchiveDue
-from service.store.keys import ARCHIVE_DUE, game_key, log_key
+from service.store.keys import ARCHIVE_DUE, game_key, index_keys, index_of, log_key
+from service.store.partitioned import PartitionedIndex
 from worker.archiver import MAX_RETRY_SECONDS, Archiver
 
 from ..service.test_api import _play_to_the_end, bearer, create, tokens
@@ -52,12 +53,12 @@ def test_a_finished_and_an_aborted_game_are_archived_once_then_expire_after_the_
     waiting = create(client, seats=[{"kind": "human"}, {"kind": "open"}])
     assert client.post(f"/games/{waiting['id']}/abort", headers=bearer(tokens(waiting)[0])).status_code == 200
     aborted = waiting["id"]
-    assert redis_client.zcard(ARCHIVE_DUE) == 2
+    assert PartitionedIndex(redis_client, ARCHIVE_DUE).size() == 2
     before = redis_client.hgetall(game_key(finished))
     log = redis_client.lrange(log_key(finished), 0, -1)
 
     assert archiver.archive_once() == {"written": 2, "already": 0, "retried": 0, "gone": 0}
-    assert redis_client.zcard(ARCHIVE_DUE) == 0
+    assert PartitionedIndex(redis_client, ARCHIVE_DUE).size() == 0
     for game_id in (finished, aborted):
         assert redis_client.hget(game_key(game_id), "archived") is not None
         assert 0 < redis_client.ttl(game_key(game_id)) <= GRACE
@@ -84,7 +85,7 @@ def test_a_finished_and_an_aborted_game_are_archived_once_then_expire_after_the_
         assert aborted_record.result is None and aborted_record.started_at is None
 
     # Redis restored from before the release (an AOF a second old): due again, and a no-op.
-    redis_client.zadd(ARCHIVE_DUE, {finished: time.time()})
+    redis_client.zadd(index_of(ARCHIVE_DUE, finished), {finished: time.time()})
     redis_client.hdel(game_key(finished), "archived")
     assert archiver.archive_once()["already"] == 1
     assert rows(database_url, finished) == counted, "nothing written twice"
@@ -124,7 +125,7 @@ def test_a_log_that_does_not_replay_is_archived_with_its_stored_final_state_only
 def test_postgres_down_keeps_the_game_due_with_a_backoff_then_archives_it_once(
     client, redis_client, data_folder: Path
 ) -> None:
-    redis_client.delete(ARCHIVE_DUE)
+    redis_client.delete(*index_keys(ARCHIVE_DUE))
     server = EmbeddedPostgres(data_folder, settings={"fsync": "off"}).start()
     from service.archive.schema import migrate
 
@@ -135,12 +136,12 @@ def test_postgres_down_keeps_the_game_due_with_a_backoff_then_archives_it_once(
     try:
         started = time.time()
         assert archiver.archive_once()["retried"] == 1
-        first_retry = redis_client.zscore(ARCHIVE_DUE, finished)
+        first_retry = redis_client.zscore(index_of(ARCHIVE_DUE, finished), finished)
         assert first_retry is not None and first_retry >= started + 1
         assert redis_client.ttl(game_key(finished)) == -1, "still in Redis, not expiring"
         before_second = time.time()
         assert archiver.archive_once(now=first_retry + 0.01)["retried"] == 1
-        second_retry = redis_client.zscore(ARCHIVE_DUE, finished)
+        second_retry = redis_client.zscore(index_of(ARCHIVE_DUE, finished), finished)
         assert second_retry >= before_second + 2, "the backoff doubles"
         server.start()
         # The pool reconnects in the background: the game is written at the first pass after that.
@@ -152,17 +153,17 @@ def test_postgres_down_keeps_the_game_due_with_a_backoff_then_archives_it_once(
                 time.sleep(0.2)
         assert counts["written"] == 1
         assert rows(server.url, finished)["archived_games"] == 1
-        assert redis_client.zscore(ARCHIVE_DUE, finished) is None
+        assert redis_client.zscore(index_of(ARCHIVE_DUE, finished), finished) is None
     finally:
         archiver.stop()
         server.stop()
 
 
 def test_a_claimed_game_is_not_taken_by_a_second_worker_until_its_lease_is_out(redis_client) -> None:
-    redis_client.delete(ARCHIVE_DUE)
+    redis_client.delete(*index_keys(ARCHIVE_DUE))
     due = ArchiveDue(redis_client)
-    redis_client.zadd(ARCHIVE_DUE, {"g1": 100.0})
+    redis_client.zadd(index_of(ARCHIVE_DUE, "g1"), {"g1": 100.0})
     assert due.claim(now=200.0, lease_seconds=60) == ["g1"]
     assert due.claim(now=201.0, lease_seconds=60) == [], "held by the first worker"
     assert due.claim(now=261.0, lease_seconds=60) == ["g1"], "its worker died: taken again"
-    redis_client.delete(ARCHIVE_DUE)
+    redis_client.delete(*index_keys(ARCHIVE_DUE))

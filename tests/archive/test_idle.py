@@ -13,7 +13,7 @@ import time
 import pytest
 
 from service.archive.archive import Archive
-from service.store.keys import ARCHIVE_DUE, IDLE, LOBBY, game_key, log_key
+from service.store.keys import ARCHIVE_DUE, IDLE, LOBBY, game_key, index_keys, index_of, log_key
 from worker.archiver import Archiver
 from worker.sweeper import Sweeper
 
@@ -26,7 +26,7 @@ LATER = 30 * 24 * 3600  # past any idle time of the settings
 
 @pytest.fixture
 def sweeper(redis_client) -> Sweeper:
-    redis_client.delete(IDLE)  # the session's Redis: only this test's games
+    redis_client.delete(*index_keys(IDLE))  # the session's Redis: only this test's games
     return Sweeper(redis_client, stall_seconds=0, interval_seconds=1)
 
 
@@ -71,9 +71,11 @@ def test_an_active_and_a_waiting_game_left_idle_expire_then_are_archived_once(
         assert entry["events"][0]["idle_since"].endswith("Z")
         record = client.get(f"/games/{game_id}/record")  # as an aborted game's: its hands stay hidden
         assert record.status_code == 409 and record.get_json()["code"] == "game_not_over"
-        assert redis_client.zscore(IDLE, game_id) is None
-        assert redis_client.zscore(ARCHIVE_DUE, game_id) is not None
-    assert redis_client.zscore(LOBBY, waiting["id"]) is None, "an expired game leaves the lobby"
+        assert redis_client.zscore(index_of(IDLE, game_id), game_id) is None
+        assert redis_client.zscore(index_of(ARCHIVE_DUE, game_id), game_id) is not None
+    assert redis_client.zscore(index_of(LOBBY, waiting["id"]), waiting["id"]) is None, (
+        "an expired game leaves the lobby"
+    )
     assert sweeper.sweep_idle(now=time.time() + LATER) == {}, "each expires once"
 
     assert archiver.archive_once()["written"] == 2
@@ -94,7 +96,9 @@ def test_a_move_that_lands_after_the_claim_keeps_the_game_alive(
     play_one_move(client, game)  # renews its idle time, after the claim
     assert sweeper.seats.expire_idle(game["id"]) == "not_idle"
     assert client.get(f"/games/{game['id']}").get_json()["status"] == "active"
-    assert redis_client.zscore(IDLE, game["id"]) > time.time() + 60, "due again at its own time"
+    assert redis_client.zscore(index_of(IDLE, game["id"]), game["id"]) > time.time() + 60, (
+        "due again at its own time"
+    )
 
 
 def test_a_sweeper_killed_holding_an_idle_game_lets_it_come_due_again_after_its_lease(

@@ -18,6 +18,7 @@ from rq.job import Job, JobStatus
 from rq.serializers import JSONSerializer
 
 from service.store.botqueue import job_id
+from service.store.keys import game_key, log_key
 
 from .conftest import FailoverClient, assert_record_replays, play_until, tokens_of
 
@@ -38,11 +39,11 @@ STALL_SECONDS = 4 + 1
 
 def stored_version(connection, game_id: str) -> int:
     """The game's version read from Redis itself: looking through the API could heal the game."""
-    return int(connection.hget(f"sk:{{{game_id}}}:game", "version"))
+    return int(connection.hget(game_key(game_id), "version"))
 
 
 def stored_status(connection, game_id: str) -> str:
-    return connection.hget(f"sk:{{{game_id}}}:game", "status").decode()
+    return connection.hget(game_key(game_id), "status").decode()
 
 
 def wait_for(condition, timeout: float, what: str, interval: float = 0.05):
@@ -97,7 +98,7 @@ def test_a_worker_killed_in_the_middle_of_a_hard_bot_turn_is_recovered_without_a
     recovered_in = time.monotonic() - killed
     time.sleep(1.0)  # a second, wrongly retried job would land its move now
     assert stored_version(connection, game_id) == 1, "the bot moved once; then the human is to act"
-    assert connection.llen(f"sk:{{{game_id}}}:log") == 1
+    assert connection.llen(log_key(game_id)) == 1
     retried = fetch(connection, game_id, 0)
     assert retried.get_status() == JobStatus.FINISHED
     assert retried.retries_left == retries_before - 1, "the abandoned job itself was retried"

@@ -11,7 +11,7 @@ import orjson
 import redis
 import requests
 
-from service.store.keys import DEADLINES, game_key, log_key
+from service.store.keys import DEADLINES, game_key, index_of, log_key
 
 TURN = 10
 FAST = {"SKYLINE_SWEEP_SECONDS": "1"}
@@ -68,7 +68,7 @@ def test_the_stand_in_moves_once_per_deadline_then_the_seat_resigns(stack_factor
     assert len(timed_out) == len(log) == 3, log  # exactly one action per deadline, two workers
     assert [e["seat"] for e in log] == [first, 1 - first, first]
     assert [e["type"] for e in log[-1]["events"]] == ["turn_timed_out", "seat_resigned"]
-    assert connection.zscore(DEADLINES, game_id) is None
+    assert connection.zscore(index_of(DEADLINES, game_id), game_id) is None
     result = requests.get(f"{api}/games/{game_id}", timeout=10).json()["result"]
     assert result["winners"] == [1 - first] and result["reason"] == "resignation"
 
@@ -121,7 +121,7 @@ def test_a_deadline_outlives_a_kill_9_of_the_workers_and_of_redis(stack_factory)
     stack.redis.start()
     connection = redis.Redis.from_url(stack.redis.url)
     assert connection.hget(game_key(game_id), "deadlines") is not None
-    assert connection.zscore(DEADLINES, game_id) is not None
+    assert connection.zscore(index_of(DEADLINES, game_id), game_id) is not None
     assert entries(connection, game_id) == []
     stack.worker()
     wait_for(lambda: len(entries(connection, game_id)) >= 1, TURN + 15, "the timeout after the restarts")

@@ -8,6 +8,8 @@ import time
 
 import redis
 
+from service.store.keys import game_key
+
 from .conftest import FailoverClient
 
 HUMAN = {"kind": "human"}
@@ -17,7 +19,7 @@ ALL_BOT_GAMES = 50
 def versions(connection: redis.Redis, game_ids: list[str]) -> list[int]:
     pipe = connection.pipeline(transaction=False)
     for game_id in game_ids:
-        pipe.hget(f"sk:{{{game_id}}}:game", "version")
+        pipe.hget(game_key(game_id), "version")
     return [int(v) for v in pipe.execute()]
 
 

@@ -10,7 +10,7 @@ import orjson
 import redis
 import requests
 
-from service.store.keys import LOBBY, game_key, log_key
+from service.store.keys import LOBBY, game_key, index_of, log_key
 from tests.conftest import play_until_over
 
 CLIENTS = 20
@@ -67,7 +67,7 @@ def test_twenty_clients_joining_the_last_seat_at_once_one_gets_it(live, redis_se
         joins = [e for e in entries if "move" not in e]
         assert len(joins) == 1 and joins[0]["version"] == 1 and joins[0]["seat"] == 1
         assert joins[0]["events"][0]["name"] == shown_name(live, game_id)
-        assert client.zscore(LOBBY, game_id) is None
+        assert client.zscore(index_of(LOBBY, game_id), game_id) is None
         shown = requests.get(
             f"{live}/games/{game_id}", headers={"Authorization": f"Bearer {won[0]['token']}"}, timeout=10
         ).json()

@@ -11,7 +11,7 @@ import pytest
 from service.archive.schema import migrate
 from service.http.app import create_app
 from service.run.postgres import EmbeddedPostgres
-from service.store.keys import ARCHIVE_DUE, game_key, log_key
+from service.store.keys import ARCHIVE_DUE, game_key, index_keys, log_key
 from tests.archive.conftest import new_database, postgres  # noqa: F401  (the session's server)
 from worker.archiver import Archiver
 
@@ -53,7 +53,7 @@ def test_finished_games_come_from_the_archive_once_redis_let_them_go(
     archived_client, redis_client, database_url: str
 ) -> None:
     client = archived_client
-    redis_client.delete(ARCHIVE_DUE)
+    redis_client.delete(*index_keys(ARCHIVE_DUE))
     ada = client.post("/players").get_json()
     games = [finished_by_resignation(client, ada["key"]) for _ in range(3)]
     in_redis = client.get("/players/me/games?status=finished", headers=bearer(ada["key"])).get_json()

@@ -8,6 +8,7 @@ import uuid
 import pytest
 
 from engines import registry
+from service.store.keys import game_key
 
 HUMANS_2 = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
 
@@ -420,5 +421,5 @@ def test_games_of_bots_only_are_capped_per_address(app, client):
     assert http.post("/games", json=human, environ_base=address).status_code == 201
     # A finished (here: expired) game frees its place.
     store = app.extensions["skyline.games"].store
-    store.redis.delete(f"sk:{{{first[0].get_json()['id']}}}:game")
+    store.redis.delete(game_key(first[0].get_json()["id"]))
     assert http.post("/games", json=bots, environ_base=address).status_code == 201

@@ -8,7 +8,7 @@ import time
 import orjson
 
 from service.play.clocks import Clocks
-from service.store.keys import DEADLINES, game_key, log_key
+from service.store.keys import DEADLINES, game_key, index_of, log_key
 
 from .test_api import assert_problem, bearer, first_move
 
@@ -37,7 +37,7 @@ def test_a_clock_gives_each_human_seat_to_act_a_deadline_written_with_the_move(c
     seat = game["to_act"][0]
     due = deadlines(redis_client, game["id"])
     assert list(due) == [str(seat)] and before + 10 <= due[str(seat)] <= time.time() + 10
-    assert redis_client.zscore(DEADLINES, game["id"]) == due[str(seat)]
+    assert redis_client.zscore(index_of(DEADLINES, game["id"]), game["id"]) == due[str(seat)]
     toks = {s["seat"]: s["token"] for s in game["human_seats"]}
     shown = client.get(f"/games/{game['id']}").get_json()
     assert list(shown["deadlines"]) == [str(seat)] and shown["deadlines"][str(seat)].endswith("Z")
@@ -62,7 +62,7 @@ def test_a_clock_gives_each_human_seat_to_act_a_deadline_written_with_the_move(c
     plain = client.post("/games", json={"title": "property", "seats": [{"kind": "human"}, {"kind": "human"}]})
     plain_shown = client.get(f"/games/{plain.get_json()['id']}").get_json()
     assert "deadlines" not in plain_shown and "clock" not in plain_shown
-    assert redis_client.zscore(DEADLINES, plain.get_json()["id"]) is None
+    assert redis_client.zscore(index_of(DEADLINES, plain.get_json()["id"]), plain.get_json()["id"]) is None
 
 
 def test_a_passed_deadline_is_played_once_by_the_stand_in_then_the_seat_resigns(app, client, redis_client):
@@ -70,11 +70,11 @@ def test_a_passed_deadline_is_played_once_by_the_stand_in_then_the_seat_resigns(
     game_id = game["id"]
     the_clocks = clocks(app)
     seat = game["to_act"][0]
-    score = redis_client.zscore(DEADLINES, game_id)
+    score = redis_client.zscore(index_of(DEADLINES, game_id), game_id)
     assert the_clocks.expire(game_id, b"", now=time.time()) == "not_due"
     assert the_clocks.expire(game_id, b"", now=score + 0.1) == "stood_in"
     # The next deadline is the other seat's, set by that move: N seconds from when it was made.
-    assert redis_client.zscore(DEADLINES, game_id) > score
+    assert redis_client.zscore(index_of(DEADLINES, game_id), game_id) > score
     entries = [orjson.loads(raw) for raw in redis_client.lrange(log_key(game_id), 0, -1)]
     assert len(entries) == 1 and entries[0]["seat"] == seat and "move" in entries[0]
     assert entries[0]["events"][0]["type"] == "turn_timed_out" and entries[0]["events"][0]["seat"] == seat
@@ -82,18 +82,21 @@ def test_a_passed_deadline_is_played_once_by_the_stand_in_then_the_seat_resigns(
     assert shown["seats"][seat]["kind"] == "human"  # the seat stays human
     # The other seat times out too (once), then the first seat's second timeout in a row resigns it.
     for expected in ("stood_in",):
-        score = redis_client.zscore(DEADLINES, game_id)
+        score = redis_client.zscore(index_of(DEADLINES, game_id), game_id)
         assert the_clocks.expire(game_id, b"", now=score + 0.1) == expected
     while True:
         to_act = client.get(f"/games/{game_id}").get_json()["to_act"]
-        score = redis_client.zscore(DEADLINES, game_id)
+        score = redis_client.zscore(index_of(DEADLINES, game_id), game_id)
         outcome = the_clocks.expire(game_id, b"", now=score + 0.1)
         if to_act == [seat] or outcome == "resigned":
             break
     assert outcome == "resigned"
     shown = client.get(f"/games/{game_id}").get_json()
     assert shown["status"] == "finished" and shown["result"]["reason"] == "resignation"
-    assert redis_client.zscore(DEADLINES, game_id) is None and deadlines(redis_client, game_id) == {}
+    assert (
+        redis_client.zscore(index_of(DEADLINES, game_id), game_id) is None
+        and deadlines(redis_client, game_id) == {}
+    )
     last = orjson.loads(redis_client.lindex(log_key(game_id), -1))
     assert [e["type"] for e in last["events"]] == ["turn_timed_out", "seat_resigned"] and "move" not in last
 
@@ -103,7 +106,7 @@ def test_on_timeout_resign_and_a_move_landing_first_wins(app, client, redis_clie
     game_id = game["id"]
     toks = {s["seat"]: s["token"] for s in game["human_seats"]}
     seat = game["to_act"][0]
-    score = redis_client.zscore(DEADLINES, game_id)
+    score = redis_client.zscore(index_of(DEADLINES, game_id), game_id)
     stored = app.extensions["skyline.games"].store.load(game_id)
     # The player's move lands first; the sweeper then acts on what it read, and loses.
     move, version = first_move(client, game_id, toks[seat])
@@ -117,7 +120,7 @@ def test_on_timeout_resign_and_a_move_landing_first_wins(app, client, redis_clie
         assert type(error).__name__ == "GameMovedOn"
     assert redis_client.hget(game_key(game_id), "version") == b"1"
     other = 1 - seat
-    score = redis_client.zscore(DEADLINES, game_id)
+    score = redis_client.zscore(index_of(DEADLINES, game_id), game_id)
     assert clocks(app).expire(game_id, b"", now=score + 0.1) == "resigned"
     shown = client.get(f"/games/{game_id}").get_json()
     assert shown["result"]["winners"] == [seat] and shown["result"]["resigned"][other] is True
@@ -174,7 +177,7 @@ def test_sealed_bids_have_one_deadline_per_seat_kept_while_the_other_bids(app, c
     assert reply.status_code == 200, reply.get_json()
     left = deadlines(redis_client, game_id)
     assert left == {"1": both["1"]}, "the other seat's deadline moved when seat 0 bid"
-    assert redis_client.zscore(DEADLINES, game_id) == both["1"]
+    assert redis_client.zscore(index_of(DEADLINES, game_id), game_id) == both["1"]
     assert clocks(app).expire(game_id, b"", now=both["1"] + 0.1) == "stood_in"
     last = orjson.loads(redis_client.lindex(log_key(game_id), -1))
     assert last["seat"] == 1 and "move" in last

@@ -11,6 +11,7 @@ import redis
 
 from service.run.embedded import EmbeddedRedis
 from service.store.fanout import dispatcher
+from service.store.keys import events_channel
 
 
 def _wait(condition, seconds: float = 15.0) -> bool:
@@ -39,7 +40,7 @@ def test_each_redis_client_has_its_own_subscription(servers):
         feed, waiter = on_second.join("g1")
         feed.must_read, feed.published = False, 0
         waiter.clear()
-        second.publish("sk:{g1}:events", 7)
+        second.publish(events_channel("g1"), 7)
         assert waiter.wait(10), "a move published on the second Redis wakes its streams"
         assert feed.published == 7
         on_second.leave(feed, waiter)
@@ -64,7 +65,7 @@ def test_an_outage_logs_its_cause_once_and_the_subscription_comes_back(servers, 
         assert _wait(fanout.connected.is_set), "subscribed again once Redis is back"
         feed.must_read, feed.published = False, 0
         waiter.clear()
-        client.publish("sk:{g2}:events", 3)
+        client.publish(events_channel("g2"), 3)
         assert waiter.wait(10) and feed.published == 3, "moves after the outage reach the streams"
         fanout.leave(feed, waiter)
     finally:

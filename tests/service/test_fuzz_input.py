@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from service.config import Settings
 from service.http.app import create_app
+from service.store.keys import game_key, log_key
 
 FUZZ = settings(
     max_examples=250,
@@ -247,12 +248,11 @@ def fuzz(redis_server):
 
 
 def snapshot(client: redis.Redis, game_id: str):
-    game_key = f"sk:{{{game_id}}}:game"
     # Every key by name (not only their number), so a failure names the key a request wrote.
     return (
         sorted(client.scan_iter(count=1000)),
-        client.hgetall(game_key),
-        client.lrange(f"sk:{{{game_id}}}:log", 0, -1),
+        client.hgetall(game_key(game_id)),
+        client.lrange(log_key(game_id), 0, -1),
     )
 
 

@@ -17,6 +17,7 @@ from service.config import parse_rate
 from service.http.app import create_app
 from service.http.ratelimit import address_key
 from service.store.games import GameStore
+from service.store.keys import game_key, log_key
 from service.store.ratelimit import Limit, RateLimiter
 
 from ..conftest import an_address
@@ -141,7 +142,7 @@ def test_a_refused_move_changes_nothing(limited, redis_client):
     address = {"REMOTE_ADDR": an_address()}
     game_id, bearer = _a_game(limited, address)
     moves = limited.get(f"/games/{game_id}/moves", headers=bearer, environ_base=address).get_json()
-    stored = redis_client.hgetall(f"sk:{{{game_id}}}:game")
+    stored = redis_client.hgetall(game_key(game_id))
     for _ in range(2):  # the token's 3: one listing above, two games shown
         assert limited.get(f"/games/{game_id}", headers=bearer, environ_base=address).status_code == 200
     refused = limited.post(
@@ -151,7 +152,7 @@ def test_a_refused_move_changes_nothing(limited, redis_client):
         environ_base=address,
     )
     assert refused.status_code == 429 and refused.get_json()["code"] == "rate_limited"
-    assert redis_client.hgetall(f"sk:{{{game_id}}}:game") == stored
+    assert redis_client.hgetall(game_key(game_id)) == stored
 
 
 def test_a_move_refused_by_the_address_limit_in_its_commit_changes_nothing(
@@ -184,7 +185,7 @@ def test_a_move_refused_by_the_address_limit_in_its_commit_changes_nothing(
     token, move, version = next_move()
     for _ in range(3):
         assert limited.get("/catalog", environ_base=address).status_code == 200
-    stored = redis_client.hgetall(f"sk:{{{game_id}}}:game")
+    stored = redis_client.hgetall(game_key(game_id))
     reads = []
     load = GameStore.load
     monkeypatch.setattr(
@@ -198,8 +199,8 @@ def test_a_move_refused_by_the_address_limit_in_its_commit_changes_nothing(
     )
     assert refused.status_code == 429 and "address" in refused.get_json()["detail"]
     assert reads == [], "refused by the commit script, not by a read"
-    assert redis_client.hgetall(f"sk:{{{game_id}}}:game") == stored
-    assert redis_client.llen(f"sk:{{{game_id}}}:log") == 1
+    assert redis_client.hgetall(game_key(game_id)) == stored
+    assert redis_client.llen(log_key(game_id)) == 1
 
 
 def test_requests_answered_before_the_game_is_read_are_counted_too(limited):

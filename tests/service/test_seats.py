@@ -10,7 +10,7 @@ import pytest
 
 from engines import registry
 from service.http.app import create_app
-from service.store.keys import ARCHIVE_DUE, IDLE, LOBBY, game_key, log_key
+from service.store.keys import ARCHIVE_DUE, IDLE, LOBBY, game_key, index_keys, index_of, log_key
 
 from .test_api import _play_to_the_end, assert_problem, bearer, first_move
 
@@ -131,11 +131,11 @@ def test_abort_while_waiting_and_before_every_human_moved_then_refused(client, r
     assert any(g["id"] == waiting["id"] for g in client.get("/lobby").get_json()["games"])
     aborted = client.post(f"/games/{waiting['id']}/abort", headers=bearer(token))
     assert aborted.status_code == 200 and aborted.get_json()["status"] == "aborted"
-    assert redis_client.zscore(LOBBY, waiting["id"]) is None
+    assert redis_client.zscore(index_of(LOBBY, waiting["id"]), waiting["id"]) is None
     # Due to be archived, marked by the seat script that aborted it; no longer expiring before then.
-    assert redis_client.zscore(ARCHIVE_DUE, waiting["id"]) is not None
+    assert redis_client.zscore(index_of(ARCHIVE_DUE, waiting["id"]), waiting["id"]) is not None
     assert redis_client.ttl(game_key(waiting["id"])) == -1
-    assert redis_client.zscore(IDLE, waiting["id"]) is None
+    assert redis_client.zscore(index_of(IDLE, waiting["id"]), waiting["id"]) is None
     shown = client.get(f"/games/{waiting['id']}").get_json()
     assert shown["status"] == "aborted" and shown["result"] is None and shown["to_act"] == []
     assert_problem(join(client, waiting["id"]), 409, "game_not_waiting")
@@ -200,7 +200,7 @@ def test_the_record_lists_moves_only_and_replays_to_the_stored_result(client):
 
 
 def test_lobby_filters_pages_newest_first_and_forgets_started_games(client, redis_client):
-    redis_client.delete(LOBBY)
+    redis_client.delete(*index_keys(LOBBY))
     ids = [create_open(client, listed=True)["id"] for _ in range(5)]
     unlisted = create_open(client)["id"]
     fish = create_open(
@@ -222,7 +222,7 @@ def test_lobby_filters_pages_newest_first_and_forgets_started_games(client, redi
     ]
     join(client, ids[0])  # started: it leaves the lobby
     assert ids[0] not in [g["id"] for g in client.get("/lobby?limit=100").get_json()["games"]]
-    assert redis_client.zscore(LOBBY, ids[0]) is None
+    assert redis_client.zscore(index_of(LOBBY, ids[0]), ids[0]) is None
     assert_problem(client.get("/lobby?cursor=notacursor"), 422, "bad_cursor")
     assert_problem(client.get("/lobby?title=chess"), 422, "invalid_request")
 
@@ -231,28 +231,28 @@ def test_a_waiting_game_is_due_to_expire_the_lobby_ttl_after_its_creation(client
     games = app.extensions["skyline.games"]
     before = time.time()
     created = create_open(client, listed=True)
-    due = redis_client.zscore(IDLE, created["id"])
+    due = redis_client.zscore(index_of(IDLE, created["id"]), created["id"])
     assert before + games.store.lobby_ttl <= due <= time.time() + games.store.lobby_ttl
     seated = join(
         client, created["id"]
     ).get_json()  # a join that leaves a seat open: still counted from creation
     if seated["status"] == "waiting":
-        assert redis_client.zscore(IDLE, created["id"]) == pytest.approx(due, abs=1)
+        assert redis_client.zscore(index_of(IDLE, created["id"]), created["id"]) == pytest.approx(due, abs=1)
     join_reply = seated if seated["status"] == "active" else join(client, created["id"]).get_json()
     assert join_reply["status"] == "active"
     assert (
-        redis_client.zscore(IDLE, created["id"]) > time.time() + games.store.ttl - 5
+        redis_client.zscore(index_of(IDLE, created["id"]), created["id"]) > time.time() + games.store.ttl - 5
     )  # a running game's idle time
     assert redis_client.ttl(game_key(created["id"])) == -1
     # A game that expired while waiting leaves the lobby when it is next read.
     gone = create_open(client, listed=True)
     redis_client.delete(game_key(gone["id"]), log_key(gone["id"]))
     assert gone["id"] not in [g["id"] for g in client.get("/lobby?limit=100").get_json()["games"]]
-    assert redis_client.zscore(LOBBY, gone["id"]) is None
+    assert redis_client.zscore(index_of(LOBBY, gone["id"]), gone["id"]) is None
     # Entries older than the lobby's lifetime are trimmed.
-    redis_client.zadd(LOBBY, {"old-game": time.time() - games.store.lobby_ttl - 5})
+    redis_client.zadd(index_of(LOBBY, "old-game"), {"old-game": time.time() - games.store.lobby_ttl - 5})
     client.get("/lobby")
-    assert redis_client.zscore(LOBBY, "old-game") is None
+    assert redis_client.zscore(index_of(LOBBY, "old-game"), "old-game") is None
 
 
 @pytest.mark.parametrize("title", sorted(registry.GAMES))

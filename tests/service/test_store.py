@@ -12,7 +12,7 @@ import redis
 from service.play.errors import PlayError
 from service.play.games import Games
 from service.store.games import GameMissing, GameMovedOn, GameStore, new_game_id
-from service.store.keys import ARCHIVE_DUE, IDLE
+from service.store.keys import ARCHIVE_DUE, IDLE, game_key, index_of, log_key
 
 
 @pytest.fixture
@@ -46,27 +46,29 @@ def test_a_live_game_is_due_to_expire_its_idle_time_after_each_commit_and_an_end
     game_id = new_game_id()
     before = time.time()
     store.create(game_id, {}, {}, "active")
-    assert store.redis.ttl(f"sk:{{{game_id}}}:game") == -1
-    assert before + 100 <= store.redis.zscore(IDLE, game_id) <= time.time() + 100
+    assert store.redis.ttl(game_key(game_id)) == -1
+    assert before + 100 <= store.redis.zscore(index_of(IDLE, game_id), game_id) <= time.time() + 100
     time.sleep(0.01)
     renewed = time.time()
     store.commit(game_id, 0, {}, "active", {"version": 1})
-    assert store.redis.ttl(f"sk:{{{game_id}}}:log") == -1
-    assert renewed + 100 <= store.redis.zscore(IDLE, game_id) <= time.time() + 100, "renewed by the commit"
-    assert store.redis.zscore(ARCHIVE_DUE, game_id) is None
+    assert store.redis.ttl(log_key(game_id)) == -1
+    assert renewed + 100 <= store.redis.zscore(index_of(IDLE, game_id), game_id) <= time.time() + 100, (
+        "renewed by the commit"
+    )
+    assert store.redis.zscore(index_of(ARCHIVE_DUE, game_id), game_id) is None
     before = time.time()
     store.commit(game_id, 1, {}, "finished", {"version": 2})
     # Marked due in the commit that ended it; its keys do not expire before the archive holds it.
-    assert store.redis.ttl(f"sk:{{{game_id}}}:game") == -1
-    assert store.redis.ttl(f"sk:{{{game_id}}}:log") == -1
-    assert before <= store.redis.zscore(ARCHIVE_DUE, game_id) <= time.time()
-    assert store.redis.zscore(IDLE, game_id) is None, "an ended game is no longer idle"
+    assert store.redis.ttl(game_key(game_id)) == -1
+    assert store.redis.ttl(log_key(game_id)) == -1
+    assert before <= store.redis.zscore(index_of(ARCHIVE_DUE, game_id), game_id) <= time.time()
+    assert store.redis.zscore(index_of(IDLE, game_id), game_id) is None, "an ended game is no longer idle"
 
 
 def test_state_is_stored_as_json_never_pickle(store):
     game_id = new_game_id()
     store.create(game_id, {"title": "t"}, {"cards": ["1H"]}, "active")
-    raw = store.redis.hget(f"sk:{{{game_id}}}:game", "state")
+    raw = store.redis.hget(game_key(game_id), "state")
     assert raw == b'{"cards":["1H"]}'
 
 

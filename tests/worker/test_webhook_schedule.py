@@ -18,7 +18,7 @@ import redis
 
 from service.http.app import create_app
 from service.run.embedded import EmbeddedRedis
-from service.store.keys import WEBHOOKS_SENDING, sending_member
+from service.store.keys import WEBHOOKS_SENDING, index_of, sending_member
 from tests.service.test_api import bearer, first_move
 from worker import webhooks as delivery
 
@@ -112,7 +112,7 @@ def _listed(client, game_id, secret):
 
 
 def _sending_score(ctx, game_id):
-    return ctx.redis.zscore(WEBHOOKS_SENDING, sending_member(game_id, "g0"))
+    return ctx.redis.zscore(index_of(WEBHOOKS_SENDING, game_id), sending_member(game_id, "g0"))
 
 
 def test_a_failed_notice_is_set_aside_and_the_later_ones_go_when_due(ctx, client, receiver):

@@ -1,0 +1,164 @@
+"""Moving a Redis written with the first key layout to the partitioned one (issue 56).
+
+The first layout kept each game under the hash tag of its own id (``sk:{<id>}:game``) and each
+index of games in one key (``sk:deadlines``, ``sk:lobby``...). The partitioned layout
+(``store.keys``, docs/cluster.md) keeps a game under its partition's tag and splits every index
+by partition, so that a commit touches one slot. ``migrate_layout`` rewrites the first into the
+second on one Redis, with the API and the workers stopped (docs/deploy.md says how):
+
+- each entry of an old index goes to its game's partition (same score), then the old index goes;
+- each game's keys are renamed, one game per transaction (``RENAME`` keeps a key's TTL);
+- a token's rate-limit counters are left to run out (they live two windows, and are advisory).
+
+It may be run again after an interruption, and on a Redis already moved it changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import redis
+
+from .keys import (
+    ARCHIVE_DUE,
+    BOTS_DUE,
+    DEADLINES,
+    IDLE,
+    LAYOUT,
+    LOBBY,
+    WEBHOOKS_DUE,
+    WEBHOOKS_HELD,
+    WEBHOOKS_SENDING,
+    deliveries_key,
+    game_key,
+    idempotency_key,
+    index_of,
+    later_key,
+    log_key,
+    queue_key,
+    webhooks_key,
+)
+
+# The first layout's names of the indexes, by the index each became.
+OLD_INDEXES = {
+    DEADLINES: "sk:deadlines",
+    BOTS_DUE: "sk:bots-due",
+    ARCHIVE_DUE: "sk:archive-due",
+    IDLE: "sk:idle",
+    LOBBY: "sk:lobby",
+    WEBHOOKS_DUE: "sk:webhooks-due",
+    WEBHOOKS_SENDING: "sk:webhooks-sending",  # members "<game> <endpoint>"
+    WEBHOOKS_HELD: "sk:webhooks-held",
+}
+CURRENT_LAYOUT = "2"  # the partitioned layout (1: the first, which wrote no marker)
+
+
+def new_name(game_id: str, suffix: str) -> str | None:
+    """What a game's key of the first layout (``sk:{<id>}`` + ``suffix``) is called now; None for
+    a key that is not moved."""
+    if suffix == ":game":
+        return game_key(game_id)
+    if suffix == ":log":
+        return log_key(game_id)
+    if suffix == ":webhooks":
+        return webhooks_key(game_id)
+    if suffix == ":wh:deliveries":
+        return deliveries_key(game_id)
+    for old, name in ((":idem:", idempotency_key), (":wh:queue:", queue_key), (":wh:later:", later_key)):
+        if suffix.startswith(old):
+            return name(game_id, suffix[len(old) :])
+    return None
+
+
+@dataclass
+class Moved:
+    games: int = 0
+    keys: int = 0
+    index_entries: int = 0
+    left: list[str] = field(default_factory=list)  # keys of a game not recognised (none expected)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _move_indexes(client: redis.Redis, moved: Moved) -> None:
+    for index, old in OLD_INDEXES.items():
+        for member, score in client.zscan_iter(old, count=500):
+            game_id = _text(member).split(" ", 1)[0]
+            client.zadd(index_of(index, game_id), {member: score})
+            moved.index_entries += 1
+        client.delete(old)
+
+
+def _move_game(client: redis.Redis, game_id: str, moved: Moved) -> None:
+    prefix = "sk:{" + game_id + "}"
+    renames: list[tuple[str, str]] = []
+    for raw in client.scan_iter(match=_escape(prefix) + ":*", count=1000):
+        key = _text(raw)
+        target = new_name(game_id, key[len(prefix) :])
+        if target is None:
+            moved.left.append(key)
+        else:
+            renames.append((key, target))
+    pipe = client.pipeline(transaction=True)
+    for key, target in renames:
+        pipe.rename(key, target)
+    pipe.execute()
+    moved.games += 1
+    moved.keys += len(renames)
+
+
+def _escape(pattern: str) -> str:
+    """A key name as a SCAN pattern matching only itself (ids may hold none of these, but a
+    pattern built from data should not be able to match more than it names)."""
+    return "".join("\\" + c if c in "*?[]\\" else c for c in pattern)
+
+
+def first_layout_games(client: redis.Redis) -> Iterator[str]:
+    """The games still under the first layout (their hash ``sk:{<id>}:game``; an id holds no
+    brace, which tells them from a new key that happens to end so)."""
+    for raw in client.scan_iter(match="sk:{*}:game", count=1000):
+        game_id = _text(raw)[len("sk:{") : -len("}:game")]
+        if "{" not in game_id and "}" not in game_id:
+            yield game_id
+
+
+def migrate_layout(client: redis.Redis) -> Moved:
+    """Move everything of the first layout to the partitioned one; what was moved."""
+    moved = Moved()
+    _move_indexes(client, moved)
+    for game_id in list(first_layout_games(client)):
+        _move_game(client, game_id, moved)
+    client.set(LAYOUT, CURRENT_LAYOUT)
+    return moved
+
+
+class FirstLayout(Exception):
+    """This Redis holds games of the first layout: ``skyline migrate-keys`` moves them."""
+
+
+def check_layout(client: redis.Redis) -> None:
+    """Refuse a Redis written by the first layout, before anything reads or writes it: its games
+    would look gone. Marks an empty Redis (or one moved already) as of the current layout. One
+    round trip: the first layout always held its indexes of live games (a live game is in
+    ``sk:idle``; an ended one in ``sk:archive-due`` until archived)."""
+    layout = client.get(LAYOUT)
+    if layout is not None and _text(layout) == CURRENT_LAYOUT:
+        return
+    if client.exists(*OLD_INDEXES.values()):
+        raise FirstLayout(
+            "this Redis holds games in the first key layout: stop the API and the workers and run "
+            '`skyline migrate-keys` (docs/deploy.md, "Moving to the partitioned layout")'
+        )
+    client.set(LAYOUT, CURRENT_LAYOUT, nx=True)
+
+
+def refuse_first_layout(client: redis.Redis) -> None:
+    """``check_layout`` at a process's start; a Redis that does not answer yet is let be (the
+    process starts and reports itself not ready, as it does for any Redis down)."""
+    try:
+        check_layout(client)
+    except redis.RedisError:
+        pass

@@ -1,49 +1,55 @@
 """Every Redis key Skyline writes, and what it holds: the key layout, in one place.
 
-A game's keys share the hash tag ``{<game id>}``, so they live in one Redis Cluster slot and one
-Lua script may touch them together. Values are JSON (orjson), never pickle. No key name holds a
-seat token, only a digest of it.
+A game belongs to one of 1,024 partitions (``store.partitions``: derived from its id), and its
+keys, with its entries in every index of games, share its partition's hash tag ``{<T>}``: they
+live in one Redis Cluster slot, and the one script of a commit touches that slot only. An index
+read as a whole (by a sweeper, by the lobby) is read over every partition in one script
+(``store.partitioned``). Values are JSON (orjson), never pickle. No key name holds a seat token,
+only a digest of it. The layout before partitions, and how a Redis moves from it:
+``store.migrate`` (``sk:layout`` says which layout a Redis holds).
 
-``sk:{<game>}:game`` (hash): ``version``, ``status``, ``meta`` (title, rules version, seats
+``sk:{<T>}:g:<game>`` (hash): ``version``, ``status``, ``meta`` (title, rules version, seats
     with their token hashes, options, seed), ``state``, ``updated``, ``deadlines`` (games with a
     clock), ``archived`` (when the archive took it), ``first_to_act`` (games created with seats
     bound to players: who acts at version 0, for their "my games"). Written by ``store.games``
-    (create, then the commit script: a compare-and-set on the version). Expires after
-    ``SKYLINE_GAME_TTL_SECONDS`` idle (``SKYLINE_LOBBY_TTL_SECONDS`` while waiting); a game that
-    ended (finished, aborted) never expires before it is archived: then it stays
-    ``SKYLINE_FINISHED_GAME_TTL_SECONDS`` (``store.archiving``).
-``sk:{<game>}:log`` (list): one JSON entry per move; entry *i* made version *i* + 1. The commit
-    script appends; expires with the game.
-``sk:{<game>}:idem:<digest>`` (string): the first reply to an ``Idempotency-Key`` (a digest of
+    (create, then the commit script: a compare-and-set on the version). A live game's keys do
+    not expire: the sweeper ends a game idle too long as ``expired`` (``idle`` below); an ended
+    game stays until the archive holds it, then ``SKYLINE_FINISHED_GAME_TTL_SECONDS``
+    (``store.archiving``).
+``sk:{<T>}:g:<game>:log`` (list): one JSON entry per move; entry *i* made version *i* + 1. The commit
+    script appends; lives as long as the game's hash.
+``sk:{<T>}:g:<game>:idem:<digest>`` (string): the first reply to an ``Idempotency-Key`` (a digest of
     the seat and the key), set by the commit script; 24 h.
-``sk:{<game>}:events`` (pub/sub channel): each commit publishes the new version; every API
-    process listens to ``sk:{*}:events`` once (``store.fanout``).
-``sk:rl:{<game>}:token:<digest>:<window>`` (string): a seat token's requests in one window,
+``sk:{<T>}:g:<game>:events`` (pub/sub channel): each commit publishes the new version; every
+    API process listens to ``sk:{*}:g:*:events`` once (``store.fanout``).
+``sk:rl:{<T>}:token:<digest>:<window>`` (string): a seat token's requests in one window,
     beside its game (``store.ratelimit``, or riding on the game's read or commit script).
 ``sk:rl:{address:<address>}:<window>`` (string): an address's requests in one window (IPv6
     counted per /64). Each counter lives two windows.
-``sk:archive-due`` (sorted set): games that ended and wait for the archive, scored by when a
-    worker may next take one (the end, then a lease or a retry's backoff); added by the commit
-    scripts (``store.games``, ``store.seats``) in the step that ends the game, removed by the
-    script that marks it archived (``store.archiving``).
-``sk:bots-due`` (sorted set): games whose bot seat is due to act, scored by when they were
+``sk:{<T>}:archive-due`` (sorted set, one per partition as every index below): games that ended
+    and wait for the archive, scored by when a worker may next take one (the end, then a lease
+    or a retry's backoff); added by the commit scripts (``store.games``, ``store.seats``) in the
+    step that ends the game, removed by the script that marks it archived (``store.archiving``).
+``sk:{<T>}:idle`` (sorted set): live games by when they will have been idle too long, renewed by
+    every commit script; the sweeper ends those due (``store.archiving.IdleGames``).
+``sk:{<T>}:bots-due`` (sorted set): games whose bot seat is due to act, scored by when they were
     marked (``store.games``, before the commit); the workers' sweeper forgets them.
 ``sk:sweeper-lock`` (string): the worker sweeping now (``worker.sweeper``), one interval.
 ``sk:bot-games:<address>`` (sorted set): an address's running games of bots only
     (``store.botgames``); lives as long as a game.
 ``sk:streams:address:<address>``, ``sk:streams:token:<digest>`` (sorted sets): open event
     streams, scored by when each closes at the latest (``store.streamcaps``).
-``sk:deadlines`` (sorted set): games with a clock whose human seat is to act, scored by the
+``sk:{<T>}:deadlines`` (sorted set): games with a clock whose human seat is to act, scored by the
     earliest deadline; written by the commit scripts (``store.games``, ``store.seats``) in the
     same step as the move, with the deadlines themselves in the game's hash (``deadlines``).
     The workers' sweeper acts on those due (``play.clocks``).
-``sk:lobby`` (sorted set): listed games waiting for players, scored by when they were created
+``sk:{<T>}:lobby`` (sorted set): listed games waiting for players, scored by when they were created
     (``store.lobby``); added at creation, removed by the seat script when the game starts or is
     aborted, trimmed past ``SKYLINE_LOBBY_TTL_SECONDS`` and pruned of gone games when read.
-``sk:{<game>}:webhooks``, ``sk:{<game>}:wh:*``, ``sk:webhooks-due``, ``sk:webhooks-sending``,
-    ``sk:webhooks-held``, ``sk:wh-rate:<url digest>:<second>``: webhooks, their outbox and deliveries
-    (``store.webhooks``, whose docstring holds their layout); ``sk:webhook-workers``: the
-    webhook workers alive, as ``sk:bot-workers`` below.
+``sk:{<T>}:g:<game>:webhooks``, ``sk:{<T>}:g:<game>:wh:*``, ``sk:{<T>}:webhooks-due``,
+    ``sk:{<T>}:webhooks-sending``, ``sk:{<T>}:webhooks-held``, ``sk:wh-rate:<url digest>:<second>``:
+    webhooks, their outbox and deliveries (``store.webhooks``, whose docstring holds their
+    layout); ``sk:webhook-workers``: the webhook workers alive, as ``sk:bot-workers`` below.
 ``sk:player:{<player>}`` (hash): a player (service.play.players): ``key_hash`` (the digest of
     its key, never the key), ``created``. ``sk:player-key:<digest>`` (string): the player a key's
     digest names, one per player (a rotation replaces it in the same script). Both written by
@@ -57,8 +63,10 @@ seat token, only a digest of it.
 
 Bot turns are RQ jobs, under RQ's own keys (``rq:queue:skyline-bots``,
 ``rq:queue:skyline-bots-all-bot``, ``rq:job:bot-<game>-<version>``, RQ's registries):
-``store.botqueue`` names the queues and the jobs. The address counters lie outside any game's
-slot, as RQ's keys do: Skyline needs a single Redis (with replicas), not a Redis Cluster.
+``store.botqueue`` names the queues and the jobs. Still outside any game's slot, and so still
+needing a single Redis (docs/cluster.md says what remains): an address's counters, read in the
+game's script when they ride along, the players' index of games, written in the binding
+script, and RQ's keys.
 """
 
 from __future__ import annotations

@@ -85,6 +85,11 @@ def game_key(game_id: str) -> str:
     return _game_prefix(game_id)
 
 
+# Every game's hash, as a SCAN pattern: a game id is 12 characters, and no other key of a game
+# ends 12 characters after its tag's "}:g:".
+GAME_KEYS_PATTERN = "sk:{*}:g:" + "?" * 12
+
+
 def log_key(game_id: str) -> str:
     return f"{_game_prefix(game_id)}:log"
 

@@ -20,7 +20,7 @@ import requests
 
 import boards
 from engines import registry
-from service.store.keys import LOBBY, game_key
+from service.store.keys import GAME_KEYS_PATTERN, LOBBY, game_key
 from service.store.partitioned import PartitionedIndex
 
 from .conftest import Stack
@@ -58,7 +58,7 @@ def _get(url: str, path: str, token: str | None = None) -> requests.Response:
 
 
 def _games_stored(client: redis.Redis) -> int:
-    return sum(1 for _ in client.scan_iter(match=game_key("*"), count=1000))
+    return sum(1 for _ in client.scan_iter(match=GAME_KEYS_PATTERN, count=1000))
 
 
 class Stream:

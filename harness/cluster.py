@@ -11,7 +11,8 @@ Moving slots (``reshard``) runs the cluster's own protocol (``CLUSTER SETSLOT ..
 ``MIGRATING``, ``MIGRATE`` of the keys, ``SETSLOT ... NODE``) rather than
 ``redis-cli --cluster reshard``, which moves a count of slots and picks them itself (the source's
 lowest): a test must move the very slots that hold its keys, or one partition's. The steps are
-those redis-cli takes, so clients see the same ASK and MOVED redirections.
+those redis-cli takes, so clients see the same ASK and MOVED redirections. ``reshard_with_cli``
+runs the operator's command itself, for a test that wants exactly that.
 """
 
 from __future__ import annotations
@@ -292,6 +293,33 @@ class LocalCluster:
             timeout,
             f"slots {slots.start}..{slots.stop - 1} did not settle on {target.address}",
         )
+
+    def reshard_with_cli(
+        self, count: int, source: ClusterNode, target: ClusterNode, timeout: float = 60.0
+    ) -> list[int]:
+        """``redis-cli --cluster reshard``, as an operator runs it: ``count`` slots of redis-cli's
+        choosing (the source's lowest) move from ``source`` to ``target``. Returns the slots moved,
+        once every node agrees."""
+        before = {s for first, last in self.slot_ranges(source) for s in range(first, last + 1)}
+        moved = subprocess.run(
+            [
+                self.cli,
+                "--cluster", "reshard", source.address,
+                "--cluster-from", source.node_id,
+                "--cluster-to", target.node_id,
+                "--cluster-slots", str(count),
+                "--cluster-yes",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        if moved.returncode != 0:
+            raise ClusterError(f"redis-cli --cluster reshard failed:\n{moved.stdout[-2000:]}{moved.stderr}")
+        self.wait_settled(timeout)
+        after = {s for first, last in self.slot_ranges(source) for s in range(first, last + 1)}
+        return sorted(before - after)
 
     # -- waiting ----------------------------------------------------------------------------
 

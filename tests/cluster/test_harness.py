@@ -3,6 +3,7 @@ redis-server, redis-py's cluster client through a failover, a kill -9 and a slot
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from collections.abc import Callable
@@ -145,3 +146,21 @@ def test_a_cluster_that_cannot_be_created_leaves_no_node_running(tmp_path: Path)
         assert node.pid is not None
         with pytest.raises(ProcessLookupError):
             os.kill(node.pid, 0)
+
+
+def test_redis_cli_reshard_moves_the_sources_lowest_slots_and_the_client_follows(
+    cluster: LocalCluster, cluster_client: RedisCluster
+) -> None:
+    source, target = cluster.primaries()[:2]
+    lowest = cluster.slot_ranges(source)[0][0]
+    key = next(
+        k for k in (f"cli-reshard:{{{n}}}".encode() for n in itertools.count()) if key_slot(k) == lowest
+    )
+    cluster_client.set(key, b"first slot")
+
+    moved = cluster.reshard_with_cli(8, source, target)
+
+    assert len(moved) == 8 and lowest in moved
+    assert all(cluster.primary_of_slot(s) is target for s in moved)
+    assert key in keys_held(target) and key not in keys_held(source)
+    assert cluster_client.get(key) == b"first slot"

@@ -5,7 +5,8 @@ it create the cluster (``redis-cli --cluster create --cluster-replicas 1``). Eac
 of its own, a client port and a cluster-bus port both picked free (``--cluster-port``: a free port
 plus 10,000 may be taken or past 65,535), no persistence, and a node timeout of 2 s, so that a
 kill -9 of a primary has its replica promoted within a few seconds. Every node dies with the
-process that started it (Linux's parent-death signal), and ``stop()`` kills them all.
+thread that started it (Linux's parent-death signal: start the cluster from a thread that
+outlives it, such as pytest's main one), and ``stop()`` kills them all.
 
 Moving slots (``reshard``) runs the cluster's own protocol (``CLUSTER SETSLOT ... IMPORTING`` /
 ``MIGRATING``, ``MIGRATE`` of the keys, ``SETSLOT ... NODE``) rather than
@@ -149,7 +150,17 @@ class LocalCluster:
                 self.nodes.append(node)
                 self._launch(node)
             for node in self.nodes:
-                self._wait_answers(node, began + timeout)
+                for attempt in range(3):
+                    try:
+                        self._wait_answers(node, began + timeout)
+                        break
+                    except ClusterError:
+                        # free_port's port may be taken by another process before redis binds it.
+                        if attempt == 2 or "Address already in use" not in self._log_tail(node):
+                            raise
+                        node.close()
+                        node.port, node.bus_port = free_port(), free_port()
+                        self._launch(node)
                 node.node_id = node.client().execute_command("CLUSTER MYID").decode()
             created = subprocess.run(
                 [
@@ -437,15 +448,19 @@ class LocalCluster:
 
     def _wait_answers(self, node: ClusterNode, deadline: float) -> None:
         while True:
+            # Asked first: on a port taken by another process, the one answering is not ours.
+            if node.process is None or node.process.poll() is not None or time.monotonic() > deadline:
+                raise ClusterError(f"redis-server on {node.address} did not start:\n{self._log_tail(node)}")
             try:
                 node.client().ping()
                 return
-            except redis.ConnectionError:
-                if node.process is None or node.process.poll() is not None or time.monotonic() > deadline:
-                    log = node.directory / "redis.log"
-                    tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
-                    raise ClusterError(f"redis-server on {node.address} did not start:\n{tail}") from None
+            except (redis.ConnectionError, redis.TimeoutError):
                 time.sleep(0.02)
+
+    @staticmethod
+    def _log_tail(node: ClusterNode) -> str:
+        log = node.directory / "redis.log"
+        return log.read_text(errors="replace")[-2000:] if log.exists() else ""
 
     def _cluster_nodes(self, node: ClusterNode) -> list[dict]:
         """CLUSTER NODES of ``node`` (redis-py parses it into a dict by address), one dict a

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +17,7 @@ from redis.cluster import RedisCluster
 from redis.crc import key_slot
 
 from harness.cluster import ClusterError, ClusterNode, LocalCluster
+from harness.live import free_port
 
 T = TypeVar("T")
 
@@ -164,3 +166,23 @@ def test_redis_cli_reshard_moves_the_sources_lowest_slots_and_the_client_follows
     assert all(cluster.primary_of_slot(s) is target for s in moved)
     assert key in keys_held(target) and key not in keys_held(source)
     assert cluster_client.get(key) == b"first slot"
+
+
+def test_a_port_taken_before_redis_binds_it_is_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # free_port() hands out a port that nothing holds; another process may bind it before
+    # redis-server does. Here this test holds the first port given out.
+    import harness.cluster
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    given = iter([taken.getsockname()[1]])
+    monkeypatch.setattr(harness.cluster, "free_port", lambda: next(given, None) or free_port())
+    try:
+        with LocalCluster(tmp_path) as started:
+            assert taken.getsockname()[1] not in {node.port for node in started.nodes}
+            assert len(started.primaries()) == 3
+    finally:
+        taken.close()

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypedDict
 
 import redis
 
@@ -56,6 +57,15 @@ def find_cluster_binaries() -> tuple[str, str] | None:
             cli = shutil.which("redis-cli", path=folder) or shutil.which("redis-cli")
             return (server, cli) if cli else None
     return None
+
+
+class NodeLine(TypedDict):
+    """One line of a node's CLUSTER NODES: what it says of one node of the cluster."""
+
+    id: str
+    flags: set[str]  # myself, master, slave, fail?, fail, ...
+    master: str  # the primary's id for a replica, "-" for a primary
+    slots: list[tuple[int, int]]  # inclusive ranges; slots being moved left out
 
 
 @dataclass
@@ -344,7 +354,7 @@ class LocalCluster:
         try:
             views = {node.node_id: self._cluster_nodes(node) for node in up}
             # What each node up says of itself (primary or replica, and of which primary) ...
-            itself = {}
+            itself: dict[str, tuple[bool, str, tuple[tuple[int, int], ...]]] = {}
             for node_id, lines in views.items():
                 (own,) = (line for line in lines if "myself" in line["flags"])
                 itself[node_id] = ("master" in own["flags"], own["master"], tuple(own["slots"]))
@@ -462,17 +472,17 @@ class LocalCluster:
         log = node.directory / "redis.log"
         return log.read_text(errors="replace")[-2000:] if log.exists() else ""
 
-    def _cluster_nodes(self, node: ClusterNode) -> list[dict]:
+    def _cluster_nodes(self, node: ClusterNode) -> list[NodeLine]:
         """CLUSTER NODES of ``node`` (redis-py parses it into a dict by address), one dict a
         node: id, flags (a set), master id, slot ranges (slots being migrated left out)."""
         parsed = node.client().execute_command("CLUSTER NODES")
         return [
-            {
-                "id": line["node_id"],
-                "flags": set(line["flags"].split(",")),
-                "master": line["master_id"],
-                "slots": [(int(item[0]), int(item[-1])) for item in line["slots"]],  # [s] or [first, last]
-            }
+            NodeLine(
+                id=line["node_id"],
+                flags=set(line["flags"].split(",")),
+                master=line["master_id"],
+                slots=[(int(item[0]), int(item[-1])) for item in line["slots"]],  # [s] or [first, last]
+            )
             for line in parsed.values()
         ]
 
@@ -489,7 +499,7 @@ class LocalCluster:
         raise ClusterError(f"{replica.address} does not list itself")
 
 
-def _as_dict(reply: object) -> dict:
+def _as_dict(reply: object) -> dict[bytes, Any]:
     """A RESP2 map (a flat list of key, value, ...) or a dict, as a dict keyed by bytes."""
     if isinstance(reply, dict):
         return {k if isinstance(k, bytes) else str(k).encode(): v for k, v in reply.items()}

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The system programs `make test` drives, installed from Debian's packages when missing:
-# chromium (the browser tests of /play and /docs) and redis-server 7 (the TLS Redis test, and the
-# embedded default's preferred server). As root, or with a password-less sudo, they are installed;
+# chromium (the browser tests of /play and /docs), redis-server 7 (the TLS Redis test, the Redis
+# Cluster of tests/cluster/, and the embedded default's preferred server) and redis-tools'
+# redis-cli (which creates that cluster). As root, or with a password-less sudo, they are installed;
 # otherwise one line says what to install, and `make test` stops there.
 set -euo pipefail
 
 needed=()
 command -v chromium >/dev/null 2>&1 || needed+=(chromium)
 command -v redis-server >/dev/null 2>&1 || needed+=(redis-server)
+command -v redis-cli >/dev/null 2>&1 || needed+=(redis-tools)
 if [ ${#needed[@]} -eq 0 ]; then
     exit 0
 fi

@@ -14,7 +14,9 @@
   index in one script; lobby.py: the lobby's index (``sk:lobby``), read and pruned;
 - aftercommit.py: what every commit script does last (deadlines, webhooks' outbox, and an ended
   game marked due to be archived); archiving.py: ``sk:archive-due``, claimed under a lease, and an
-  archived game let go after its grace.
+  archived game let go after its grace;
+- partitions.py: a game's partition (of 1,024, from its id) and the partition's hash tag, chosen
+  so that the partitions spread evenly over a Redis Cluster's slots (issue 56).
 
 May import watch/ and config (and redis, rq); never Flask, http/ or play/.
 """

@@ -110,7 +110,7 @@ class PartitionedIndex:
         """The oldest entries due by ``now``, their scores moved to ``lease_end`` in the same step;
         with ``holding`` (another index), each is also put there, in its partition, scored so."""
         keys = self.keys + ([] if holding is None else index_keys(holding))
-        args = [repr(now), limit, repr(lease_end), len(self.keys)]
+        args: list[str | int] = [repr(now), limit, repr(lease_end), len(self.keys)]
         rows = cast(list[Any], self._oldest(keys=keys, args=args))
         return [_text(rows[i]) for i in range(0, len(rows), 2)]
 
@@ -119,7 +119,7 @@ class PartitionedIndex:
     ) -> list[tuple[str, float]]:
         """Up to ``count`` entries scored at or below ``before`` (all when None), newest first;
         with ``drop_before``, entries scored below it are removed first."""
-        args = [
+        args: list[str | int] = [
             "+inf" if before is None else repr(before),
             count,
             "" if drop_before is None else repr(drop_before),

@@ -155,7 +155,7 @@ def create_app(
     lobby = LobbyIndex(redis_client, settings.lobby_ttl_seconds)
     # RQ_REDIS_URL's own pool, or the store's client when the queue shares its Redis.
     rq_client = queue_redis(settings, store=redis_client, max_connections=settings.redis_connections)
-    enqueue = BotQueue(rq_client, job_timeout=settings.bot_job_timeout).enqueue_turn if enqueue_bots else None
+    enqueue = BotQueue(rq_client, job_timeout=settings.bot_job_timeout).offer_turn if enqueue_bots else None
     bot_games = BotGameQuota(
         redis_client, per_address=settings.bot_games_per_address, ttl_seconds=settings.game_ttl_seconds
     )

@@ -123,6 +123,24 @@ class BotQueue:
             return False
         return True
 
+    def offer_turn(self, game_id: str, version: int, *, humans: bool = True) -> bool:
+        """``enqueue_turn`` for the API, after a commit: a queues' Redis that does not answer is
+        logged and the turn left to the sweeper (the commit marked the game in ``sk:bots-due``), so
+        an acknowledged move never answers 503 for a queue that may live elsewhere."""
+        try:
+            return self.enqueue_turn(game_id, version, humans=humans)
+        except (redis.RedisError, OSError) as error:
+            log.warning(
+                "bot turn not enqueued (the queues' Redis did not answer); the sweeper will",
+                extra={
+                    "event": "bot_enqueue_failed",
+                    "game_id": game_id,
+                    "version": version,
+                    "error": str(error),
+                },
+            )
+            return False
+
     def _enqueue(self, queue: Queue, game_id: str, version: int, jid: str) -> None:
         queue.enqueue_call(
             JOB_FUNCTION,

@@ -96,3 +96,33 @@ def test_the_api_enqueues_bot_turns_on_the_queues_redis_and_metrics_read_them_th
     down = client.get("/metrics").get_data(as_text=True)
     assert sample(down, "skyline_redis_up") == 0
     assert on_store.ping()
+
+
+def test_with_the_queues_redis_down_a_game_is_still_created_and_the_sweeper_enqueues_it_later(
+    settings, two_redis
+):
+    """The commit marks the game due in the store before the enqueue: an enqueue that fails is left
+    to the sweeper (a 201, not a 503 for a game that exists), which enqueues the turn once the
+    queues' Redis is back."""
+    from worker.sweeper import Sweeper
+
+    store, queue = two_redis
+    app = create_app(
+        replace(settings, redis_url=store.url, rq_redis_url=queue.url),
+        redis_client=redis.Redis.from_url(store.url),
+    )
+    queue.halt()
+    with_bot = {"title": "property", "seed": 8, "seats": [{"kind": "bot"}, {"kind": "human"}]}
+    reply = app.test_client().post("/games", json=with_bot)
+    assert reply.status_code == 201, reply.get_data(as_text=True)
+    game_id = reply.get_json()["id"]
+    on_store = redis.Redis.from_url(store.url)
+    assert on_store.zscore(BOTS_DUE, game_id) is not None, "marked due in the store"
+
+    queue.start()  # back, empty (no persistence)
+    on_queue = redis.Redis.from_url(queue.url)
+    assert on_queue.llen(f"rq:queue:{QUEUE_NAME}") == 0
+    sweeper = Sweeper(on_store, stall_seconds=0, interval_seconds=1, queue_connection=on_queue)
+    assert sweeper.sweep_once()["enqueued"] == 1
+    assert on_queue.lrange(f"rq:queue:{QUEUE_NAME}", 0, -1) == [job_id(game_id, 0).encode()]
+    assert not list(on_store.scan_iter("rq:*"))

@@ -142,3 +142,42 @@ def test_a_queue_lost_whole_loses_no_turn_the_sweeper_enqueues_them_again(queue_
     assert reached["version"] >= 6
     events = client.request("GET", f"/games/{first['id']}/events").json()["events"]
     assert sum(1 for entry in events if entry["seat"] == 0) >= 2, "the bot moved after the wipe too"
+
+
+def test_a_webhook_job_lost_with_its_queue_is_delivered_once_its_lease_runs_out(queue_server, stack_factory):
+    """Two endpoints, each a receiver that takes 4 s to answer: while the webhook worker waits on
+    one, the other's job waits in the queue, and the queues' Redis is wiped. The endpoint's claim
+    (``sk:webhooks-sending``, in the games' Redis) runs out after its lease, the dispatcher claims
+    it again, and its notice arrives: no request, no lost notice."""
+    lease = 3.0
+    stack = stack_factory(
+        RQ_REDIS_URL=queue_server.url, SKYLINE_WEBHOOK_LEASE_SECONDS=str(lease), **WEBHOOKS_ON_LOOPBACK
+    )
+    api, _ = stack.api()
+    stack.webhook_worker()
+    queues = redis.Redis.from_url(queue_server.url)
+    receivers = [Receiver(hang=4.0), Receiver(hang=4.0)]
+    try:
+        created = FailoverClient([api]).request(
+            "POST",
+            "/games",
+            json={
+                "title": "property",
+                "seed": 3,
+                "seats": [HUMAN, HUMAN],
+                "webhooks": [{"url": receiver.url} for receiver in receivers],
+            },
+        )
+        assert created.status_code == 201, created.text
+        wait_for(
+            lambda: any(r.received for r in receivers) and queues.llen(f"rq:queue:{WEBHOOK_QUEUE_NAME}") >= 1,
+            30,
+            "one delivery under way and the other endpoint's job queued",
+        )
+        waiting = next(r for r in receivers if not r.received)
+        queues.flushall()
+        assert not keys(queues, "rq:*"), "its job is gone with the queue"
+        wait_for(lambda: waiting.received, lease + 4.0 + 30, "the lost job's notice", interval=0.1)
+    finally:
+        for receiver in receivers:
+            receiver.close()

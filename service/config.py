@@ -181,6 +181,7 @@ class Settings:
     # fmt: off
     # ---- Redis, PostgreSQL, and the API's processes
     redis_url: str | None = setting("REDIS_URL", None, "`redis://`, `rediss://` (TLS) or `unix://`; required by the API and the workers; unset, `skyline serve` starts an embedded Redis")
+    rq_redis_url: str | None = setting("RQ_REDIS_URL", None, "the Redis of the RQ queues (bot turns, webhook deliveries): a standalone one (RQ cannot use a Redis Cluster), any URL `REDIS_URL` takes; unset, `REDIS_URL`. A lost queue loses no turn: the sweeper enqueues every waiting bot turn again, within job timeout + abandon grace + `SKYLINE_SWEEP_SECONDS` (50 s by default)")
     database_url: str | None = setting("DATABASE_URL", None, "`postgresql://…` (any libpq URI): the archive of ended games; unset, `skyline serve` starts an embedded PostgreSQL under the data folder")
     host: str = setting("HOST", "127.0.0.1", "the API's address (image: `0.0.0.0`)")
     port: int = setting("PORT", 8000, "the API's port", maximum=65535)
@@ -237,6 +238,11 @@ class Settings:
     data_dir: str = setting("SKYLINE_DATA_DIR", "var", "`skyline serve`: the data folder (Redis's AOF, the lock, metrics)")
     stop_grace_seconds: float = setting("SKYLINE_STOP_GRACE_SECONDS", 3.0, "`skyline serve`: how long the API and workers get to stop before SIGKILL")
     # fmt: on
+
+    @property
+    def queue_redis_url(self) -> str | None:
+        """Where RQ's queues live: ``RQ_REDIS_URL``, else the store's ``REDIS_URL``."""
+        return self.rq_redis_url or self.redis_url
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+import redis
 from rq import get_current_job
 from rq.job import Job
 
@@ -49,10 +50,25 @@ def waited_in_queue(job: Job | None) -> float:
     return max(0.0, (datetime.now(UTC) - job.enqueued_at.replace(tzinfo=UTC)).total_seconds())
 
 
-class Turns:
-    """What a job needs around the rules: the games, and the queues to look at."""
+_store_clients: dict[str, redis.Redis] = {}
 
-    def __init__(self, connection: Any) -> None:
+
+def store_connection() -> redis.Redis:
+    """This process's client of the games' Redis (``REDIS_URL``): a job's own connection is RQ's,
+    which may be another Redis (``RQ_REDIS_URL``)."""
+    url = Settings.from_env().redis_url
+    if not url:  # the worker's runner refuses to start without one
+        raise RuntimeError("REDIS_URL is not set.")
+    if url not in _store_clients:
+        _store_clients[url] = redis.Redis.from_url(url)
+    return _store_clients[url]
+
+
+class Turns:
+    """What a job needs around the rules: the games (on ``connection``), and the queues to look at
+    (on ``queue_connection``, by default the same Redis)."""
+
+    def __init__(self, connection: Any, queue_connection: Any = None) -> None:
         settings = Settings.from_env()
         store = GameStore(
             connection,
@@ -60,7 +76,8 @@ class Turns:
             finished_ttl_seconds=settings.finished_game_ttl_seconds,
             lobby_ttl_seconds=settings.lobby_ttl_seconds,
         )
-        self.queue = BotQueue(connection, job_timeout=settings.bot_job_timeout)
+        queues = connection if queue_connection is None else queue_connection
+        self.queue = BotQueue(queues, job_timeout=settings.bot_job_timeout)
         self.pressure_jobs = settings.bot_pressure_jobs
         # A job reads the game itself, and its Games lives for one job: nothing to keep.
         self.games = Games(store, self.queue.enqueue_turn, recent_games=0)
@@ -100,13 +117,14 @@ def play_bot_turn(
     running RQ job when not given), down to ``LATE_MIN_SHARE`` of its level's time.
     """
     job = get_current_job()
+    queue_connection = None
     if connection is None:
         if job is None:
             raise RuntimeError("play_bot_turn runs as an RQ job, or is given its Redis connection.")
-        connection = job.connection
+        connection, queue_connection = store_connection(), job.connection
     if waited is None:
         waited = waited_in_queue(job)
-    turns = Turns(connection)
+    turns = Turns(connection, queue_connection)
     games = turns.games
     started = time.perf_counter()
     played: list[dict[str, Any]] = []

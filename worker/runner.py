@@ -36,7 +36,7 @@ from rq.timeouts import JobTimeoutException
 from rq.worker import SimpleWorker
 
 from service.config import Settings
-from service.store.botqueue import QUEUE_NAMES
+from service.store.botqueue import QUEUE_NAMES, queue_redis
 from service.store.keys import WEBHOOK_WORKERS
 from service.store.migrate import refuse_first_layout
 from service.store.workers import WorkerPresence, member
@@ -225,7 +225,7 @@ def run_webhooks(*, burst: bool = False, http_port: int | None = None) -> int:
     settings, url = _settings()
     worker = SimpleWorker(
         [webhooks.QUEUE_NAME],
-        connection=redis.Redis.from_url(url),
+        connection=queue_redis(settings),
         serializer=JSONSerializer,
         maintenance_interval=settings.worker_maintenance_seconds,
         worker_ttl=settings.worker_ttl_seconds,
@@ -238,12 +238,12 @@ def run_webhooks(*, burst: bool = False, http_port: int | None = None) -> int:
 def run(*, burst: bool = False, http_port: int | None = None) -> int:
     """Run one worker on the bot queue until SIGTERM (warm shutdown) or, with burst, an empty queue."""
     settings, url = _settings()
-    connection = redis.Redis.from_url(url)  # bytes: RQ stores compressed payloads
-    refuse_first_layout(connection)
+    # RQ's own Redis (RQ_REDIS_URL); the games, heartbeats and sweeps stay on REDIS_URL's.
+    refuse_first_layout(redis.Redis.from_url(url))
     beat = PresenceBeat(WorkerPresence(redis.Redis.from_url(url)))
     worker = SkylineWorker(
         list(QUEUE_NAMES),  # in order: a game with a human first
-        connection=connection,
+        connection=queue_redis(settings),
         serializer=JSONSerializer,
         abandon_grace_seconds=settings.worker_abandon_grace_seconds,
         maintenance_interval=settings.worker_maintenance_seconds,
@@ -252,7 +252,7 @@ def run(*, burst: bool = False, http_port: int | None = None) -> int:
         worker_ttl=settings.worker_ttl_seconds,
         presence=beat,  # started by the worker once RQ has registered it
     )
-    sweeper = Sweeper.from_settings(redis.Redis.from_url(url), settings)
+    sweeper = Sweeper.from_settings(redis.Redis.from_url(url), settings, queue_redis(settings))
     archiver = Archiver.from_settings(redis.Redis.from_url(url), settings)
     helpers = [sweeper] if archiver is None else [sweeper, archiver]
     return _work(

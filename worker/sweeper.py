@@ -11,6 +11,11 @@ for games marked longer ago than the job timeout plus the abandon grace:
   renewed, so the game is looked at again one stall period later;
 - otherwise (played, finished, expired): the mark is dropped, unless it was renewed meanwhile.
 
+The marks are the truth, not the queue: the queue may live in a Redis of its own
+(``RQ_REDIS_URL``), and when that Redis loses everything (a restart without persistence, a
+FLUSHALL), every game with a bot to act is enqueued again here within job timeout + abandon grace +
+``SKYLINE_SWEEP_SECONDS``, with no client request (tests/ops/test_queue_redis.py).
+
 The same turn also acts on the turn deadlines that passed (``sk:deadlines``, games with a
 clock): ``service.play.clocks`` plays the stand-in's move or resigns the seat, a compare-and-set
 on the version the deadline was set at, so each deadline is acted on once. And it ends the games
@@ -48,10 +53,17 @@ log = logging.getLogger("skyline.worker.sweeper")
 
 class Sweeper:
     def __init__(
-        self, connection: redis.Redis, *, stall_seconds: float, interval_seconds: float, batch: int = 200
+        self,
+        connection: redis.Redis,
+        *,
+        stall_seconds: float,
+        interval_seconds: float,
+        batch: int = 200,
+        queue_connection: redis.Redis | None = None,
     ) -> None:
-        # The same store and queues as a bot job's (worker.jobs.Turns), from the same settings.
-        turns = Turns(connection)
+        # The same store and queues as a bot job's (worker.jobs.Turns), from the same settings: the
+        # marks on ``connection`` (REDIS_URL), the turns enqueued on ``queue_connection`` (RQ's).
+        turns = Turns(connection, queue_connection)
         self.store = turns.games.store
         self.queue = turns.queue
         self.connection = connection
@@ -66,11 +78,14 @@ class Sweeper:
         self._thread: threading.Thread | None = None
 
     @classmethod
-    def from_settings(cls, connection: redis.Redis, settings: Settings) -> Sweeper:
+    def from_settings(
+        cls, connection: redis.Redis, settings: Settings, queue_connection: redis.Redis | None = None
+    ) -> Sweeper:
         return cls(
             connection,
             stall_seconds=settings.bot_job_timeout + settings.worker_abandon_grace_seconds,
             interval_seconds=settings.sweep_seconds,
+            queue_connection=queue_connection,
         )
 
     def sweep_once(self, now: float | None = None) -> dict[str, int]:

@@ -67,6 +67,7 @@ from service.play.webhooks import (
     resolve,
     secret_key,
 )
+from service.store.botqueue import queue_redis
 from service.store.keys import game_key, webhook_rate_key
 from service.store.webhooks import WebhookStore
 
@@ -210,7 +211,7 @@ def attempt(
 class Context:
     """What the jobs and the dispatcher of one process share: the stores and the settings."""
 
-    def __init__(self, connection: redis.Redis) -> None:
+    def __init__(self, connection: redis.Redis, queue_connection: redis.Redis | None = None) -> None:
         from service.play.games import Games
         from service.store.games import GameStore
 
@@ -232,22 +233,26 @@ class Context:
             allow_http=settings.webhook_allow_http,
             allow_private=settings.webhook_allow_private,
         )
-        self.queue = Queue(QUEUE_NAME, connection=connection, serializer=JSONSerializer)
+        # RQ's own Redis (RQ_REDIS_URL); the endpoints, the outbox and the leases stay on the store's.
+        queues = connection if queue_connection is None else queue_connection
+        self.queue = Queue(QUEUE_NAME, connection=queues, serializer=JSONSerializer)
         self.rate_per_second = settings.webhook_rate_per_second
         # How long a claimed endpoint is left to its worker: above one attempt's timeout.
         self.lease = settings.webhook_lease_seconds
 
 
-_contexts: dict[str, Context] = {}
+_contexts: dict[tuple[str, str | None], Context] = {}
 
 
 def context() -> Context:
-    url = Settings.from_env().redis_url
+    settings = Settings.from_env()
+    url = settings.redis_url
     if url is None:  # the worker's runner refuses to start without one
         raise RuntimeError("REDIS_URL is not set.")
-    if url not in _contexts:
-        _contexts[url] = Context(redis.Redis.from_url(url))
-    return _contexts[url]
+    urls = (url, settings.queue_redis_url)
+    if urls not in _contexts:
+        _contexts[urls] = Context(redis.Redis.from_url(url), queue_redis(settings))
+    return _contexts[urls]
 
 
 def _rate_admits(ctx: Context, url: str) -> bool:

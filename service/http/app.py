@@ -18,7 +18,7 @@ from ..play.seats import Seats
 from ..play.versions import Versions
 from ..play.webhooks import Webhooks
 from ..store.botgames import BotGameQuota
-from ..store.botqueue import BotQueue
+from ..store.botqueue import BotQueue, queue_redis
 from ..store.games import GameStore
 from ..store.lobby import LobbyIndex
 from ..store.migrate import refuse_first_layout
@@ -155,9 +155,9 @@ def create_app(
         lobby_ttl_seconds=settings.lobby_ttl_seconds,
     )
     lobby = LobbyIndex(redis_client, settings.lobby_ttl_seconds)
-    enqueue = (
-        BotQueue(redis_client, job_timeout=settings.bot_job_timeout).enqueue_turn if enqueue_bots else None
-    )
+    # RQ_REDIS_URL's own pool, or the store's client when the queue shares its Redis.
+    rq_client = queue_redis(settings, store=redis_client, max_connections=settings.redis_connections)
+    enqueue = BotQueue(rq_client, job_timeout=settings.bot_job_timeout).offer_turn if enqueue_bots else None
     bot_games = BotGameQuota(
         redis_client, per_address=settings.bot_games_per_address, ttl_seconds=settings.game_ttl_seconds
     )
@@ -189,6 +189,7 @@ def create_app(
     app.extensions["skyline.players"] = Players(player_store, archived, webhooks)
     catalog = orjson.dumps(games.catalog())
     app.extensions["skyline.catalog_json"] = (catalog, conditional.entity_tag(catalog))
+    app.extensions["skyline.queue_redis"] = rq_client  # /metrics reads the queues there
     app.extensions["skyline.worker_presence"] = WorkerPresence(redis_client)
     app.extensions["skyline.stream_caps"] = StreamCaps(
         redis_client,

@@ -112,6 +112,5 @@ class Metrics(MethodView):
     @blp.doc(operationId="getMetrics", responses=METRICS_RESPONSES)
     def get(self):
         """Prometheus metrics: requests, latencies, moves, bot jobs, queue depth (never rate limited)."""
-        games = current_app.extensions["skyline.games"]
-        body, content_type = exposition(games.store.redis, QUEUE_NAMES)
+        body, content_type = exposition(current_app.extensions["skyline.queue_redis"], QUEUE_NAMES)
         return Response(body, status=200, headers={"Content-Type": content_type})

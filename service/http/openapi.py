@@ -16,7 +16,7 @@ def document() -> dict[str, Any]:
     from .app import create_app
 
     never_connected = "redis://127.0.0.1:1/0"
-    settings = replace(Settings.from_env(), redis_url=never_connected)
+    settings = replace(Settings.from_env(), redis_url=never_connected, rq_redis_url=None)
     app = create_app(settings, redis_client=redis.Redis.from_url(never_connected), enqueue_bots=False)
     return app.extensions["skyline.api"].spec.to_dict()
 

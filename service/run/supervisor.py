@@ -308,8 +308,9 @@ class Supervisor:
         finally:
             client.close()
 
-    def _check_external_redis(self, url: str, timeout: float = 5.0) -> None:
-        """A REDIS_URL that refuses is a configuration error: say so before starting anything."""
+    def _check_external_redis(self, url: str, timeout: float = 5.0, variable: str = "REDIS_URL") -> None:
+        """A REDIS_URL (or RQ_REDIS_URL) that refuses is a configuration error: say so before
+        starting anything."""
         client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
         deadline = time.monotonic() + timeout
         try:
@@ -320,8 +321,8 @@ class Supervisor:
                 except (redis.RedisError, OSError) as error:
                     if time.monotonic() >= deadline:
                         raise SystemExit(
-                            f"skyline: the Redis at REDIS_URL cannot be used ({error}); check the URL "
-                            "and that Redis runs there, or unset REDIS_URL for the embedded one."
+                            f"skyline: the Redis at {variable} cannot be used ({error}); check the URL "
+                            f"and that Redis runs there, or unset {variable} for the embedded one."
                         ) from None
                     time.sleep(0.25)
         finally:
@@ -369,6 +370,9 @@ class Supervisor:
                 f"skyline: {self.host}:{self.port} is already in use; stop what serves there or "
                 "choose another port (PORT=9000 make run, or --port)."
             )
+        # RQ's queues: on RQ_REDIS_URL, passed on to the children as it is; unset, on REDIS_URL's.
+        if self.settings.rq_redis_url and self.settings.rq_redis_url != self.settings.redis_url:
+            self._check_external_redis(self.settings.rq_redis_url, variable="RQ_REDIS_URL")
         if self.settings.redis_url:
             self._check_external_redis(self.settings.redis_url)
         else:

@@ -8,7 +8,8 @@
 - ratelimit.py, slidingwindow.py: the rate-limit counters and their Lua check;
 - fanout.py: one subscription per process, fanned out to its event streams;
 - streamcaps.py: the caps on open event streams;
-- botqueue.py: bot turns as RQ jobs; botgames.py: the quota of games of bots only;
+- botqueue.py: bot turns as RQ jobs, and RQ's client (``queue_redis``: ``RQ_REDIS_URL``);
+  botgames.py: the quota of games of bots only;
 - workers.py: the bot workers alive, by heartbeat (/readyz, `skyline serve`);
 - seats.py: the compare-and-set of a seat change (join, leave, resign, abort) and the lobby's
   index in one script; lobby.py: the lobby's index (``sk:lobby``), read and pruned;

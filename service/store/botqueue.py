@@ -4,6 +4,11 @@ Two queues, and workers take from the first before the second: a bot turn in a g
 human seat (someone is waiting for it) goes to ``skyline-bots``; a turn in a game of bots only
 goes to ``skyline-bots-all-bot``, and is played only when no human's game waits. One job per
 game and version, so a game never has more than one turn queued.
+
+RQ's queues (these and the webhooks') live in the Redis of ``RQ_REDIS_URL`` (``queue_redis``, the
+one place their client is made), which may be another than the store's: RQ cannot use a Redis
+Cluster. The games' own marks (``bots-due``, by partition) stay in the store, so a queue lost whole loses no
+turn: the sweeper (worker/sweeper.py) enqueues each one again.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from rq.job import Job, JobStatus
 from rq.registry import StartedJobRegistry
 from rq.serializers import JSONSerializer
 
+from ..config import SettingError, Settings
 from ..watch.logs import current_request_id
 
 QUEUE_NAME = "skyline-bots"  # games with a human seat: played first
@@ -26,6 +32,32 @@ JOB_FUNCTION = "worker.jobs.play_bot_turn"
 _DONE = {JobStatus.FINISHED, JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED}
 
 log = logging.getLogger(__name__)
+
+
+def queue_redis(
+    settings: Settings, *, store: redis.Redis | None = None, max_connections: int | None = None
+) -> redis.Redis:
+    """The client of RQ's Redis (``Settings.queue_redis_url``), never decoding responses: RQ stores
+    compressed bytes, which a decoding client cannot read (its jobs would stay queued).
+
+    ``store``, the store's client, is returned as it is when the queue has no Redis of its own (one
+    pool, not two, to one server); ``max_connections`` bounds a new client's pool (the API's, where
+    every waiting greenlet would otherwise open a connection of its own).
+    """
+    url = settings.queue_redis_url
+    if store is not None and settings.rq_redis_url in (None, settings.redis_url):
+        client = store
+    elif not url:
+        raise RuntimeError("REDIS_URL is not set; `skyline serve` starts an embedded Redis for you.")
+    elif max_connections is None:
+        client = redis.Redis.from_url(url)
+    else:
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=10)
+        client = redis.Redis(connection_pool=pool)
+    if client.get_connection_kwargs().get("decode_responses"):  # the URL's query wins over arguments
+        variable = "RQ_REDIS_URL" if settings.rq_redis_url else "REDIS_URL"
+        raise SettingError(f"{variable}: RQ cannot use decode_responses=True; drop it from the URL")
+    return client
 
 
 def job_id(game_id: str, version: int) -> str:
@@ -90,6 +122,24 @@ class BotQueue:
         except DuplicateJobError:
             return False
         return True
+
+    def offer_turn(self, game_id: str, version: int, *, humans: bool = True) -> bool:
+        """``enqueue_turn`` for the API, after a commit: a queues' Redis that does not answer is
+        logged and the turn left to the sweeper (the commit marked the game in ``bots-due``), so
+        an acknowledged move never answers 503 for a queue that may live elsewhere."""
+        try:
+            return self.enqueue_turn(game_id, version, humans=humans)
+        except (redis.RedisError, OSError) as error:
+            log.warning(
+                "bot turn not enqueued (the queues' Redis did not answer); the sweeper will",
+                extra={
+                    "event": "bot_enqueue_failed",
+                    "game_id": game_id,
+                    "version": version,
+                    "error": str(error),
+                },
+            )
+            return False
 
     def _enqueue(self, queue: Queue, game_id: str, version: int, jid: str) -> None:
         queue.enqueue_call(

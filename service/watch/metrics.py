@@ -120,7 +120,7 @@ def rate_limited(scope: str) -> None:
 
 # ---- scrape-time metrics read from Redis --------------------------------------------------------
 class QueueCollector:
-    """Bot queue depth, workers and Redis reachability, read from Redis at each scrape."""
+    """Bot queue depth, workers and Redis reachability, read from the queues' Redis at each scrape."""
 
     def __init__(self, connection: redis.Redis, queue_names: tuple[str, ...]) -> None:
         self.connection = connection
@@ -139,7 +139,9 @@ class QueueCollector:
             labels=["queue", "state"],
         )
         workers = GaugeMetricFamily("skyline_bot_workers", "RQ workers registered on the bot queues.")
-        up = GaugeMetricFamily("skyline_redis_up", "1 when Redis answered this scrape.")
+        up = GaugeMetricFamily(
+            "skyline_redis_up", "1 when the queues' Redis (RQ_REDIS_URL, else REDIS_URL) answered the scrape."
+        )
         try:
             counts = {}
             for name in self.queue_names:

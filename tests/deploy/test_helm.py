@@ -26,8 +26,10 @@ VALUE_SETS = {
             "tls": [{"secretName": "games-tls", "hosts": ["games.example.org"]}],
         }
     },
+    "queue-redis": {"queueRedis": {"url": "rediss://default:secret@rq.example:6380/0"}},
     "existing-secret": {
         "redis": {"url": "", "existingSecret": "managed-redis", "existingSecretKey": "url"},
+        "queueRedis": {"url": "", "existingSecret": "managed-rq", "existingSecretKey": "rq"},
         "database": {"url": "", "existingSecret": "managed-postgres", "existingSecretKey": "uri"},
         "api": {
             "autoscaling": {
@@ -180,6 +182,7 @@ def test_defaults_api_and_worker_deployments(rendered):
         assert reference == {"name": "skyline-redis", "key": "redis-url"}
         reference = env_of(container)["DATABASE_URL"]["secretKeyRef"]
         assert reference == {"name": "skyline-database", "key": "database-url"}
+        assert "RQ_REDIS_URL" not in env_of(container), "unset: the queues share REDIS_URL's Redis"
         assert container["envFrom"][0]["configMapRef"]["name"] == kinds["ConfigMap"][0]["metadata"]["name"]
         assert container["securityContext"]["readOnlyRootFilesystem"] is True
         pod = deployment["spec"]["template"]["spec"]
@@ -206,12 +209,26 @@ def test_ingress_routes_to_the_api_service_with_tls(rendered):
     assert kinds["ConfigMap"][0]["data"]["SKYLINE_TRUSTED_PROXY_HOPS"] == "1", "the ingress controller's hop"
 
 
+def test_a_queue_redis_url_is_given_as_rq_redis_url_to_the_api_and_both_workers(rendered):
+    kinds = by_kind(documents(rendered["queue-redis"]))
+    secrets = {s["metadata"]["name"]: s["stringData"] for s in kinds["Secret"]}
+    assert secrets["skyline-queue-redis"] == {"rq-redis-url": "rediss://default:secret@rq.example:6380/0"}
+    deployments = {d["metadata"]["name"]: d for d in kinds["Deployment"]}
+    assert set(deployments) == {"skyline-api", "skyline-worker", "skyline-webhooks"}
+    for deployment in deployments.values():
+        env = env_of(containers(deployment))
+        assert env["RQ_REDIS_URL"]["secretKeyRef"] == {"name": "skyline-queue-redis", "key": "rq-redis-url"}
+        assert env["REDIS_URL"]["secretKeyRef"] == {"name": "skyline-redis", "key": "redis-url"}
+
+
 def test_an_existing_secret_is_used_and_none_is_created(rendered):
     kinds = by_kind(documents(rendered["existing-secret"]))
     assert "Secret" not in kinds
     for deployment in kinds["Deployment"]:
         reference = env_of(containers(deployment))["REDIS_URL"]["secretKeyRef"]
         assert reference == {"name": "managed-redis", "key": "url"}
+        reference = env_of(containers(deployment))["RQ_REDIS_URL"]["secretKeyRef"]
+        assert reference == {"name": "managed-rq", "key": "rq"}
         reference = env_of(containers(deployment))["DATABASE_URL"]["secretKeyRef"]
         assert reference == {"name": "managed-postgres", "key": "uri"}
     deployments = {d["metadata"]["name"]: d for d in kinds["Deployment"]}
@@ -234,6 +251,7 @@ def test_an_existing_secret_is_used_and_none_is_created(rendered):
     [
         ({"redis": {"url": "http://nope"}}, "redis/url"),
         ({"redis": {"url": "", "existingSecret": ""}}, "redis"),
+        ({"queueRedis": {"url": "http://nope"}}, "queueRedis/url"),
         ({"database": {"url": "mysql://nope"}}, "database/url"),
         ({"database": {"url": "", "existingSecret": ""}}, "database"),
         ({"api": {"replicaz": 3}}, "replicaz"),

@@ -19,7 +19,7 @@ import pytest
 import requests
 
 from engines import registry
-from service.run.embedded import EmbeddedRedis
+from service.run.embedded import EmbeddedRedis, webhook_worker_command
 
 from ..conftest import LIVE_ENV, Processes, api_command, free_port, wait_http, worker_command
 
@@ -46,6 +46,9 @@ class Stack:
 
     def worker(self, **env: str):
         return self._start(worker_command(), env)
+
+    def webhook_worker(self, **env: str):
+        return self._start(webhook_worker_command(), env)
 
     @staticmethod
     def kill(child, sig: int = signal.SIGKILL) -> None:

@@ -188,6 +188,14 @@ def test_a_redis_url_that_refuses_stops_serve_before_anything_starts(serves):
     assert "Starting gunicorn" not in log
 
 
+def test_an_rq_redis_url_that_refuses_stops_serve_before_anything_starts(serves):
+    serve = serves(RQ_REDIS_URL=f"redis://127.0.0.1:{free_port()}/0").start(wait=False)
+    assert serve.process.wait(timeout=30) != 0
+    log = serve.log()
+    assert "the Redis at RQ_REDIS_URL cannot be used" in log, log[-2000:]
+    assert "embedded Redis" not in log and "Starting gunicorn" not in log
+
+
 def test_a_start_and_a_stop_log_no_warning(serves):
     """No MonkeyPatchWarning (gevent patched too late), nor any other warning or error."""
     serve = serves().start()

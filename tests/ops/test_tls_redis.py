@@ -114,3 +114,27 @@ def test_a_game_with_a_bot_is_played_through_a_tls_redis(serves, tls_redis):
     serve.process.send_signal(2)
     assert serve.process.wait(timeout=15) == 0
     assert not unexpected_lines(serve.log()), json.dumps(unexpected_lines(serve.log())[:5], indent=1)
+
+
+def test_the_queues_on_a_tls_redis_of_their_own_the_games_on_the_embedded_one(serves, tls_redis):
+    """RQ_REDIS_URL takes what REDIS_URL takes (rediss://, ?ssl_ca_certs=): `skyline serve` embeds
+    the games' Redis and passes the queues' URL on to its API and workers as it is."""
+    url, _ = tls_redis
+    serve = serves(RQ_REDIS_URL=url).start()
+    assert "embedded Redis" in serve.log()
+    created = requests.post(
+        serve.url + "/games",
+        json={"title": "property", "seed": 1, "seats": [{"kind": "bot"}, {"kind": "bot"}]},
+        timeout=10,
+    ).json()
+    store, queues = redis.Redis.from_url(serve.redis_url()), redis.Redis.from_url(url)
+    game = f"sk:{{{created['id']}}}:game"
+    deadline = time.monotonic() + 60
+    while int(store.hget(game, "version")) < 3:  # three bot moves, their jobs through the TLS Redis
+        assert time.monotonic() < deadline, "three bot moves within a minute"
+        time.sleep(0.1)
+    assert any(key.startswith(b"rq:job:bot-") for key in queues.scan_iter("rq:*"))
+    assert not list(store.scan_iter("rq:*")) and not list(queues.scan_iter("sk:*"))
+    serve.process.send_signal(2)
+    assert serve.process.wait(timeout=15) == 0
+    assert not unexpected_lines(serve.log()), json.dumps(unexpected_lines(serve.log())[:5], indent=1)

@@ -85,6 +85,17 @@ def test_unset_and_empty_variables_give_the_defaults_and_values_are_read_by_thei
     assert (read.webhook_retry_schedule, read.redis_url) == ((0.5, 1.0), "redis://example:6379/0")
 
 
+def test_the_queues_redis_is_rq_redis_url_and_by_default_the_stores():
+    store = "rediss://store.example:6380/0?ssl_ca_certs=/ca.pem"
+    assert Settings.from_env({"REDIS_URL": store}).rq_redis_url is None
+    assert Settings.from_env({"REDIS_URL": store}).queue_redis_url == store
+    assert Settings.from_env({"REDIS_URL": store, "RQ_REDIS_URL": " "}).queue_redis_url == store
+    queue = "unix:///run/rq/redis.sock?db=2"
+    read = Settings.from_env({"REDIS_URL": store, "RQ_REDIS_URL": queue})
+    assert (read.redis_url, read.rq_redis_url, read.queue_redis_url) == (store, queue, queue)
+    assert Settings().queue_redis_url is None  # neither set: `skyline serve` embeds one for both
+
+
 def test_each_default_reads_back_from_the_text_the_docs_show():
     """The table's defaults are what the variables would say: read back, each is the default."""
     for each in fields(Settings):

@@ -50,6 +50,15 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 {{- end -}}
 
+{{- /* The queues' Redis has a Secret only when queueRedis names one, or a URL to write into one. */}}
+{{- define "skyline.queueRedisSecretName" -}}
+{{- if .Values.queueRedis.existingSecret -}}
+{{- .Values.queueRedis.existingSecret -}}
+{{- else if .Values.queueRedis.url -}}
+{{- printf "%s-queue-redis" (include "skyline.fullname" .) -}}
+{{- end -}}
+{{- end -}}
+
 {{- define "skyline.databaseSecretName" -}}
 {{- if .Values.database.existingSecret -}}
 {{- .Values.database.existingSecret -}}
@@ -58,13 +67,20 @@ app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 {{- end -}}
 
-{{/* The environment of both roles: Redis and PostgreSQL from their Secrets, settings from the ConfigMap. */}}
+{{/* The environment of both roles: Redis (the queues' too, when apart) and PostgreSQL from their Secrets, settings from the ConfigMap. */}}
 {{- define "skyline.env" -}}
 - name: REDIS_URL
   valueFrom:
     secretKeyRef:
       name: {{ include "skyline.redisSecretName" . }}
       key: {{ .Values.redis.existingSecretKey }}
+{{- with include "skyline.queueRedisSecretName" . }}
+- name: RQ_REDIS_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ . }}
+      key: {{ $.Values.queueRedis.existingSecretKey }}
+{{- end }}
 - name: DATABASE_URL
   valueFrom:
     secretKeyRef:

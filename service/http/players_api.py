@@ -27,7 +27,7 @@ from .api import PLAYER_KEY, caller_token, json_response
 from .bearer import PLAYER_SEAT
 from .errors import problem_response
 from .ratelimit import address_key
-from .schemas import paged_query
+from .schemas import paged_query, webhook_events, webhook_url
 
 blp = Blueprint("players", __name__, description="Players: one key for all of a person's seats.")
 blp.ARGUMENTS_PARSER = jsonbody.PARSER
@@ -182,16 +182,8 @@ class Me(MethodView):
 
 
 class PlayerWebhookRequestSchema(Schema):
-    url = fields.String(
-        required=True,
-        validate=validate.Length(min=1, max=2048),
-        metadata={"description": "An https URL whose host resolves to public addresses only."},
-    )
-    events = fields.List(
-        fields.String(validate=validate.OneOf(list(PLAYER_NOTICES))),
-        validate=validate.Length(min=1),
-        metadata={"description": "The notice types to send (all when omitted)."},
-    )
+    url = webhook_url()
+    events = webhook_events(PLAYER_NOTICES)
 
 
 class PlayerWebhookSchema(Schema):

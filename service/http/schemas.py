@@ -7,6 +7,7 @@ contract by service/contract.py, from the games' own JSON Schemas.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from marshmallow import Schema, fields, validate
@@ -104,17 +105,27 @@ class ClockSchema(Schema):
     )
 
 
-class WebhookRequestSchema(Schema):
-    url = fields.String(
+def webhook_url() -> fields.String:
+    """A webhook's address, as a game's and a player's webhook take it."""
+    return fields.String(
         required=True,
         validate=validate.Length(min=1, max=2048),
         metadata={"description": "An https URL whose host resolves to public addresses only."},
     )
-    events = fields.List(
-        fields.String(validate=validate.OneOf(list(NOTICE_TYPES))),
+
+
+def webhook_events(notices: Iterable[str]) -> fields.List:
+    """The notice types a webhook asks for, out of ``notices`` (a game's, or a player's)."""
+    return fields.List(
+        fields.String(validate=validate.OneOf(list(notices))),
         validate=validate.Length(min=1),
         metadata={"description": "The notice types to send (all when omitted)."},
     )
+
+
+class WebhookRequestSchema(Schema):
+    url = webhook_url()
+    events = webhook_events(NOTICE_TYPES)
 
 
 class CreateGameSchema(Schema):

@@ -6,6 +6,9 @@ shapes are title-independent, so they are marshmallow schemas here (in the contr
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -143,13 +146,28 @@ class Join(MethodView):
         return json_response(joined, 201)
 
 
+def seat_action(operation_id: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """What every action of a seated player documents alike: its seat token, the game's id, and
+    the refusals 401 (no such token), 404 (no such game) and 409 (not now)."""
+    decorators = (
+        blp.alt_response(401, response="Unauthorized"),
+        blp.alt_response(404, response="NotFound"),
+        blp.alt_response(409, response="Conflict"),
+        blp.doc(operationId=operation_id, parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN),
+    )
+
+    def document(view: Callable[..., Any]) -> Callable[..., Any]:
+        for decorator in reversed(decorators):  # applied bottom-up, as if stacked in this order
+            view = decorator(view)
+        return view
+
+    return document
+
+
 @blp.route("/games/<game_id>/leave")
 class Leave(MethodView):
     @blp.response(200, LeftSchema, description="The seat is open again; its token no longer works.")
-    @blp.alt_response(401, response="Unauthorized")
-    @blp.alt_response(404, response="NotFound")
-    @blp.alt_response(409, response="Conflict")
-    @blp.doc(operationId="leaveGame", parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN)
+    @seat_action("leaveGame")
     def post(self, game_id):
         """Give your seat back before the game starts (after the start: 409, resign instead)."""
         return json_response(seats().leave(game_id, caller_token()))
@@ -158,10 +176,7 @@ class Leave(MethodView):
 @blp.route("/games/<game_id>/resign")
 class Resign(MethodView):
     @blp.response(200, ResignedSchema, description="You resigned.")
-    @blp.alt_response(401, response="Unauthorized")
-    @blp.alt_response(404, response="NotFound")
-    @blp.alt_response(409, response="Conflict")
-    @blp.doc(operationId="resignGame", parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN)
+    @seat_action("resignGame")
     def post(self, game_id):
         """Give the game up: two seats, the other wins at once; more, a stand-in bot plays your seat,
         ranked last."""
@@ -190,10 +205,7 @@ class RematchSchema(Schema):
 @blp.route("/games/<game_id>/rematch")
 class Rematch(MethodView):
     @blp.response(201, RematchSchema, description="Your seat in the rematch, with its token (shown once).")
-    @blp.alt_response(401, response="Unauthorized")
-    @blp.alt_response(404, response="NotFound")
-    @blp.alt_response(409, response="Conflict")
-    @blp.doc(operationId="rematchGame", parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN)
+    @seat_action("rematchGame")
     def post(self, game_id):
         """Ask for the finished game's one rematch: same title, options, clock and bots, a new seed;
         it starts once every human player has asked."""
@@ -203,10 +215,7 @@ class Rematch(MethodView):
 @blp.route("/games/<game_id>/abort")
 class Abort(MethodView):
     @blp.response(200, AbortedSchema, description="The game is aborted: no result.")
-    @blp.alt_response(401, response="Unauthorized")
-    @blp.alt_response(404, response="NotFound")
-    @blp.alt_response(409, response="Conflict")
-    @blp.doc(operationId="abortGame", parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN)
+    @seat_action("abortGame")
     def post(self, game_id):
         """End the game with no result: while it waits, or before every human seat has moved."""
         return json_response(seats().abort(game_id, caller_token()))

@@ -150,6 +150,41 @@ def play_until(
     raise AssertionError(f"game {game_id} neither ended nor reached the stop condition in {timeout} s")
 
 
+def create_game(url: str, seats: list[dict] | None = None, **body) -> dict:
+    """A Property game (two humans unless ``seats`` says otherwise) created on the API at ``url``."""
+    sent = {"title": "property", "seats": seats or [{"kind": "human"}, {"kind": "human"}], **body}
+    reply = requests.post(f"{url}/games", json=sent, timeout=10)
+    assert reply.status_code == 201, reply.text
+    return reply.json()
+
+
+def play_first_moves(url: str, game: dict, count: int | None = None) -> list[int]:
+    """Play the first listed move of the seat to act, ``count`` times (until the game ends when
+    None), in a game of human seats; the versions acknowledged (200)."""
+    tokens = tokens_of(game)
+    session = requests.Session()
+    acknowledged: list[int] = []
+    while count is None or len(acknowledged) < count:
+        shown = session.get(f"{url}/games/{game['id']}", timeout=10).json()
+        if shown["status"] != "active":
+            break
+        token = tokens[shown["to_act"][0]]
+        listing = session.get(
+            f"{url}/games/{game['id']}/moves", headers={"Authorization": f"Bearer {token}"}, timeout=10
+        ).json()
+        reply = session.post(
+            f"{url}/games/{game['id']}/actions",
+            json={"move": listing["moves"][0]["move"], "version": listing["version"]},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=10,
+        )
+        assert reply.status_code == 200, reply.text
+        acknowledged.append(reply.json()["version"])
+        if count is None and len(acknowledged) > 5000:
+            raise AssertionError("the game did not end")
+    return acknowledged
+
+
 def assert_record_replays(client: FailoverClient, game_id: str) -> dict:
     """The record replays, move by move, to the stored result; versions are 1..n with no gap."""
     record = client.request("GET", f"/games/{game_id}/record").json()

@@ -19,7 +19,7 @@ import requests
 from service.archive.schema import load_migrations
 from service.run.postgres import EmbeddedPostgres
 
-from .conftest import Serve, alive, wait_gone
+from .conftest import Serve, alive, create_game, play_first_moves, wait_gone
 
 pytestmark = pytest.mark.xdist_group("supervisor")
 
@@ -129,31 +129,9 @@ ARCHIVING = {"SKYLINE_FINISHED_GAME_TTL_SECONDS": "1", "SKYLINE_ARCHIVE_SECONDS"
 
 def play_to_the_end(url: str, game: dict) -> int:
     """Play a two-human game's first listed move until it is over; its last version."""
-    tokens = {seat["seat"]: seat["token"] for seat in game["seats"] if "token" in seat}
-    session = requests.Session()
-    for _ in range(5000):
-        shown = session.get(f"{url}/games/{game['id']}", timeout=10).json()
-        if shown["status"] == "finished":
-            return shown["version"]
-        token = tokens[shown["to_act"][0]]
-        listing = session.get(
-            f"{url}/games/{game['id']}/moves", headers={"Authorization": f"Bearer {token}"}, timeout=10
-        ).json()
-        reply = session.post(
-            f"{url}/games/{game['id']}/actions",
-            json={"move": listing["moves"][0]["move"], "version": listing["version"]},
-            headers={"Authorization": f"Bearer {token}"},
-            timeout=10,
-        )
-        assert reply.status_code == 200, reply.text
-    raise AssertionError("the game did not end")
-
-
-def new_game(url: str, seats: list[dict] | None = None) -> dict:
-    body = {"title": "property", "seats": seats or [{"kind": "human"}, {"kind": "human"}]}
-    reply = requests.post(f"{url}/games", json=body, timeout=10)
-    assert reply.status_code == 201, reply.text
-    return reply.json()
+    last = play_first_moves(url, game)[-1]
+    assert requests.get(f"{url}/games/{game['id']}", timeout=10).json()["status"] == "finished"
+    return last
 
 
 def archived_rows(url: str, game_ids: list[str]) -> dict[str, int]:
@@ -191,11 +169,11 @@ def test_ended_games_are_archived_once_by_the_workers_then_leave_redis(serves):
     past the game TTL): the workers' sweeper ends the idle ones as expired, with no request."""
     idle = {"SKYLINE_LOBBY_TTL_SECONDS": "4", "SKYLINE_GAME_TTL_SECONDS": "8", "SKYLINE_SWEEP_SECONDS": "0.5"}
     serve = serves(**ARCHIVING, **idle).start()
-    finished = new_game(serve.url)
-    idle_active = new_game(serve.url)
-    idle_waiting = new_game(serve.url, [{"kind": "human"}, {"kind": "open"}])
+    finished = create_game(serve.url)
+    idle_active = create_game(serve.url)
+    idle_waiting = create_game(serve.url, [{"kind": "human"}, {"kind": "open"}])
     last = play_to_the_end(serve.url, finished)
-    waiting = new_game(serve.url, [{"kind": "human"}, {"kind": "open"}])
+    waiting = create_game(serve.url, [{"kind": "human"}, {"kind": "open"}])
     token = waiting["human_seats"][0]["token"]
     aborted = requests.post(
         f"{serve.url}/games/{waiting['id']}/abort", headers={"Authorization": f"Bearer {token}"}, timeout=10
@@ -222,7 +200,7 @@ def test_ended_games_are_archived_once_by_the_workers_then_leave_redis(serves):
 
 def test_postgres_killed_while_games_end_loses_none_and_writes_none_twice(serves):
     serve = serves(**ARCHIVING).start()
-    games = [new_game(serve.url) for _ in range(3)]
+    games = [create_game(serve.url) for _ in range(3)]
     server = postmaster(serve)
     # Killed under the archivers (their pools' connections break), restarted by the supervisor
     # while the games are played; a PostgreSQL held down for long is tests/archive/test_archiving.py's.
@@ -237,7 +215,7 @@ def test_postgres_killed_while_games_end_loses_none_and_writes_none_twice(serves
 def test_the_archiving_worker_killed_mid_write_leaves_nothing_half_done_and_the_game_is_archived_once(serves):
     serve = serves(**ARCHIVING, SKYLINE_ARCHIVE_LEASE_SECONDS="2").start()
     url = serve.database_url()
-    game = new_game(serve.url)
+    game = create_game(serve.url)
     with psycopg.connect(url) as holder:
         # The worker's transaction begins and waits on its INSERT: it is killed in the middle.
         holder.execute("LOCK TABLE archived_games IN EXCLUSIVE MODE")
@@ -268,7 +246,7 @@ def test_an_archived_game_outlives_a_kill_9_of_redis_and_a_restart_of_serve(serv
     is served, archived once and let go; then skyline serve stopped and started on the same data
     folder serves it from the archive, with no Redis key of it left."""
     serve = serves(**ARCHIVING).start()
-    game = new_game(serve.url)
+    game = create_game(serve.url)
     last = play_to_the_end(serve.url, game)
     deadline = time.monotonic() + 30
     while archived_rows(serve.database_url(), [game["id"]]) != {game["id"]: 1}:

@@ -11,42 +11,9 @@ import time
 import pytest
 import requests
 
-from .conftest import alive, wait_gone
-
-HUMANS = [{"kind": "human"}, {"kind": "human"}]
+from .conftest import alive, create_game, play_first_moves, wait_gone
 
 pytestmark = pytest.mark.xdist_group("supervisor")
-
-
-def play_moves(url: str, game: dict, count: int) -> list[int]:
-    """Play ``count`` moves of a two-human game; return the versions acknowledged (200)."""
-    tokens = {seat["seat"]: seat["token"] for seat in game["seats"]}
-    acknowledged = []
-    for _ in range(count):
-        shown = requests.get(f"{url}/games/{game['id']}", timeout=10).json()
-        if shown["status"] != "active":
-            break
-        token = tokens[shown["to_act"][0]]
-        listing = requests.get(
-            f"{url}/games/{game['id']}/moves", headers={"Authorization": f"Bearer {token}"}, timeout=10
-        ).json()
-        reply = requests.post(
-            f"{url}/games/{game['id']}/actions",
-            json={"move": listing["moves"][0]["move"], "version": listing["version"]},
-            headers={"Authorization": f"Bearer {token}"},
-            timeout=10,
-        )
-        assert reply.status_code == 200, reply.text
-        acknowledged.append(reply.json()["version"])
-    return acknowledged
-
-
-def new_game(url: str, seed: int) -> dict:
-    reply = requests.post(
-        f"{url}/games", json={"title": "property", "seed": seed, "seats": HUMANS}, timeout=10
-    )
-    assert reply.status_code == 201, reply.text
-    return reply.json()
 
 
 def versions(url: str, games: dict[str, int]) -> dict[str, int]:
@@ -60,8 +27,8 @@ def test_ctrl_c_twenty_times_stops_everything_quickly_and_loses_no_game(serves):
     for round_ in range(20):
         serve.start()
         assert versions(serve.url, games) == games, f"start {round_ + 1} serves every game at its version"
-        game = new_game(serve.url, round_)
-        games[game["id"]] = play_moves(serve.url, game, 2)[-1]
+        game = create_game(serve.url, seed=round_)
+        games[game["id"]] = play_first_moves(serve.url, game, 2)[-1]
         family = serve.descendants()
         assert len(family) >= 4, "Redis, gunicorn's master and worker, the bot worker"
         started = time.monotonic()
@@ -79,8 +46,8 @@ def test_ctrl_c_twenty_times_stops_everything_quickly_and_loses_no_game(serves):
 
 def test_kill_9_of_the_supervisor_leaves_no_child_and_the_next_start_serves_every_game(serves):
     serve = serves().start()
-    game = new_game(serve.url, 1)
-    last = play_moves(serve.url, game, 3)[-1]
+    game = create_game(serve.url, seed=1)
+    last = play_first_moves(serve.url, game, 3)[-1]
     time.sleep(1.2)  # appendfsync everysec: what a crash of the whole machine could lose
     family = serve.descendants()
     serve.kill()
@@ -91,8 +58,8 @@ def test_kill_9_of_the_supervisor_leaves_no_child_and_the_next_start_serves_ever
 
 def test_a_second_serve_on_the_same_data_refuses_and_leaves_the_first_untouched(serves, tmp_path):
     first = serves().start()
-    game = new_game(first.url, 2)
-    acknowledged = play_moves(first.url, game, 2)
+    game = create_game(first.url, seed=2)
+    acknowledged = play_first_moves(first.url, game, 2)
     family = {p.pid for p in first.descendants()}
     second = serves(data_dir=first.data_dir).start(wait=False)
     assert second.process.wait(timeout=10) != 0
@@ -102,7 +69,7 @@ def test_a_second_serve_on_the_same_data_refuses_and_leaves_the_first_untouched(
     assert "embedded Redis on" not in message, "refused before starting anything"
     assert "embedded PostgreSQL on" not in message
     assert {p.pid for p in first.descendants()} == family, "the first one's children are untouched"
-    acknowledged += play_moves(first.url, game, 2)
+    acknowledged += play_first_moves(first.url, game, 2)
     assert versions(first.url, {game["id"]: 0}) == {game["id"]: acknowledged[-1]}
     # The same port, another folder: refused before anything starts.
     third = serves(data_dir=tmp_path / "other", port=first.port).start(wait=False)
@@ -112,7 +79,7 @@ def test_a_second_serve_on_the_same_data_refuses_and_leaves_the_first_untouched(
 
 def test_redis_killed_under_load_is_restarted_and_every_acknowledged_move_is_there(serves):
     serve = serves().start()
-    game = new_game(serve.url, 3)
+    game = create_game(serve.url, seed=3)
     redis_server = next(p for p in serve.descendants() if "redis-server" in " ".join(p.cmdline()))
     others = [p for p in serve.descendants() if p.pid != redis_server.pid]
     acknowledged: list[int] = []

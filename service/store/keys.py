@@ -236,3 +236,29 @@ def player_by_key(digest: str) -> str:
 # A game's hash as the player scripts build it from an id they read: these two around the
 # partition's tag (partitions.LUA_TAG_OF), then the id; so that the name is still spelled only here.
 GAME_KEY_PREFIX, GAME_KEY_SUFFIX, _ = _GAME.format(tag="\0", game="\0").split("\0")
+
+
+# The first key layout, before partitions, read only by store.migrate: each game's keys under its
+# own id's tag (``sk:{<id>}:game``, ``:log``, ...), each index of games in one key.
+FIRST_LAYOUT_INDEXES = {
+    DEADLINES: "sk:deadlines",
+    BOTS_DUE: "sk:bots-due",
+    ARCHIVE_DUE: "sk:archive-due",
+    IDLE: "sk:idle",
+    LOBBY: "sk:lobby",
+    WEBHOOKS_DUE: "sk:webhooks-due",
+    WEBHOOKS_SENDING: "sk:webhooks-sending",  # members "<game> <endpoint>"
+    WEBHOOKS_HELD: "sk:webhooks-held",
+}
+FIRST_LAYOUT_GAME_HASHES = "sk:{*}:game"  # a SCAN pattern
+
+
+def first_layout_prefix(game_id: str) -> str:
+    """Where a game's keys started in the first layout."""
+    return f"sk:{{{game_id}}}"
+
+
+def first_layout_game(key: str) -> str | None:
+    """The game id of a first-layout game hash's name (None: not one; an id holds no brace)."""
+    game_id = key[len("sk:{") : -len("}:game")]
+    return None if "{" in game_id or "}" in game_id else game_id

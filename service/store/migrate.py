@@ -21,16 +21,12 @@ from dataclasses import dataclass, field
 import redis
 
 from .keys import (
-    ARCHIVE_DUE,
-    BOTS_DUE,
-    DEADLINES,
-    IDLE,
+    FIRST_LAYOUT_GAME_HASHES,
+    FIRST_LAYOUT_INDEXES,
     LAYOUT,
-    LOBBY,
-    WEBHOOKS_DUE,
-    WEBHOOKS_HELD,
-    WEBHOOKS_SENDING,
     deliveries_key,
+    first_layout_game,
+    first_layout_prefix,
     game_key,
     idempotency_key,
     index_of,
@@ -40,17 +36,7 @@ from .keys import (
     webhooks_key,
 )
 
-# The first layout's names of the indexes, by the index each became.
-OLD_INDEXES = {
-    DEADLINES: "sk:deadlines",
-    BOTS_DUE: "sk:bots-due",
-    ARCHIVE_DUE: "sk:archive-due",
-    IDLE: "sk:idle",
-    LOBBY: "sk:lobby",
-    WEBHOOKS_DUE: "sk:webhooks-due",
-    WEBHOOKS_SENDING: "sk:webhooks-sending",  # members "<game> <endpoint>"
-    WEBHOOKS_HELD: "sk:webhooks-held",
-}
+OLD_INDEXES = FIRST_LAYOUT_INDEXES
 CURRENT_LAYOUT = "2"  # the partitioned layout (1: the first, which wrote no marker)
 
 
@@ -93,7 +79,7 @@ def _move_indexes(client: redis.Redis, moved: Moved) -> None:
 
 
 def _move_game(client: redis.Redis, game_id: str, moved: Moved) -> None:
-    prefix = "sk:{" + game_id + "}"
+    prefix = first_layout_prefix(game_id)
     renames: list[tuple[str, str]] = []
     for raw in client.scan_iter(match=_escape(prefix) + ":*", count=1000):
         key = _text(raw)
@@ -119,9 +105,9 @@ def _escape(pattern: str) -> str:
 def first_layout_games(client: redis.Redis) -> Iterator[str]:
     """The games still under the first layout (their hash ``sk:{<id>}:game``; an id holds no
     brace, which tells them from a new key that happens to end so)."""
-    for raw in client.scan_iter(match="sk:{*}:game", count=1000):
-        game_id = _text(raw)[len("sk:{") : -len("}:game")]
-        if "{" not in game_id and "}" not in game_id:
+    for raw in client.scan_iter(match=FIRST_LAYOUT_GAME_HASHES, count=1000):
+        game_id = first_layout_game(_text(raw))
+        if game_id is not None:
             yield game_id
 
 

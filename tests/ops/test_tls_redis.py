@@ -17,6 +17,8 @@ import pytest
 import redis
 import requests
 
+from service.store.keys import game_key
+
 from ..conftest import free_port
 from .test_graceful_stop import open_stream, read_until
 from .test_supervision import unexpected_lines
@@ -128,7 +130,7 @@ def test_the_queues_on_a_tls_redis_of_their_own_the_games_on_the_embedded_one(se
         timeout=10,
     ).json()
     store, queues = redis.Redis.from_url(serve.redis_url()), redis.Redis.from_url(url)
-    game = f"sk:{{{created['id']}}}:game"
+    game = game_key(created["id"])
     deadline = time.monotonic() + 60
     while int(store.hget(game, "version")) < 3:  # three bot moves, their jobs through the TLS Redis
         assert time.monotonic() < deadline, "three bot moves within a minute"

@@ -30,12 +30,11 @@ from .keys import (
     idempotency_key,
     index_of,
     log_key,
-    player_games_key,
     webhooks_key,
 )
 from .partitioned import PartitionedIndex
 from .partitions import partition_of
-from .players import GAME_KEY_PARTS, LIVE_GAMES
+from .players import PlayerOverCap, PlayerStore, Reservation
 from .records import GameMeta, LogEntry, StoredGame
 from .slidingwindow import ADMIT
 
@@ -88,40 +87,26 @@ return version
 )
 
 
-# A game's creation: its hash, its deadlines' index, and each seat bound to a player in that
-# player's index of games, its cap of live games checked first (store.players).
-_CREATE = (
-    LIVE_GAMES
-    + """
--- KEYS: game hash, deadlines' index, the idle games, then each bound player's index of games
+# A game's creation: its hash, its deadlines' index and its idle score. The seats bound to players
+# are entered in the players' slots just before (store.players.PlayerStore.reserve).
+_CREATE = """
+-- KEYS: game hash, deadlines' index, the idle games
 -- ARGV: meta, state, status, now, ttl (how long it may stay idle), deadlines ('' = none), earliest
---       deadline, game id, cap, the game key's prefix and suffix, then per bound player its id
---       and '1' when its cap applies ('0': an invitation)
-local cap = tonumber(ARGV[9])
-for i = 4, #KEYS do
-  local player, capped = ARGV[12 + 2 * (i - 4)], ARGV[13 + 2 * (i - 4)]
-  if capped == '1' and over_cap(KEYS[i], player, ARGV[8], cap, ARGV[10], ARGV[11]) then
-    return i - 3
-  end
-end
+--       deadline, game id, who acts at version 0 ('' = not kept: no seat bound to a player)
 redis.call('HSET', KEYS[1], 'meta', ARGV[1], 'state', ARGV[2], 'version', 0, 'status', ARGV[3],
   'updated', ARGV[4])
-if #KEYS > 3 then
+if ARGV[9] ~= '' then
   -- Who acts at version 0, for the players' "my games" (no state to parse before a first entry).
-  redis.call('HSET', KEYS[1], 'first_to_act', ARGV[12 + 2 * (#KEYS - 3)])
+  redis.call('HSET', KEYS[1], 'first_to_act', ARGV[9])
 end
 if ARGV[6] ~= '' then
   redis.call('HSET', KEYS[1], 'deadlines', ARGV[6])
   redis.call('ZADD', KEYS[2], ARGV[7], ARGV[8])
 end
--- Its keys never expire by themselves: the sweeper ends it once idle too long (sk:idle).
+-- Its keys never expire by themselves: the sweeper ends it once idle too long (idle).
 redis.call('ZADD', KEYS[3], tonumber(ARGV[4]) + tonumber(ARGV[5]), ARGV[8])
-for i = 4, #KEYS do
-  redis.call('ZADD', KEYS[i], ARGV[4], ARGV[8])
-end
 return 0
 """
-)
 
 
 # A game's read with the request's rate-limit check before it, in one round trip. The limit's
@@ -166,14 +151,6 @@ class DuplicateRequest(Exception):
     """An idempotent reply for this key was stored meanwhile."""
 
 
-class PlayerOverCap(Exception):
-    """Binding a seat to this player would pass its cap of live games: nothing was written."""
-
-    def __init__(self, player_id: str) -> None:
-        super().__init__(player_id)
-        self.player_id = player_id
-
-
 class GameMissing(Exception):
     """No game under that id (never created, or expired)."""
 
@@ -208,6 +185,7 @@ class GameStore:
         self._create = client.register_script(_CREATE)
         self._forget_if_unchanged = client.register_script(_FORGET_IF_UNCHANGED)
         self._load_after_limit = client.register_script(_LOAD)
+        self.players = PlayerStore(client)
         self._bots_due = PartitionedIndex(client, BOTS_DUE)
         self._deadlines = PartitionedIndex(client, DEADLINES)
         # Set by the API's rate limiter: takes the request's pending check for the next game
@@ -243,12 +221,7 @@ class GameStore:
         names the first over it, and nothing is written. ``to_act`` (games with players): who acts
         at version 0, kept for their "my games"."""
         bound = players or []
-        keys = [
-            game_key(game_id),
-            index_of(DEADLINES, game_id),
-            index_of(IDLE, game_id),
-            *(player_games_key(player) for player, _ in bound),
-        ]
+        keys = [game_key(game_id), index_of(DEADLINES, game_id), index_of(IDLE, game_id)]
         args: list[Any] = [
             orjson.dumps(meta),
             orjson.dumps(state),
@@ -258,15 +231,17 @@ class GameStore:
             orjson.dumps(deadlines) if deadlines else b"",
             repr(min(deadlines.values())) if deadlines else "",
             game_id,
-            live_games_cap,
-            *GAME_KEY_PARTS,
+            orjson.dumps(to_act or []) if bound else "",
         ]
-        for player, capped in bound:
-            args += [player, "1" if capped else "0"]
-        args.append(orjson.dumps(to_act or []))
-        refused = int(self._create(keys=keys, args=args))
-        if refused:
-            raise PlayerOverCap(bound[refused - 1][0])
+        reserved: list[Reservation] = []
+        try:
+            for player, capped in bound:
+                reserved.append(self.players.reserve(player, game_id, cap=live_games_cap, capped=capped))
+            self._create(keys=keys, args=args)
+        except BaseException:
+            for reservation in reserved:
+                self.players.release(reservation)
+            raise
 
     def load(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
         """The game as stored; with ``parse_state=False`` its state is left as JSON in ``raw_state``."""

@@ -55,18 +55,19 @@ only a digest of it. The layout before partitions, and how a Redis moves from it
     digest names, one per player (a rotation replaces it in the same script). Both written by
     ``store.players``; a player lives until deleted.
 ``sk:player:{<player>}:games`` (sorted set): the games with a seat bound to the player, scored by
-    when it was bound; added by the script that binds it (the creation's in ``store.games``, the
-    join's in ``store.seats``), which counts the player's live games against
-    ``SKYLINE_LIVE_GAMES_PER_PLAYER`` first and drops the games Redis has let go.
+    when it was bound; ``sk:player:{<player>}:live`` (sorted set): those that count against its
+    cap of live games (``SKYLINE_LIVE_GAMES_PER_PLAYER``), ended ones dropped when a count finds
+    it full. Both written in the player's slot just before the binding script writes the game
+    (``store.players.PlayerStore.reserve``).
 ``sk:bot-workers`` (sorted set): the bot workers alive, ``<hostname>:<pid>`` scored by their
     last heartbeat in Redis's clock (``store.workers``); /readyz and `skyline serve` read it.
 
 Bot turns are RQ jobs, under RQ's own keys (``rq:queue:skyline-bots``,
 ``rq:queue:skyline-bots-all-bot``, ``rq:job:bot-<game>-<version>``, RQ's registries):
-``store.botqueue`` names the queues and the jobs. Still outside any game's slot, and so still
-needing a single Redis (docs/cluster.md says what remains): an address's counters, read in the
-game's script when they ride along, the players' index of games, written in the binding
-script, and RQ's keys.
+``store.botqueue`` names the queues and the jobs (on ``RQ_REDIS_URL``'s Redis when set). Still
+crossing slots, and so still needing a single Redis (docs/cluster.md says what remains): an
+address's counters, read in the game's script when they ride along, and a player's key pointer,
+written in the player's script.
 """
 
 from __future__ import annotations
@@ -229,13 +230,12 @@ def player_games_key(player_id: str) -> str:
     return f"sk:player:{{{player_id}}}:games"
 
 
+def player_live_games_key(player_id: str) -> str:
+    return f"sk:player:{{{player_id}}}:live"
+
+
 def player_by_key(digest: str) -> str:
     return f"sk:player-key:{digest}"
-
-
-# A game's hash as the player scripts build it from an id they read: these two around the
-# partition's tag (partitions.LUA_TAG_OF), then the id; so that the name is still spelled only here.
-GAME_KEY_PREFIX, GAME_KEY_SUFFIX, _ = _GAME.format(tag="\0", game="\0").split("\0")
 
 
 # The first key layout, before partitions, read only by store.migrate: each game's keys under its

@@ -8,7 +8,9 @@ second on one Redis, with the API and the workers stopped (docs/deploy.md says h
 
 - each entry of an old index goes to its game's partition (same score), then the old index goes;
 - each game's keys are renamed, one game per transaction (``RENAME`` keeps a key's TTL);
-- a token's rate-limit counters are left to run out (they live two windows, and are advisory).
+- a token's rate-limit counters are left to run out (they live two windows, and are advisory);
+- each player's live games (``sk:player:{<id>}:live``, counted by its cap) are found from its
+  index of games, which the first layout's binding scripts counted by reading each game.
 
 It may be run again after an interruption, and on a Redis already moved it changes nothing.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import orjson
 import redis
 
 from .keys import (
@@ -32,9 +35,11 @@ from .keys import (
     index_of,
     later_key,
     log_key,
+    player_live_games_key,
     queue_key,
     webhooks_key,
 )
+from .players import is_live
 
 OLD_INDEXES = FIRST_LAYOUT_INDEXES
 CURRENT_LAYOUT = "2"  # the partitioned layout (1: the first, which wrote no marker)
@@ -62,6 +67,7 @@ class Moved:
     games: int = 0
     keys: int = 0
     index_entries: int = 0
+    players: int = 0  # players whose live games were counted
     left: list[str] = field(default_factory=list)  # keys of a game not recognised (none expected)
 
 
@@ -111,12 +117,36 @@ def first_layout_games(client: redis.Redis) -> Iterator[str]:
             yield game_id
 
 
+def _count_live_games(client: redis.Redis, moved: Moved) -> None:
+    for raw in client.scan_iter(match="sk:player:{*}:games", count=1000):
+        key = _text(raw)
+        player_id = key[len("sk:player:{") : -len("}:games")]
+        bound = [(_text(member), score) for member, score in client.zrange(key, 0, -1, withscores=True)]
+        pipe = client.pipeline(transaction=False)
+        for game_id, _ in bound:
+            pipe.hmget(game_key(game_id), ["status", "meta"])
+        live = {
+            game_id: score
+            for (game_id, score), (status, meta) in zip(bound, pipe.execute(), strict=True)
+            if is_live(
+                None if status is None else _text(status),
+                None if meta is None else orjson.loads(meta),
+                player_id,
+            )
+        }
+        if live:
+            client.zadd(player_live_games_key(player_id), live)
+            moved.players += 1
+
+
 def migrate_layout(client: redis.Redis) -> Moved:
     """Move everything of the first layout to the partitioned one; what was moved."""
     moved = Moved()
     _move_indexes(client, moved)
     for game_id in list(first_layout_games(client)):
         _move_game(client, game_id, moved)
+    if moved.games:  # a Redis of the first layout: its players' live games, from their indexes
+        _count_live_games(client, moved)
     client.set(LAYOUT, CURRENT_LAYOUT)
     return moved
 

@@ -24,9 +24,8 @@ deterministic search over ~1,900 strings, done once at import in about 2 ms
 
 Which partition: the first three hex digits of the id's SHA-1, modulo ``PARTITIONS``, for any id,
 those made before partitions existed included: the same in every process and every Python
-(``hash()`` of a string is salted per process), and in a Lua script (``redis.sha1hex``:
-``LUA_TAG_OF``, for a script that names a game's keys from an id it read). The key layout that
-uses the tags is store/keys.py's.
+(``hash()`` of a string is salted per process), and in a Lua script (``redis.sha1hex``) should
+one ever need it. The key layout that uses the tags is store/keys.py's.
 """
 
 from __future__ import annotations
@@ -37,7 +36,6 @@ from collections.abc import Iterable
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
 __all__ = [
-    "LUA_TAG_OF",
     "PARTITIONS",
     "SLOTS_PER_PARTITION",
     "all_partitions",
@@ -104,14 +102,3 @@ def partitions_in_slots(slot_ranges: Iterable[tuple[int, int]]) -> list[int]:
     ranges (as CLUSTER SHARDS and CLUSTER SLOTS give a node's), in order: a node's partitions."""
     ranges = list(slot_ranges)
     return [p for p in all_partitions() if any(first <= _TAG_SLOTS[p] <= last for first, last in ranges)]
-
-
-# ``tag_of`` in Lua, for a script that names a game's keys from an id it read (the players').
-LUA_TAG_OF = (
-    "local PARTITION_TAGS = {"
-    + ",".join(f'"{t}"' for t in _TAGS)
-    + "}\n"
-    + "local function tag_of(id)\n"
-    + f"  return PARTITION_TAGS[tonumber(string.sub(redis.sha1hex(id), 1, 3), 16) % {PARTITIONS} + 1]\n"
-    + "end\n"
-)

@@ -5,68 +5,91 @@ The digest names its player from a key of its own (``sk:player-key:<digest>``), 
 which player a key is; a rotation and a deletion replace or drop that key in the same script as
 the player's hash, so an old key is refused by the next request on any process.
 
-The index of a player's games (``sk:player:{<id>}:games``) is written by the scripts that bind a
-seat to the player (``store.games``' creation, ``store.seats``' join) with ``LIVE_GAMES`` below:
-no round trip of its own. Those scripts read games' hashes named from the index, outside their
-declared keys: like the lobby's and the limiter's, this needs a single Redis.
+The index of a player's games (``sk:player:{<id>}:games``) and its live games (``:live``) are
+written by ``reserve`` in the player's slot just before a binding script (``store.games``'
+creation, ``store.seats``' join) writes the seat in the game's, and taken back by ``release`` if
+that binding does not happen: no script touches a player's slot and a game's. An entry left by a
+crash between the two names a game whose meta does not bind the player: "my games" shows only
+games whose meta does (``service.play.players``), and a count that finds the live games full reads
+them and drops those not live.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any, cast
 
 import orjson
 import redis
 
 from .keys import (
-    GAME_KEY_PREFIX,
-    GAME_KEY_SUFFIX,
     game_key,
     log_key,
     player_by_key,
     player_games_key,
     player_key,
+    player_live_games_key,
 )
-from .partitions import LUA_TAG_OF
+from .records import GameMeta
 
-# Lua, shared by the scripts that bind a seat: how many of the player's games are live (waiting
-# or active), dropping from its index the games Redis has let go. ``prefix`` and ``suffix`` make
-# a game's hash from its id (store.keys.GAME_KEY_PREFIX and _SUFFIX).
-LIVE_GAMES = (
-    LUA_TAG_OF
-    + """
-local function is_live(game, player, prefix, suffix, index, id)
-  local status = redis.call('HGET', game, 'status')
-  if not status then
-    redis.call('ZREM', index, id)
-    return false
+# A seat bound to a player is first entered in the player's own slot, then written in the game's:
+# no script touches both (a Redis Cluster keeps them on two nodes). The reservation adds the game
+# to the player's index of games and, when the player's cap of live games applies (its own seat,
+# not an invitation to it), to its live games, after counting them: one step in the player's
+# slot, so two bindings racing for the last place cannot both pass. Ended games stay in the live
+# set until a count finds it full: then the caller reads those games and drops the ones not live.
+_RESERVE = """
+-- KEYS: the player's index of games, its live games
+-- ARGV: the game id, the cap (0: none), now, '1' when the cap applies
+-- Returns {0, added to the index (0/1), added to the live games (0/1)}, or {1, the live games}
+-- when the cap is reached without this game.
+local game_id, cap, capped = ARGV[1], tonumber(ARGV[2]), ARGV[4] == '1'
+if capped and cap > 0 and not redis.call('ZSCORE', KEYS[2], game_id) then
+  if redis.call('ZCARD', KEYS[2]) >= cap then
+    return {1, redis.call('ZRANGE', KEYS[2], 0, -1)}
   end
-  if status == 'active' then return true end
-  if status ~= 'waiting' then return false end
-  -- An invitation not taken yet is not the player's game: others cannot fill its cap.
-  for _, seat in ipairs(cjson.decode(redis.call('HGET', game, 'meta'))['seats']) do
-    if seat['player'] == player and seat['kind'] ~= 'open' then return true end
-  end
-  return false
 end
--- True when binding ``game_id`` to ``player`` (its index ``index``) would pass ``cap`` live
--- games (0: no cap), counting the player's other games.
-local function over_cap(index, player, game_id, cap, prefix, suffix)
-  if cap <= 0 then return false end
-  local live = 0
-  for _, id in ipairs(redis.call('ZRANGE', index, 0, -1)) do
-    if id ~= game_id and is_live(prefix .. tag_of(id) .. suffix .. id, player, prefix, suffix, index, id) then
-      live = live + 1
-    end
-  end
-  return live >= cap
-end
+local indexed = redis.call('ZADD', KEYS[1], ARGV[3], game_id)
+local live = 0
+if capped then live = redis.call('ZADD', KEYS[2], 'NX', ARGV[3], game_id) end
+return {0, indexed, live}
 """
-)
 
-# The arguments every binding script passes to ``over_cap`` after the cap.
-GAME_KEY_PARTS = (GAME_KEY_PREFIX, GAME_KEY_SUFFIX)
+
+@dataclass(frozen=True)
+class Reservation:
+    """What a reservation added, so that a binding that did not happen takes back only that."""
+
+    player: str
+    game_id: str
+    indexed: bool
+    live: bool
+
+
+def is_live(status: str | None, meta: GameMeta | None, player: str) -> bool:
+    """Whether a game counts against the player's cap: active, or waiting with a seat the player
+    holds (an invitation not taken yet is not its game: others cannot fill its cap)."""
+    if status is None or meta is None:
+        return False  # Redis has let it go
+    if status == "active":
+        return True
+    if status != "waiting":
+        return False
+    return any(seat.get("player") == player and seat["kind"] != "open" for seat in meta["seats"])
+
+
+class PlayerOverCap(Exception):
+    """Binding a seat to this player would pass its cap of live games: nothing was written."""
+
+    def __init__(self, player_id: str) -> None:
+        super().__init__(player_id)
+        self.player_id = player_id
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
 
 _ROTATE = """
 -- KEYS: the player's hash; ARGV: the prefix of a key's pointer, the new digest, the player's id
@@ -79,10 +102,10 @@ return 1
 """
 
 _DELETE = """
--- KEYS: the player's hash, its index of games; ARGV: the prefix of a key's pointer
+-- KEYS: the player's hash, its index of games, its live games; ARGV: the prefix of a key's pointer
 local old = redis.call('HGET', KEYS[1], 'key_hash')
 if not old then return 0 end
-redis.call('DEL', ARGV[1] .. old, KEYS[1], KEYS[2])
+redis.call('DEL', ARGV[1] .. old, KEYS[1], KEYS[2], KEYS[3])
 return 1
 """
 
@@ -104,6 +127,48 @@ class PlayerStore:
         self._rotate = client.register_script(_ROTATE)
         self._delete = client.register_script(_DELETE)
         self._set_if_exists = client.register_script(_SET_IF_EXISTS)
+        self._reserve = client.register_script(_RESERVE)
+
+    # ---- binding a seat (store.games' creation, store.seats' join) ------------------------------
+    def reserve(self, player_id: str, game_id: str, *, cap: int, capped: bool) -> Reservation:
+        """Enter the game in the player's index (and its live games when ``capped``) before the
+        binding is written in the game; PlayerOverCap when the player has ``cap`` live games
+        already (0: no cap), and nothing is written."""
+        keys = [player_games_key(player_id), player_live_games_key(player_id)]
+        args: list[str | int] = [game_id, cap, repr(time.time()), "1" if capped else "0"]
+        for attempt in range(2):
+            reply = cast(list[Any], self._reserve(keys=keys, args=args))
+            if reply[0] == 0:
+                return Reservation(player_id, game_id, bool(reply[1]), bool(reply[2]))
+            if attempt == 0:
+                self._forget_ended(player_id, [_text(member) for member in reply[1]])
+        raise PlayerOverCap(player_id)
+
+    def release(self, reservation: Reservation) -> None:
+        """A binding that did not happen (refused, or raced away): take back what it added."""
+        pipe = self.redis.pipeline(transaction=True)
+        if reservation.indexed:
+            pipe.zrem(player_games_key(reservation.player), reservation.game_id)
+        if reservation.live:
+            pipe.zrem(player_live_games_key(reservation.player), reservation.game_id)
+        pipe.execute()
+
+    def _forget_ended(self, player_id: str, game_ids: list[str]) -> None:
+        """Drop from the player's live games those that are not (ended, gone, an invitation)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hmget(game_key(game_id), ["status", "meta"])
+        ended = [
+            game_id
+            for game_id, (status, meta) in zip(game_ids, pipe.execute(), strict=True)
+            if not is_live(
+                None if status is None else _text(status),
+                None if meta is None else orjson.loads(meta),
+                player_id,
+            )
+        ]
+        if ended:
+            self.redis.zrem(player_live_games_key(player_id), *ended)
 
     def create(self, player_id: str, key_hash: str) -> None:
         pipe = self.redis.pipeline(transaction=True)
@@ -129,7 +194,10 @@ class PlayerStore:
 
     def delete(self, player_id: str) -> bool:
         return bool(
-            self._delete(keys=[player_key(player_id), player_games_key(player_id)], args=[KEY_POINTER_PREFIX])
+            self._delete(
+                keys=[player_key(player_id), player_games_key(player_id), player_live_games_key(player_id)],
+                args=[KEY_POINTER_PREFIX],
+            )
         )
 
     # ---- the player's webhook (its URL, events and secret; attached to each of its games) ----

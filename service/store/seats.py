@@ -16,7 +16,7 @@ import orjson
 import redis
 
 from .aftercommit import ARCHIVE_OR_EXPIRE, INDEX_AFTER_COMMIT
-from .games import GameMissing, GameMovedOn, PlayerOverCap
+from .games import GameMissing, GameMovedOn
 from .keys import (
     ARCHIVE_DUE,
     DEADLINES,
@@ -27,30 +27,23 @@ from .keys import (
     game_key,
     index_of,
     log_key,
-    player_games_key,
     webhooks_key,
 )
-from .players import GAME_KEY_PARTS, LIVE_GAMES
+from .players import PlayerStore
 from .records import GameMeta, LogEntry
 
 _SEAT_COMMIT = (
     INDEX_AFTER_COMMIT
     + ARCHIVE_OR_EXPIRE
-    + LIVE_GAMES
     + """
 -- KEYS: game hash, log, lobby, deadlines' index, the game's webhooks, the webhooks' outbox, the
 --       games due to be archived, the idle games
 -- ARGV: expected version, meta, status, log entry, 'at' or 'in', expiry (unix time or seconds),
 --       channel, now, lobby ('add', 'remove' or ''), game id, lobby score, deadlines ('' =
---       unchanged), the earliest deadline ('' = none), then, when a seat is bound to a player
---       (KEYS[9]: its index of games), its id, its cap of live games, the game key's prefix, suffix
+--       unchanged), the earliest deadline ('' = none)
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return -1 end
 if current ~= ARGV[1] then return -2 end
-local bound = KEYS[9]
-if bound and over_cap(bound, ARGV[14], ARGV[10], tonumber(ARGV[15]), ARGV[16], ARGV[17]) then
-  return -4
-end
 local version = tonumber(ARGV[1]) + 1
 redis.call('HSET', KEYS[1], 'meta', ARGV[2], 'version', version, 'status', ARGV[3], 'updated', ARGV[8])
 redis.call('RPUSH', KEYS[2], ARGV[4])
@@ -61,9 +54,6 @@ elseif ARGV[9] == 'remove' then
   redis.call('ZREM', KEYS[3], ARGV[10])
 end
 index_after_commit(KEYS[1], KEYS[4], KEYS[5], KEYS[6], ARGV[12], ARGV[13], ARGV[10], ARGV[8])
-if bound then
-  redis.call('ZADD', bound, ARGV[8], ARGV[10])
-end
 redis.call('PUBLISH', ARGV[7], version)
 return version
 """
@@ -75,6 +65,7 @@ class SeatStore:
 
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
+        self.players = PlayerStore(client)
         self._commit = client.register_script(_SEAT_COMMIT)
 
     def commit(
@@ -97,8 +88,8 @@ class SeatStore:
 
         The game expires at ``expire_at`` (a waiting game, counted from its creation) or ``ttl``
         seconds from now; ``lobby`` adds it to the lobby's index or removes it. ``player``: the
-        player a seat is bound to now, indexed in the same step once its ``live_games_cap`` (0:
-        none) admits the game (else PlayerOverCap, and nothing is written)."""
+        player a seat is bound to now, entered in its index just before, once its
+        ``live_games_cap`` (0: none) admits the game (else PlayerOverCap, and nothing is written)."""
         if expire_at is not None:
             mode, expiry = "at", max(int(expire_at), int(time.time()) + 1)
         else:
@@ -128,16 +119,23 @@ class SeatStore:
             b"" if deadlines is None else orjson.dumps(deadlines),
             "" if not deadlines else repr(min(deadlines.values())),
         ]
+        # The player's slot first (its cap counted there), then the game's; taken back if the
+        # commit does not land.
+        reservation = None
         if player is not None:
-            keys.append(player_games_key(player))
-            args += [player, live_games_cap, *GAME_KEY_PARTS]
-        result = self._commit(keys=keys, args=args)
+            reservation = self.players.reserve(player, game_id, cap=live_games_cap, capped=True)
+        try:
+            result = self._commit(keys=keys, args=args)
+        except BaseException:
+            if reservation is not None:
+                self.players.release(reservation)
+            raise
+        if result in (-1, -2) and reservation is not None:
+            self.players.release(reservation)
         if result == -1:
             raise GameMissing(game_id)
         if result == -2:
             raise GameMovedOn()
-        if result == -4 and player is not None:
-            raise PlayerOverCap(player)
         return int(result)
 
 

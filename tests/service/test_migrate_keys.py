@@ -26,6 +26,7 @@ from service.store.keys import (
     index_of,
     later_key,
     log_key,
+    player_live_games_key,
     queue_key,
     webhooks_key,
 )
@@ -111,7 +112,13 @@ def test_a_redis_of_the_first_layout_moves_with_skyline_migrate_keys_and_its_gam
     assert (
         client.post(f"/games/{finished['id']}/abort", headers=bearer(tokens(finished)[0])).status_code == 200
     )
-    ids = [active["id"], clocked["id"], waiting["id"], finished["id"]]
+    ada = client.post("/players").get_json()
+    mine = client.post(
+        "/games",
+        json={"title": "property", "seats": [{"kind": "human", "player": "me"}, {"kind": "open"}]},
+        headers=bearer(ada["key"]),
+    ).get_json()
+    ids = [active["id"], clocked["id"], waiting["id"], finished["id"], mine["id"]]
     # A game's webhook keys as the webhook worker leaves them mid-delivery.
     redis_client.hset(webhooks_key(active["id"]), "notified", 1)
     redis_client.hset(deliveries_key(active["id"]), "d1", b'{"id":"d1"}')
@@ -133,7 +140,10 @@ def test_a_redis_of_the_first_layout_moves_with_skyline_migrate_keys_and_its_gam
     }
     assert indexed[DEADLINES] and indexed[LOBBY] and indexed[IDLE] and indexed[ARCHIVE_DUE]
 
+    live_games = redis_client.zrange(player_live_games_key(ada["id"]), 0, -1, withscores=True)
+    assert [game_id.decode() for game_id, _ in live_games] == [mine["id"]]
     to_first_layout(redis_client, ids, {active["id"]: digests[0]})
+    redis_client.delete(player_live_games_key(ada["id"]))  # the first layout had no such set
     assert not any(redis_client.exists(game_key(game_id)) for game_id in ids)
     with pytest.raises(FirstLayout, match="skyline migrate-keys"):
         create_app(settings)  # an API started on it refuses, naming the command
@@ -147,7 +157,7 @@ def test_a_redis_of_the_first_layout_moves_with_skyline_migrate_keys_and_its_gam
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert "moved 4 games" in done.stdout
+    assert "moved 5 games" in done.stdout
 
     assert reads(client, ids, seat_tokens) == before, "every read is as it was"
     after = {
@@ -158,6 +168,7 @@ def test_a_redis_of_the_first_layout_moves_with_skyline_migrate_keys_and_its_gam
     }
     assert after == indexed, "each index entry is back in its game's partition, with its score"
     assert not redis_client.exists(*OLD_INDEXES.values())
+    assert redis_client.zrange(player_live_games_key(ada["id"]), 0, -1, withscores=True) == live_games
     assert redis_client.lrange(queue_key(active["id"], "e1"), 0, -1) == [b"d1"]
     assert redis_client.zscore(later_key(active["id"], "e1"), "d0") == 123.0
     # The retry of the first move still finds its first reply; the game plays on.

@@ -80,16 +80,6 @@ def test_the_partition_of_an_id_is_fixed_forever() -> None:
     assert tag_of("abc") == tag(665)
 
 
-def test_a_script_finds_the_same_tag_as_python(redis_client) -> None:
-    # The players' scripts name a game's keys from an id they read (LUA_TAG_OF).
-    ids = game_ids(500, seed=7) + ["", "abc", "ünïcode"]
-    script = redis_client.register_script(
-        partitions.LUA_TAG_OF
-        + "local tags = {} for i, id in ipairs(ARGV) do tags[i] = tag_of(id) end return tags"
-    )
-    assert [t.decode() for t in script(keys=[], args=ids)] == [tag_of(game_id) for game_id in ids]
-
-
 def test_the_partition_does_not_depend_on_the_process() -> None:
     ids = game_ids(50, seed=1)
     here = [partition_of(game_id) for game_id in ids]

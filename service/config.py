@@ -181,6 +181,7 @@ class Settings:
     # fmt: off
     # ---- Redis, PostgreSQL, and the API's processes
     redis_url: str | None = setting("REDIS_URL", None, "`redis://`, `rediss://` (TLS) or `unix://`; required by the API and the workers; unset, `skyline serve` starts an embedded Redis")
+    redis_cluster: bool = setting("SKYLINE_REDIS_CLUSTER", False, "`REDIS_URL` names any node of a Redis Cluster (docs/cluster.md); `RQ_REDIS_URL` is then required")
     rq_redis_url: str | None = setting("RQ_REDIS_URL", None, "the Redis of the RQ queues (bot turns, webhook deliveries): a standalone one (RQ cannot use a Redis Cluster), any URL `REDIS_URL` takes; unset, `REDIS_URL`. A lost queue loses no turn: the sweeper enqueues every waiting bot turn again, within job timeout + abandon grace + `SKYLINE_SWEEP_SECONDS` (50 s by default)")
     database_url: str | None = setting("DATABASE_URL", None, "`postgresql://…` (any libpq URI): the archive of ended games; unset, `skyline serve` starts an embedded PostgreSQL under the data folder")
     host: str = setting("HOST", "127.0.0.1", "the API's address (image: `0.0.0.0`)")
@@ -241,7 +242,10 @@ class Settings:
 
     @property
     def queue_redis_url(self) -> str | None:
-        """Where RQ's queues live: ``RQ_REDIS_URL``, else the store's ``REDIS_URL``."""
+        """Where RQ's queues live: ``RQ_REDIS_URL``, else the store's ``REDIS_URL`` (not a cluster's:
+        RQ cannot use one)."""
+        if self.redis_cluster:
+            return self.rq_redis_url
         return self.rq_redis_url or self.redis_url
 
     @classmethod
@@ -254,7 +258,13 @@ class Settings:
             text = environ.get(each.metadata["env"], "").strip()
             if text:
                 values[each.name] = _read(each.name, text)
-        return cls(**values)
+        settings = cls(**values)
+        if settings.redis_cluster and not (settings.redis_url and settings.rq_redis_url):
+            raise SettingError(
+                "SKYLINE_REDIS_CLUSTER=1 needs REDIS_URL (any node of the cluster) and RQ_REDIS_URL"
+                " (a standalone Redis for the queues: RQ cannot use a Redis Cluster)"
+            )
+        return settings
 
 
 def kind_of(name: str) -> Kind:

@@ -26,6 +26,7 @@ from service.config import Settings
 from service.play.errors import PlayError, StaleVersion
 from service.play.games import Games, bot_seats_to_act, has_humans
 from service.store.botqueue import BotQueue
+from service.store.connect import settings_client
 from service.store.games import GameMissing, GameStore
 
 from . import faults
@@ -56,11 +57,12 @@ _store_clients: dict[str, redis.Redis] = {}
 def store_connection() -> redis.Redis:
     """This process's client of the games' Redis (``REDIS_URL``): a job's own connection is RQ's,
     which may be another Redis (``RQ_REDIS_URL``)."""
-    url = Settings.from_env().redis_url
+    settings = Settings.from_env()
+    url = settings.redis_url
     if not url:  # the worker's runner refuses to start without one
         raise RuntimeError("REDIS_URL is not set.")
     if url not in _store_clients:
-        _store_clients[url] = redis.Redis.from_url(url)
+        _store_clients[url] = settings_client(settings)
     return _store_clients[url]
 
 

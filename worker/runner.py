@@ -26,7 +26,6 @@ import threading
 import time
 from typing import Any
 
-import redis
 from rq.defaults import DEFAULT_WORKER_TTL
 from rq.exceptions import AbandonedJobError
 from rq.job import Job
@@ -37,6 +36,7 @@ from rq.worker import SimpleWorker
 
 from service.config import Settings
 from service.store.botqueue import QUEUE_NAMES, queue_redis
+from service.store.connect import settings_client
 from service.store.keys import WEBHOOK_WORKERS
 from service.store.migrate import refuse_first_layout
 from service.store.workers import WorkerPresence, member
@@ -230,7 +230,7 @@ def run_webhooks(*, burst: bool = False, http_port: int | None = None) -> int:
         maintenance_interval=settings.worker_maintenance_seconds,
         worker_ttl=settings.worker_ttl_seconds,
     )
-    beat = PresenceBeat(WorkerPresence(redis.Redis.from_url(url), key=WEBHOOK_WORKERS))
+    beat = PresenceBeat(WorkerPresence(settings_client(settings), key=WEBHOOK_WORKERS))
     helpers = [webhooks.Dispatcher(webhooks.context()), beat]
     return _work(worker, helpers, burst=burst, http_port=http_port, log_level=settings.log_level)
 
@@ -239,8 +239,8 @@ def run(*, burst: bool = False, http_port: int | None = None) -> int:
     """Run one worker on the bot queue until SIGTERM (warm shutdown) or, with burst, an empty queue."""
     settings, url = _settings()
     # RQ's own Redis (RQ_REDIS_URL); the games, heartbeats and sweeps stay on REDIS_URL's.
-    refuse_first_layout(redis.Redis.from_url(url))
-    beat = PresenceBeat(WorkerPresence(redis.Redis.from_url(url)))
+    refuse_first_layout(settings_client(settings))
+    beat = PresenceBeat(WorkerPresence(settings_client(settings)))
     worker = SkylineWorker(
         list(QUEUE_NAMES),  # in order: a game with a human first
         connection=queue_redis(settings),
@@ -252,8 +252,8 @@ def run(*, burst: bool = False, http_port: int | None = None) -> int:
         worker_ttl=settings.worker_ttl_seconds,
         presence=beat,  # started by the worker once RQ has registered it
     )
-    sweeper = Sweeper.from_settings(redis.Redis.from_url(url), settings, queue_redis(settings))
-    archiver = Archiver.from_settings(redis.Redis.from_url(url), settings)
+    sweeper = Sweeper.from_settings(settings_client(settings), settings, queue_redis(settings))
+    archiver = Archiver.from_settings(settings_client(settings), settings)
     helpers = [sweeper] if archiver is None else [sweeper, archiver]
     return _work(
         worker, helpers, also_stop=(beat,), burst=burst, http_port=http_port, log_level=settings.log_level

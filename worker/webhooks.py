@@ -68,6 +68,7 @@ from service.play.webhooks import (
     secret_key,
 )
 from service.store.botqueue import queue_redis
+from service.store.connect import settings_client
 from service.store.keys import game_key, webhook_rate_key
 from service.store.webhooks import WebhookStore
 
@@ -251,7 +252,7 @@ def context() -> Context:
         raise RuntimeError("REDIS_URL is not set.")
     urls = (url, settings.queue_redis_url)
     if urls not in _contexts:
-        _contexts[urls] = Context(redis.Redis.from_url(url), queue_redis(settings))
+        _contexts[urls] = Context(settings_client(settings), queue_redis(settings))
     return _contexts[urls]
 
 

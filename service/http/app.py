@@ -19,6 +19,7 @@ from ..play.versions import Versions
 from ..play.webhooks import Webhooks
 from ..store.botgames import BotGameQuota
 from ..store.botqueue import BotQueue, queue_redis
+from ..store.connect import settings_client
 from ..store.games import GameStore
 from ..store.lobby import LobbyIndex
 from ..store.migrate import refuse_first_layout
@@ -139,14 +140,9 @@ def create_app(
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
 
     if redis_client is None:
-        if not settings.redis_url:
-            raise RuntimeError("REDIS_URL is not set; `skyline serve` starts an embedded Redis for you.")
         # A bounded pool: under gevent every waiting request would otherwise open its own
         # connection, and a burst of thousands of event streams would open thousands.
-        pool = redis.BlockingConnectionPool.from_url(
-            settings.redis_url, max_connections=settings.redis_connections, timeout=10
-        )
-        redis_client = redis.Redis(connection_pool=pool)
+        redis_client = settings_client(settings, max_connections=settings.redis_connections)
     refuse_first_layout(redis_client)
     store = GameStore(
         redis_client,

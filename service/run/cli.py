@@ -78,18 +78,18 @@ def _import(args: argparse.Namespace) -> int:
 
 def _migrate_keys(args: argparse.Namespace) -> int:
     """Move the Redis at REDIS_URL from the first key layout to the partitioned one (store.migrate)."""
-    import redis
-
+    from ..store.connect import settings_client
     from ..store.migrate import migrate_layout
 
-    url = Settings.from_env().redis_url
+    settings = Settings.from_env()
+    url = settings.redis_url
     if not url:
         print(
             "skyline: set REDIS_URL to the Redis to move (`skyline serve` moves its embedded one)",
             file=sys.stderr,
         )
         return 2
-    client = redis.Redis.from_url(url)
+    client = settings_client(settings)
     moved = migrate_layout(client)
     print(f"moved {moved.games} games ({moved.keys} keys, {moved.index_entries} index entries)")
     for key in moved.left:

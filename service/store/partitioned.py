@@ -5,16 +5,55 @@ one sorted set per partition, in the slot of its games, so that the script that 
 changes its entry in the same step. Whoever reads an index as a whole (a sweeper, the lobby)
 runs one script over every partition's key: one round trip, and a claim stays one atomic step
 (a lease written in the same script that found the entries). On one Redis the script takes all
-1,024 keys; on a Redis Cluster it would run once per node with that node's keys.
+1,024 keys. On a Redis Cluster it runs once per primary with that primary's partitions' keys
+(``#!lua flags=allow-cross-slot-keys``: many slots, one node), and the replies are merged: the
+oldest or newest over all of them, as on one Redis. A claim asks each primary in turn (the first
+one drawn at random, so that no primary's backlog waits behind another's) for what is still
+wanted, so a claim never takes more than asked. When a slot moved or a primary failed over
+between the client's view of the slots and the script (MOVED, ASK, TRYAGAIN, CLUSTERDOWN, a lost
+connection), the client reloads the slots and asks again: a claim already made stays made (its
+entries are leased, no other reader takes them), and the retry takes only what is still wanted.
 """
 
 from __future__ import annotations
 
+import hashlib
+import random
+import time
+from collections.abc import Callable
 from typing import Any, cast
 
 import redis
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    MovedError,
+    NoScriptError,
+    ResponseError,
+    SlotNotCoveredError,
+    TryAgainError,
+)
 
-from .keys import index_keys
+from .connect import CROSS_SLOT_SHEBANG, is_cluster
+from .keys import index_key, index_keys
+from .partitions import all_partitions, tag_slot
+
+# Whether none of KEYS[first..last] exists. On one Redis, one EXISTS of them all: most parts are
+# empty most of the time (Redis drops an empty sorted set), and one command costs a tenth of one
+# a key. On a cluster node the keys lie in many slots, and one command may not span slots.
+_NONE_EXIST = """
+local function none_exist(first, last)
+  return redis.call('EXISTS', unpack(KEYS, first, last)) == 0
+end
+"""
+_NONE_EXIST_ON_A_NODE = """
+local function none_exist(first, last)
+  for i = first, last do
+    if redis.call('EXISTS', KEYS[i]) == 1 then return false end
+  end
+  return true
+end
+"""
 
 # The oldest entries at or below a score over every partition, and with a lease's end the claim
 # of them: their score moves to it, so a second reader does not take them until it runs out.
@@ -24,9 +63,7 @@ _OLDEST = """
 -- ARGV: the latest score taken, how many at most, the lease's end ('' = only read), how many
 --       partitions (the first KEYS)
 local limit, parts = tonumber(ARGV[2]), tonumber(ARGV[4])
--- Most parts are empty most of the time (Redis drops an empty sorted set): one EXISTS of them
--- all, then a read of those that exist only, costs a tenth of reading each.
-if redis.call('EXISTS', unpack(KEYS, 1, parts)) == 0 then return {} end
+if none_exist(1, parts) then return {} end
 local found = {}
 for i = 1, parts do
   if redis.call('EXISTS', KEYS[i]) == 1 then
@@ -58,7 +95,7 @@ _NEWEST = """
 -- KEYS: one index's key in each partition; ARGV: the newest score taken ('+inf': all), how many
 --       at most, the score below which entries are dropped ('' = keep all)
 local limit = tonumber(ARGV[2])
-if redis.call('EXISTS', unpack(KEYS)) == 0 then return {} end
+if none_exist(1, #KEYS) then return {} end
 local found = {}
 for _, key in ipairs(KEYS) do
   if redis.call('EXISTS', key) == 1 then
@@ -89,6 +126,52 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
+# What a script over one node's partitions may meet while the slots move under it; the client's
+# view of the slots is reloaded and the step asked again.
+_SLOTS_MOVED = (
+    AskError,
+    ClusterDownError,
+    MovedError,
+    TryAgainError,
+    SlotNotCoveredError,
+    redis.ConnectionError,
+    redis.TimeoutError,
+)
+_ATTEMPTS = 6
+
+
+def _moved_reply(error: ResponseError) -> bool:
+    """A script refused because a key is not (or no longer) this node's."""
+    text = str(error)
+    return "non local key" in text or "MOVED" in text or "ASK" in text or "TRYAGAIN" in text
+
+
+# Redis refuses a command whose declared keys lie in several slots, even for a script flagged
+# allow-cross-slot-keys: the node's keys travel as arguments, and become the script's KEYS here.
+_KEYS_FROM_ARGUMENTS = """
+local declared = tonumber(ARGV[1])
+local KEYS = {unpack(ARGV, 2, declared + 1)}
+local ARGV = {unpack(ARGV, declared + 2)}
+"""
+
+
+class _NodeScript:
+    """A script run on one cluster node over keys of that node's slots: EVALSHA, or EVAL when
+    the node has not seen it yet (a promoted replica, a node added)."""
+
+    def __init__(self, client: Any, source: str) -> None:
+        self.client = client
+        self.source = CROSS_SLOT_SHEBANG + _KEYS_FROM_ARGUMENTS + _NONE_EXIST_ON_A_NODE + source
+        self.sha = hashlib.sha1(self.source.encode()).hexdigest()
+
+    def __call__(self, node: Any, keys: list[str], args: list[Any]) -> Any:
+        arguments = [len(keys), *keys, *args]
+        try:
+            return self.client.execute_command("EVALSHA", self.sha, 0, *arguments, target_nodes=node)
+        except NoScriptError:
+            return self.client.execute_command("EVAL", self.source, 0, *arguments, target_nodes=node)
+
+
 class PartitionedIndex:
     """One index of games over every partition: its oldest due entries, a claim of them under a
     lease, its newest entries, its size."""
@@ -97,21 +180,88 @@ class PartitionedIndex:
         self.redis = client
         self.index = index
         self.keys = index_keys(index)
-        self._oldest = client.register_script(_OLDEST)
-        self._newest = client.register_script(_NEWEST)
+        self.cluster = is_cluster(client)
+        if self.cluster:
+            self._oldest_on = _NodeScript(client, _OLDEST)
+            self._newest_on = _NodeScript(client, _NEWEST)
+        else:
+            self._oldest = client.register_script(_NONE_EXIST + _OLDEST)
+            self._newest = client.register_script(_NONE_EXIST + _NEWEST)
+
+    # ---- on a cluster: one script per primary ---------------------------------------------------
+    def _by_node(self) -> list[tuple[Any, list[int]]]:
+        """Each primary with its partitions, as the client sees the slots now."""
+        manager = cast(Any, self.redis).nodes_manager
+        nodes: dict[str, tuple[Any, list[int]]] = {}
+        for partition in all_partitions():
+            node = manager.get_node_from_slot(tag_slot(partition))
+            nodes.setdefault(node.name, (node, []))[1].append(partition)
+        return list(nodes.values())
+
+    def _on_every_node(self, step: Callable[[Any, list[int]], bool]) -> None:
+        """Run ``step(node, partitions)`` for each primary; a step returns False to end the round.
+        A step met by a moved slot is asked again, with the slots reloaded, for the partitions
+        whose step has not landed yet."""
+        pending = set(all_partitions())
+        for attempt in range(_ATTEMPTS):
+            try:
+                groups = self._by_node()
+                random.shuffle(groups)
+                for node, partitions in groups:
+                    mine = [p for p in partitions if p in pending]
+                    if not mine:
+                        continue
+                    carry_on = step(node, mine)
+                    pending.difference_update(mine)
+                    if not carry_on:
+                        return
+                return
+            except _SLOTS_MOVED + (ResponseError,) as error:
+                if isinstance(error, ResponseError) and not isinstance(error, _SLOTS_MOVED):
+                    if not _moved_reply(error):
+                        raise
+                if attempt == _ATTEMPTS - 1:
+                    raise
+                time.sleep(0.05 * 2**attempt)
+                cast(Any, self.redis).nodes_manager.initialize()
+
+    def _keys_of(self, index: str, partitions: list[int]) -> list[str]:
+        return [index_key(index, p) for p in partitions]
+
+    def _rows_oldest(
+        self, before: float, limit: int, lease_end: float | None, holding: str | None
+    ) -> list[Any]:
+        """The flat reply of _OLDEST (entry, score, ...) over every partition."""
+        lease = "" if lease_end is None else repr(lease_end)
+        if not self.cluster:
+            keys = self.keys + ([] if holding is None else index_keys(holding))
+            return cast(list[Any], self._oldest(keys=keys, args=[repr(before), limit, lease, len(self.keys)]))
+        rows: list[tuple[bytes, bytes]] = []
+
+        def step(node: Any, partitions: list[int]) -> bool:
+            wanted = limit - len(rows) if lease_end is not None else limit
+            keys = self._keys_of(self.index, partitions)
+            keys += [] if holding is None else self._keys_of(holding, partitions)
+            reply = self._oldest_on(node, keys, [repr(before), wanted, lease, len(partitions)])
+            rows.extend((reply[i], reply[i + 1]) for i in range(0, len(reply), 2))
+            # A claim stops once it holds what was asked; a read merges every node's oldest.
+            return lease_end is None or len(rows) < limit
+
+        self._on_every_node(step)
+        rows.sort(key=lambda row: float(row[1]))
+        return [value for row in rows[:limit] for value in row]
 
     def oldest(self, before: float, limit: int) -> list[tuple[str, bytes]]:
         """Up to ``limit`` entries scored at or below ``before``, oldest first, each with its
         score as stored (for a compare-and-delete)."""
-        rows = cast(list[Any], self._oldest(keys=self.keys, args=[repr(before), limit, "", len(self.keys)]))
+        rows = self._rows_oldest(before, limit, None, None)
         return [(_text(rows[i]), rows[i + 1]) for i in range(0, len(rows), 2)]
 
     def claim(self, now: float, lease_end: float, limit: int, *, holding: str | None = None) -> list[str]:
-        """The oldest entries due by ``now``, their scores moved to ``lease_end`` in the same step;
-        with ``holding`` (another index), each is also put there, in its partition, scored so."""
-        keys = self.keys + ([] if holding is None else index_keys(holding))
-        args: list[str | int] = [repr(now), limit, repr(lease_end), len(self.keys)]
-        rows = cast(list[Any], self._oldest(keys=keys, args=args))
+        """Up to ``limit`` entries due by ``now``, their scores moved to ``lease_end`` in the same
+        step; with ``holding`` (another index), each is also put there, in its partition, scored
+        so. On one Redis they are the oldest due; on a cluster, the oldest of each primary asked."""
+        rows = self._rows_oldest(now, limit, lease_end, holding)
         return [_text(rows[i]) for i in range(0, len(rows), 2)]
 
     def newest(
@@ -124,11 +274,23 @@ class PartitionedIndex:
             count,
             "" if drop_before is None else repr(drop_before),
         ]
-        rows = cast(list[Any], self._newest(keys=self.keys, args=args))
-        return [(_text(rows[i]), float(rows[i + 1])) for i in range(0, len(rows), 2)]
+        if not self.cluster:
+            rows = cast(list[Any], self._newest(keys=self.keys, args=args))
+            return [(_text(rows[i]), float(rows[i + 1])) for i in range(0, len(rows), 2)]
+        found: list[tuple[str, float]] = []
+
+        def step(node: Any, partitions: list[int]) -> bool:
+            reply = self._newest_on(node, self._keys_of(self.index, partitions), args)
+            found.extend((_text(reply[i]), float(reply[i + 1])) for i in range(0, len(reply), 2))
+            return True
+
+        self._on_every_node(step)
+        # The script's order: newest first, ties by the entry's bytes, descending.
+        found.sort(key=lambda row: (row[1], row[0].encode()), reverse=True)
+        return found[:count]
 
     def size(self) -> int:
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = self.redis.pipeline(transaction=False)  # on a cluster, split by node
         for key in self.keys:
             pipe.zcard(key)
         return sum(int(count) for count in pipe.execute())

@@ -44,6 +44,7 @@ __all__ = [
     "slot_range",
     "tag",
     "tag_of",
+    "tag_slot",
 ]
 
 PARTITIONS = 1024
@@ -79,6 +80,11 @@ def tag(partition: int) -> str:
     if not 0 <= partition < PARTITIONS:
         raise ValueError(f"partition {partition} is not in [0, {PARTITIONS})")
     return _TAGS[partition]
+
+
+def tag_slot(partition: int) -> int:
+    """The cluster slot of a partition's keys (its tag's)."""
+    return _TAG_SLOTS[partition]
 
 
 def tag_of(game_id: str) -> str:

@@ -22,11 +22,11 @@ from rq.job import Job
 from engines import registry
 from engines.bots import choose, level_for
 from engines.core import RulesError
-from service.config import Settings
+from service.config import SettingError, Settings
 from service.play.errors import PlayError, StaleVersion
 from service.play.games import Games, bot_seats_to_act, has_humans
 from service.store.botqueue import BotQueue
-from service.store.connect import settings_client
+from service.store.connect import is_cluster, settings_client
 from service.store.games import GameMissing, GameStore
 
 from . import faults
@@ -78,6 +78,10 @@ class Turns:
             finished_ttl_seconds=settings.finished_game_ttl_seconds,
             lobby_ttl_seconds=settings.lobby_ttl_seconds,
         )
+        if queue_connection is None and is_cluster(connection):
+            raise SettingError(
+                "RQ cannot use a Redis Cluster: its queues need a Redis of their own (RQ_REDIS_URL)"
+            )
         queues = connection if queue_connection is None else queue_connection
         self.queue = BotQueue(queues, job_timeout=settings.bot_job_timeout)
         self.pressure_jobs = settings.bot_pressure_jobs

@@ -10,12 +10,17 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import redis
 from redis.cluster import RedisCluster
 
 from harness.cluster import LocalCluster, find_cluster_binaries
+from service.config import Settings
+from service.run.embedded import EmbeddedRedis
+from service.store.connect import store_client
 
 
 @contextmanager
@@ -58,3 +63,46 @@ def cluster_client(cluster: LocalCluster) -> Iterator[RedisCluster]:
     client = RedisCluster.from_url(cluster.url)
     yield client
     client.close()
+
+
+# ---- the service's own tests, on a cluster -------------------------------------------------------
+# A module here that imports tests of tests/service/ (or tests/ops/, tests/contract/) runs them on a
+# cluster: the fixtures below stand in for tests/conftest.py's one Redis. One cluster per test
+# process, started on first use.
+
+
+@pytest.fixture(scope="session")
+def session_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    with three_primaries(tmp_path_factory.mktemp("session-cluster")) as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def redis_client(session_cluster: LocalCluster) -> Iterator[redis.Redis]:
+    """The store's client on the cluster (a ShebangCluster: every script under ``#!lua``)."""
+    client = store_client(session_cluster.url, cluster=True)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def settings(session_cluster: LocalCluster, queue_server: EmbeddedRedis) -> Settings:
+    return replace(
+        Settings.from_env(),
+        redis_url=session_cluster.url,
+        redis_cluster=True,
+        rq_redis_url=queue_server.url,
+        max_body_bytes=16 * 1024,
+        rate_limit_per_address=None,
+        rate_limit_per_token=None,
+        bot_games_per_address=0,
+        players_per_address=None,
+    )
+
+
+@pytest.fixture(scope="session")
+def queue_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
+    """RQ's standalone Redis beside the cluster (RQ cannot use a cluster)."""
+    server = EmbeddedRedis(tmp_path_factory.mktemp("queue-redis"), appendonly=False).start()
+    yield server
+    server.stop()

@@ -8,6 +8,7 @@ without redis-server 7 skips, saying so. A cluster found but failing to start al
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -18,9 +19,11 @@ import redis
 from redis.cluster import RedisCluster
 
 from harness.cluster import LocalCluster, find_cluster_binaries
+from harness.live import Processes, api_command, free_port, wait_http
 from service.config import Settings
-from service.run.embedded import EmbeddedRedis
+from service.run.embedded import EmbeddedRedis, webhook_worker_command, worker_command
 from service.store.connect import store_client
+from tests.conftest import LIVE_ENV
 
 
 @contextmanager
@@ -106,3 +109,58 @@ def queue_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedR
     server = EmbeddedRedis(tmp_path_factory.mktemp("queue-redis"), appendonly=False).start()
     yield server
     server.stop()
+
+
+class ClusterLive:
+    """The service on a cluster, as tests/conftest.py's ``live`` on one Redis: a gunicorn API, two
+    bot workers (each with its sweeper: two sweepers over every partition) and a webhook worker,
+    with ``SKYLINE_REDIS_CLUSTER=1`` and RQ on a standalone Redis of its own."""
+
+    def __init__(self, cluster: LocalCluster, queue: EmbeddedRedis, **env: str) -> None:
+        self.cluster = cluster
+        self.env = {
+            **os.environ,
+            **LIVE_ENV,
+            "REDIS_URL": cluster.url,
+            "SKYLINE_REDIS_CLUSTER": "1",
+            "RQ_REDIS_URL": queue.url,
+            "SKYLINE_SSE_MAX_SECONDS": "5",
+            "SKYLINE_SSE_HEARTBEAT_SECONDS": "1",
+            "SKYLINE_SWEEP_SECONDS": "1",
+            "SKYLINE_WEBHOOK_ALLOW_HTTP": "1",
+            "SKYLINE_WEBHOOK_ALLOW_PRIVATE": "1",
+            "SKYLINE_WEBHOOK_RETRY_SCHEDULE": "0.3,0.3,0.3,0.3,0.3",
+            "SKYLINE_WEBHOOK_LEASE_SECONDS": "3",
+            **env,
+        }
+        self.processes = Processes(self.env)
+        port = free_port()
+        self.api = self.processes.start(api_command(port))
+        self.workers = [self.processes.start(worker_command()) for _ in range(2)]
+        self.webhook_worker = self.processes.start(webhook_worker_command())
+        self.url = f"http://127.0.0.1:{port}"
+        wait_http(self.url + "/readyz", timeout=60)
+        self.store = store_client(cluster.url, cluster=True)
+
+    def stop(self) -> None:
+        self.processes.stop()
+        self.store.close()
+
+
+@pytest.fixture(scope="session")
+def clustered(session_cluster: LocalCluster, queue_server: EmbeddedRedis) -> Iterator[ClusterLive]:
+    service = ClusterLive(session_cluster, queue_server)
+    yield service
+    service.stop()
+
+
+@pytest.fixture
+def live(clustered: ClusterLive) -> str:
+    """The live API's URL, on the cluster (for the live tests a module here imports)."""
+    return clustered.url
+
+
+@pytest.fixture
+def hooked(clustered: ClusterLive) -> tuple[str, Processes, subprocess.Popen[bytes]]:
+    """tests/ops/test_webhooks_live.py's live stack with a webhook worker, on the cluster."""
+    return clustered.url, clustered.processes, clustered.webhook_worker

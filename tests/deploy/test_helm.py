@@ -27,6 +27,10 @@ VALUE_SETS = {
         }
     },
     "queue-redis": {"queueRedis": {"url": "rediss://default:secret@rq.example:6380/0"}},
+    "cluster": {
+        "redis": {"url": "redis://redis-cluster:6379", "cluster": True},
+        "queueRedis": {"url": "redis://rq-redis:6379/0"},
+    },
     "existing-secret": {
         "redis": {"url": "", "existingSecret": "managed-redis", "existingSecretKey": "url"},
         "queueRedis": {"url": "", "existingSecret": "managed-rq", "existingSecretKey": "rq"},
@@ -219,6 +223,22 @@ def test_a_queue_redis_url_is_given_as_rq_redis_url_to_the_api_and_both_workers(
         env = env_of(containers(deployment))
         assert env["RQ_REDIS_URL"]["secretKeyRef"] == {"name": "skyline-queue-redis", "key": "rq-redis-url"}
         assert env["REDIS_URL"]["secretKeyRef"] == {"name": "skyline-redis", "key": "redis-url"}
+
+
+def test_a_redis_cluster_is_told_to_every_process_with_the_queues_own_redis(rendered):
+    deployments = by_kind(documents(rendered["cluster"]))["Deployment"]
+    assert len(deployments) == 3
+    for deployment in deployments:
+        env = env_of(containers(deployment))
+        assert env["SKYLINE_REDIS_CLUSTER"] == "1"
+        assert env["RQ_REDIS_URL"]["secretKeyRef"] == {"name": "skyline-queue-redis", "key": "rq-redis-url"}
+    plain = by_kind(documents(rendered["queue-redis"]))["Deployment"]
+    assert all("SKYLINE_REDIS_CLUSTER" not in env_of(containers(d)) for d in plain)
+
+
+def test_a_redis_cluster_without_the_queues_own_redis_is_refused(tools, tmp_path):
+    code, result = render(tools, {"redis": {"cluster": True}}, tmp_path)
+    assert code == 3 and "RQ cannot use a Redis Cluster" in json.dumps(result)
 
 
 def test_an_existing_secret_is_used_and_none_is_created(rendered):

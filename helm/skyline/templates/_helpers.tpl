@@ -74,6 +74,13 @@ app.kubernetes.io/component: {{ .component }}
     secretKeyRef:
       name: {{ include "skyline.redisSecretName" . }}
       key: {{ .Values.redis.existingSecretKey }}
+{{- if .Values.redis.cluster }}
+{{- if not (include "skyline.queueRedisSecretName" .) }}
+{{- fail "redis.cluster needs queueRedis (url or existingSecret): RQ cannot use a Redis Cluster" }}
+{{- end }}
+- name: SKYLINE_REDIS_CLUSTER
+  value: "1"
+{{- end }}
 {{- with include "skyline.queueRedisSecretName" . }}
 - name: RQ_REDIS_URL
   valueFrom:

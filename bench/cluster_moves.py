@@ -12,7 +12,8 @@ two stores' rounds interleaved. Prints per store the median over rounds of moves
 and of the POST's p50/p99 latency, and the cluster's ratio to one Redis. Then, from each
 primary's ``INFO commandstats`` before and after the cluster's rounds: its share of the
 commands on the games' keys (the games, hence the commands, spread over the partitions and the
-partitions over the primaries). Not a test.
+partitions over the primaries). Last, what ``WAIT 1`` after each commit would cost
+(docs/deploy.md). Not a test.
 """
 
 from __future__ import annotations
@@ -144,6 +145,26 @@ def command_calls(client: redis.Redis) -> int:
     )
 
 
+def wait_cost(client: redis.Redis, writes: int = 2000) -> None:
+    """What ``WAIT 1`` after a write would add to a commit: a write alone against a write followed
+    by a WAIT for one replica's acknowledgement, on one primary, interleaved."""
+    node = client.get_node_from_key("sk:{p0}:wait-probe")  # type: ignore[attr-defined]
+    alone: list[float] = []
+    waited: list[float] = []
+    for n in range(writes):
+        start = time.perf_counter()
+        client.set("sk:{p0}:wait-probe", n)
+        if n % 2:
+            client.execute_command("WAIT", 1, 1000, target_nodes=node)  # type: ignore[call-arg]
+            waited.append(time.perf_counter() - start)
+        else:
+            alone.append(time.perf_counter() - start)
+    print("| a write | p50 ms | p99 ms |")
+    print("|---|---|---|")
+    for name, samples in (("alone", alone), ("then WAIT 1 1000", waited)):
+        print(f"| {name} | {percentile(samples, 0.5) * 1000:.3f} | {percentile(samples, 0.99) * 1000:.3f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=300)
@@ -203,6 +224,7 @@ def main() -> None:
             print(f"| 127.0.0.1:{port} | {count} | {count / total:.3f} |")
         worst = max(abs(count / total - 1 / 3) for count in calls.values())
         print(f"largest distance from a third: {worst:.3f} (a tenth of a third: {1 / 30:.3f})")
+        wait_cost(store_client(cluster.url, cluster=True))
     finally:
         process.terminate()
         process.wait()

@@ -8,9 +8,10 @@ by the script that reads the game (``service.store.games``), so the limit costs 
 of its own there; a move that skips the read (its game was committed by this process at the
 version it names, see ``service.play.games``) has its check made by the commit script. A
 request answered before any of these (a bad body, an illegal move judged without a read) is
-counted after, and over the limit its answer becomes the 429. (The keys of the address and
-token limits live in different slots: like RQ, the limiter needs a single Redis, not a Redis
-Cluster.)
+counted after, and over the limit its answer becomes the 429. On a Redis Cluster nothing rides
+along: an address's counters are not in the game's slot, and a script keeps to one slot. The
+check is then its own commands at the request's start (one per slot of its counters: an
+address's, a token's), before the game is read.
 
 Refusals are 429 problem+json (``code: rate_limited``) with ``Retry-After`` in seconds.
 Health, readiness and metrics are never limited. IPv6 clients are counted per /64 (one
@@ -116,10 +117,18 @@ def _take_pending() -> list[Check] | None:
 class RequestLimits:
     """The limits of one app, applied to each request: by its Flask hooks and by the fast lane."""
 
-    def __init__(self, limiter: RateLimiter, address_limit: Limit | None, token_limit: Limit | None) -> None:
+    def __init__(
+        self,
+        limiter: RateLimiter,
+        address_limit: Limit | None,
+        token_limit: Limit | None,
+        *,
+        ride: bool = True,
+    ) -> None:
         self.limiter = limiter
         self.address_limit = address_limit
         self.token_limit = token_limit
+        self.ride = ride  # whether a check may ride on the game's read or commit (one Redis only)
 
     def begin(
         self,
@@ -144,7 +153,7 @@ class RequestLimits:
             checks.append((self.token_limit, token_key(token), slot))
         if not checks:
             return None
-        if rides_on_load:
+        if rides_on_load and self.ride:
             _pending.set(checks)
             return None
         return self.decide(checks)
@@ -196,7 +205,7 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> RequestLimits | N
     if address_limit is None and token_limit is None:
         return None
     limiter = RateLimiter(client)
-    limits = RequestLimits(limiter, address_limit, token_limit)
+    limits = RequestLimits(limiter, address_limit, token_limit, ride=not limiter.cluster)
     app.extensions["skyline.ratelimiter"] = limiter
     app.extensions["skyline.request_limits"] = limits
     errors.add_handler(app, RateLimited, lambda error: _refuse(error.decision))
@@ -220,9 +229,10 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> RequestLimits | N
     def _forget(error: BaseException | None) -> None:
         _pending.set(None)
 
-    store = app.extensions["skyline.games"].store
-    store.limit_for_read = limits.carried_by_read
-    store.limit_for_commit = limits.carried_by_commit
+    if limits.ride:
+        store = app.extensions["skyline.games"].store
+        store.limit_for_read = limits.carried_by_read
+        store.limit_for_commit = limits.carried_by_commit
     return limits
 
 

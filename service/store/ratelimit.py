@@ -6,8 +6,9 @@ last ``W`` seconds (``service.store.slidingwindow``). The checks of every limit 
 (address, token) and the increments are one Lua script — atomic, so concurrent processes never
 admit more than a limit. A refused request is counted under no limit. The same check can ride
 on the script that reads a game or commits a move (``service.store.games``), with the keys and
-arguments ``RateLimiter.arguments`` gives. Which requests are limited, and how a refusal is
-answered, is HTTP's (``service.http.ratelimit``).
+arguments ``RateLimiter.arguments`` gives, on one Redis (an address's counters are not in the
+game's slot). Which requests are limited, and how a refusal is answered, is HTTP's
+(``service.http.ratelimit``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import time
 from dataclasses import dataclass
 
 import redis
+from redis.crc import key_slot
 
+from .connect import is_cluster
 from .keys import RATE_LIMIT_PREFIX, rate_limit_key
 from .slidingwindow import ADMIT_ALL
 
@@ -49,15 +52,38 @@ class RateLimiter:
         self.redis = client
         self.prefix = prefix
         self._script = client.register_script(ADMIT_ALL)
+        self.cluster = is_cluster(client)
 
     def hit(self, limit: Limit, identity: str, now: float | None = None) -> Decision:
         """Count one request under one limit."""
         return self.check([(limit, identity, None)], now)
 
     def check(self, checks: list[Check], now: float | None = None) -> Decision:
-        """Count the request under every limit, in one round trip; refused, it counts under none."""
-        keys, args = self.arguments(checks, now)
-        return self.decision(checks, self._script(keys=keys, args=args))
+        """Count the request under every limit, in one round trip; refused, it counts under none.
+
+        On a Redis Cluster the limits whose counters share a slot are checked by one script, and
+        the slots one after the other (an address's counters and a token's are in two): a request
+        refused by a later slot's limit stays counted under the earlier ones. The limits are
+        advisory, so that is the price of needing no key outside a slot."""
+        if not self.cluster:
+            keys, args = self.arguments(checks, now)
+            return self.decision(checks, self._script(keys=keys, args=args))
+        by_slot: dict[int, list[Check]] = {}
+        for check in checks:
+            limit, identity, slot = check
+            by_slot.setdefault(
+                key_slot(rate_limit_key(self.prefix, limit.scope, identity, slot).encode()), []
+            ).append(check)
+        admitted: Decision | None = None
+        for group in by_slot.values():
+            keys, args = self.arguments(group, now)
+            decision = self.decision(group, self._script(keys=keys, args=args))
+            if not decision.allowed:
+                return decision
+            if admitted is None or decision.remaining < admitted.remaining:
+                admitted = decision
+        assert admitted is not None, "a check of no limit"
+        return admitted
 
     def arguments(self, checks: list[Check], now: float | None = None) -> tuple[list[str], list[int]]:
         """The keys and arguments of ``slidingwindow.ADMIT`` for these checks, now."""

@@ -11,8 +11,9 @@ oldest or newest over all of them, as on one Redis. A claim asks each primary in
 one drawn at random, so that no primary's backlog waits behind another's) for what is still
 wanted, so a claim never takes more than asked. When a slot moved or a primary failed over
 between the client's view of the slots and the script (MOVED, ASK, TRYAGAIN, CLUSTERDOWN, a lost
-connection), the client reloads the slots and asks again: a claim already made stays made (its
-entries are leased, no other reader takes them), and the retry takes only what is still wanted.
+connection, a demoted primary), the client reloads the slots and asks again: a claim already
+made stays made (its entries are leased, no other reader takes them), and the retry takes only
+what is still wanted.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from redis.exceptions import (
     ClusterDownError,
     MovedError,
     NoScriptError,
+    ReadOnlyError,
     ResponseError,
     SlotNotCoveredError,
     TryAgainError,
@@ -134,6 +136,7 @@ _SLOTS_MOVED = (
     MovedError,
     TryAgainError,
     SlotNotCoveredError,
+    ReadOnlyError,  # a primary demoted by a failover the client has not seen yet
     redis.ConnectionError,
     redis.TimeoutError,
 )
@@ -143,7 +146,7 @@ _ATTEMPTS = 6
 def _moved_reply(error: ResponseError) -> bool:
     """A script refused because a key is not (or no longer) this node's."""
     text = str(error)
-    return "non local key" in text or "MOVED" in text or "ASK" in text or "TRYAGAIN" in text
+    return any(sign in text for sign in ("non local key", "MOVED", "ASK", "TRYAGAIN", "cluster is down"))
 
 
 # Redis refuses a command whose declared keys lie in several slots, even for a script flagged

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 import orjson
 import pytest
@@ -133,3 +134,53 @@ def test_two_sweepers_act_on_every_deadline_of_every_primary_exactly_once(cluste
         assert [e["type"] for e in entries[-1]["events"]] == ["turn_timed_out", "seat_resigned"]
         assert store.zscore(index_of(DEADLINES, game_id), game_id) is None
     assert all(p.poll() is None for p in [clustered.api, *clustered.workers]), "the API and workers are alive"
+
+
+def _follow(url: str, game_id: str, until: float) -> list[int]:
+    """The first snapshot's version, then every move's id the game's event stream sends,
+    reconnecting with Last-Event-ID each time the stream's lifetime ends, until the game finishes
+    (or ``until``)."""
+    seen: list[int] = []
+    last: str | None = None
+    while time.monotonic() < until:
+        headers = {"Accept": "text/event-stream", **({"Last-Event-ID": last} if last else {})}
+        fields: dict[str, str] = {}
+        with requests.get(
+            f"{url}/games/{game_id}/events", headers=headers, stream=True, timeout=30
+        ) as stream:
+            for line in stream.iter_lines(decode_unicode=True):
+                if line:
+                    name, _, value = line.partition(": ")
+                    fields[name] = value
+                    continue
+                kind, event_id = fields.get("event"), fields.get("id")  # a message ends
+                fields = {}
+                if kind == "snapshot" and last is None and event_id is not None:
+                    seen.append(int(event_id))
+                    last = event_id
+                elif kind == "move" and event_id is not None:
+                    seen.append(int(event_id))
+                    last = event_id
+                elif kind == "finished":
+                    return seen
+    return seen
+
+
+def test_event_streams_on_games_of_every_primary_receive_every_move(clustered: ClusterLive) -> None:
+    bots = [{"kind": "bot", "bot": "random"}] * 2
+    games: list[str] = []
+    while len(_games_per_primary(clustered, set(games))) < 3 or len(games) < 6:
+        created = requests.post(
+            f"{clustered.url}/games", json={"title": "fresh-fish", "seats": bots}, timeout=10
+        ).json()
+        games.append(created["id"])
+    until = time.monotonic() + 180
+    with ThreadPoolExecutor(len(games)) as pool:
+        seen = dict(zip(games, pool.map(lambda g: _follow(clustered.url, g, until), games), strict=True))
+    for game_id, versions in seen.items():
+        stored = int(clustered.store.hget(game_key(game_id), "version"))
+        assert clustered.store.hget(game_key(game_id), "status") == b"finished", game_id
+        # After the snapshot (the bots may have played before the stream opened), every version
+        # once and in order, across the streams' reconnections.
+        snapshot, *moves = versions
+        assert moves == list(range(snapshot + 1, stored + 1)), (game_id, snapshot, moves[:5], stored)

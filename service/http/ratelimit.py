@@ -120,6 +120,8 @@ class RequestLimits:
         self.limiter = limiter
         self.address_limit = address_limit
         self.token_limit = token_limit
+        # On a cluster the address's counters lie outside the game's slot: no check rides there.
+        self.rides = not limiter.one_limit_per_script
 
     def begin(
         self,
@@ -144,7 +146,7 @@ class RequestLimits:
             checks.append((self.token_limit, token_key(token), slot))
         if not checks:
             return None
-        if rides_on_load:
+        if rides_on_load and self.rides:
             _pending.set(checks)
             return None
         return self.decide(checks)
@@ -182,7 +184,7 @@ class RequestLimits:
     def carried_by_commit(self, game_id: str) -> LimitParts | None:
         """Take this request's pending check for the game's commit script (a move that skipped
         the read): as ``carried_by_read``. The counters of an address lie outside the game's
-        slot; like the limiter itself, the script then needs a single Redis."""
+        slot: on a cluster nothing rides (``install`` sets neither hook)."""
         checks = _take_pending()
         return None if checks is None else self._script_parts(checks)
 
@@ -220,9 +222,10 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> RequestLimits | N
     def _forget(error: BaseException | None) -> None:
         _pending.set(None)
 
-    store = app.extensions["skyline.games"].store
-    store.limit_for_read = limits.carried_by_read
-    store.limit_for_commit = limits.carried_by_commit
+    if limits.rides:
+        store = app.extensions["skyline.games"].store
+        store.limit_for_read = limits.carried_by_read
+        store.limit_for_commit = limits.carried_by_commit
     return limits
 
 

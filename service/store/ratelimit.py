@@ -8,6 +8,11 @@ admit more than a limit. A refused request is counted under no limit. The same c
 on the script that reads a game or commits a move (``service.store.games``), with the keys and
 arguments ``RateLimiter.arguments`` gives. Which requests are limited, and how a refusal is
 answered, is HTTP's (``service.http.ratelimit``).
+
+On a Redis Cluster an address's counters and a token's lie in two slots (each limit's two windows
+share one), so each limit is checked by its own script, one after the other, and nothing rides on
+the game's scripts. A later limit's refusal then leaves the earlier ones counted: the limits are
+advisory there, a refused request costing its client one request of another limit at most.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from dataclasses import dataclass
 
 import redis
 
+from .connect import is_cluster
 from .keys import RATE_LIMIT_PREFIX, rate_limit_key
 from .slidingwindow import ADMIT_ALL
 
@@ -49,15 +55,27 @@ class RateLimiter:
         self.redis = client
         self.prefix = prefix
         self._script = client.register_script(ADMIT_ALL)
+        # On a cluster no script may cross slots: a limit per script (the module's docstring).
+        self.one_limit_per_script = is_cluster(client)
 
     def hit(self, limit: Limit, identity: str, now: float | None = None) -> Decision:
         """Count one request under one limit."""
         return self.check([(limit, identity, None)], now)
 
     def check(self, checks: list[Check], now: float | None = None) -> Decision:
-        """Count the request under every limit, in one round trip; refused, it counts under none."""
-        keys, args = self.arguments(checks, now)
-        return self.decision(checks, self._script(keys=keys, args=args))
+        """Count the request under every limit, in one round trip; refused, it counts under none
+        (on a cluster, under none of the limits from the one refusing it on)."""
+        if not self.one_limit_per_script or len(checks) < 2:
+            keys, args = self.arguments(checks, now)
+            return self.decision(checks, self._script(keys=keys, args=args))
+        remaining: list[int] = []
+        for check in checks:
+            keys, args = self.arguments([check], now)
+            decision = self.decision([check], self._script(keys=keys, args=args))
+            if not decision.allowed:
+                return decision
+            remaining.append(decision.remaining)
+        return Decision(True, min(remaining), 0, checks[0][0])  # as one script answers
 
     def arguments(self, checks: list[Check], now: float | None = None) -> tuple[list[str], list[int]]:
         """The keys and arguments of ``slidingwindow.ADMIT`` for these checks, now."""

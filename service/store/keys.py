@@ -64,10 +64,9 @@ only a digest of it. The layout before partitions, and how a Redis moves from it
 
 Bot turns are RQ jobs, under RQ's own keys (``rq:queue:skyline-bots``,
 ``rq:queue:skyline-bots-all-bot``, ``rq:job:bot-<game>-<version>``, RQ's registries):
-``store.botqueue`` names the queues and the jobs (on ``RQ_REDIS_URL``'s Redis when set). Still
-crossing slots, and so still needing a single Redis (docs/cluster.md says what remains): an
-address's counters, read in the game's script when they ride along, and a player's key pointer,
-written in the player's script.
+``store.botqueue`` names the queues and the jobs (on ``RQ_REDIS_URL``'s Redis when set). On one
+Redis an address's counters ride in the game's script and a player's key pointer is written in the
+player's; on a cluster each is its own step (docs/cluster.md says what still crosses slots).
 """
 
 from __future__ import annotations

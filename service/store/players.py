@@ -2,8 +2,18 @@
 
 A player key is stored only as its digest (``service.play.auth.token_hash``), as seat tokens are.
 The digest names its player from a key of its own (``sk:player-key:<digest>``), so one GET tells
-which player a key is; a rotation and a deletion replace or drop that key in the same script as
-the player's hash, so an old key is refused by the next request on any process.
+which player a key is; on one Redis a rotation and a deletion replace or drop that key in the same
+script as the player's hash, so an old key is refused by the next request on any process.
+
+On a Redis Cluster the pointer lies in a slot of its own, so each step is its own command, in an
+order whose crash between any two is harmless, and a lookup by key also checks that the pointer's
+player still holds that digest (one more round trip): a pointer left behind names nobody.
+
+- creation: the player's hash (with the digest), then the new pointer;
+- rotation: the new pointer, then the digest in the player's hash (the script checks the player
+  still exists), then the old pointer dropped. A crash after the first leaves a pointer whose
+  player holds the old digest; after the second, an old pointer whose player holds the new one;
+- deletion: the player's hash and indexes, then the pointer (a pointer to no player).
 
 The index of a player's games (``sk:player:{<id>}:games``) and its live games (``:live``) are
 written by ``reserve`` in the player's slot just before a binding script (``store.games``'
@@ -23,6 +33,7 @@ from typing import Any, cast
 import orjson
 import redis
 
+from .connect import is_cluster
 from .keys import (
     game_key,
     log_key,
@@ -101,6 +112,25 @@ redis.call('HSET', KEYS[1], 'key_hash', ARGV[2])
 return 1
 """
 
+# A cluster's rotation in the player's slot: the digest it replaces, so that its pointer can be
+# dropped next; False when there is no such player.
+_SWAP_DIGEST = """
+-- KEYS: the player's hash; ARGV: the new digest
+local old = redis.call('HGET', KEYS[1], 'key_hash')
+if not old then return false end
+redis.call('HSET', KEYS[1], 'key_hash', ARGV[1])
+return old
+"""
+
+# A cluster's deletion in the player's slot: the digest whose pointer is to be dropped next.
+_DELETE_IN_SLOT = """
+-- KEYS: the player's hash, its index of games, its live games
+local old = redis.call('HGET', KEYS[1], 'key_hash')
+if not old then return false end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+return old
+"""
+
 _DELETE = """
 -- KEYS: the player's hash, its index of games, its live games; ARGV: the prefix of a key's pointer
 local old = redis.call('HGET', KEYS[1], 'key_hash')
@@ -128,6 +158,10 @@ class PlayerStore:
         self._delete = client.register_script(_DELETE)
         self._set_if_exists = client.register_script(_SET_IF_EXISTS)
         self._reserve = client.register_script(_RESERVE)
+        # On a cluster the key's pointer is written in steps of their own (the module's docstring).
+        self.stepwise = is_cluster(client)
+        self._swap_digest = client.register_script(_SWAP_DIGEST)
+        self._delete_in_slot = client.register_script(_DELETE_IN_SLOT)
 
     # ---- binding a seat (store.games' creation, store.seats' join) ------------------------------
     def reserve(self, player_id: str, game_id: str, *, cap: int, capped: bool) -> Reservation:
@@ -171,6 +205,12 @@ class PlayerStore:
             self.redis.zrem(player_live_games_key(player_id), *ended)
 
     def create(self, player_id: str, key_hash: str) -> None:
+        if self.stepwise:
+            self.redis.hset(
+                player_key(player_id), mapping={"key_hash": key_hash, "created": repr(time.time())}
+            )
+            self.redis.set(player_by_key(key_hash), player_id)
+            return
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(player_key(player_id), mapping={"key_hash": key_hash, "created": repr(time.time())})
         pipe.set(player_by_key(key_hash), player_id)
@@ -181,18 +221,43 @@ class PlayerStore:
         found = self.redis.get(player_by_key(key_hash))
         if found is None:
             return None
-        return found.decode() if isinstance(found, bytes) else str(found)
+        player_id = _text(found)
+        if self.stepwise and self._digest_of(player_id) != key_hash:
+            return None  # a pointer left by a rotation or a deletion cut short
+        return player_id
+
+    def _digest_of(self, player_id: str) -> str | None:
+        digest = self.redis.hget(player_key(player_id), "key_hash")
+        return None if digest is None else _text(digest)
 
     def exists(self, player_id: str) -> bool:
         return bool(self.redis.exists(player_key(player_id)))
 
     def rotate(self, player_id: str, new_key_hash: str) -> bool:
-        """Point the player at a new key's digest, dropping the old one in the same step."""
+        """Point the player at a new key's digest, dropping the old one (on one Redis in the same
+        step; on a cluster in three, the module's docstring says in which order)."""
+        if self.stepwise:
+            self.redis.set(player_by_key(new_key_hash), player_id)
+            old = self._swap_digest(keys=[player_key(player_id)], args=[new_key_hash])
+            if old is None:
+                self.redis.delete(player_by_key(new_key_hash))  # no such player: nothing to point at
+                return False
+            if _text(old) != new_key_hash:
+                self.redis.delete(player_by_key(_text(old)))
+            return True
         return bool(
             self._rotate(keys=[player_key(player_id)], args=[KEY_POINTER_PREFIX, new_key_hash, player_id])
         )
 
     def delete(self, player_id: str) -> bool:
+        if self.stepwise:
+            old = self._delete_in_slot(
+                keys=[player_key(player_id), player_games_key(player_id), player_live_games_key(player_id)]
+            )
+            if old is None:
+                return False
+            self.redis.delete(player_by_key(_text(old)))
+            return True
         return bool(
             self._delete(
                 keys=[player_key(player_id), player_games_key(player_id), player_live_games_key(player_id)],

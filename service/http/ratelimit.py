@@ -117,18 +117,13 @@ def _take_pending() -> list[Check] | None:
 class RequestLimits:
     """The limits of one app, applied to each request: by its Flask hooks and by the fast lane."""
 
-    def __init__(
-        self,
-        limiter: RateLimiter,
-        address_limit: Limit | None,
-        token_limit: Limit | None,
-        *,
-        ride: bool = True,
-    ) -> None:
+    def __init__(self, limiter: RateLimiter, address_limit: Limit | None, token_limit: Limit | None) -> None:
         self.limiter = limiter
         self.address_limit = address_limit
         self.token_limit = token_limit
-        self.ride = ride  # whether a check may ride on the game's read or commit (one Redis only)
+        # Whether a check may ride on the game's read or commit: on one Redis only (on a cluster
+        # an address's counters are not in the game's slot).
+        self.ride = not limiter.cluster
 
     def begin(
         self,
@@ -205,7 +200,7 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> RequestLimits | N
     if address_limit is None and token_limit is None:
         return None
     limiter = RateLimiter(client)
-    limits = RequestLimits(limiter, address_limit, token_limit, ride=not limiter.cluster)
+    limits = RequestLimits(limiter, address_limit, token_limit)
     app.extensions["skyline.ratelimiter"] = limiter
     app.extensions["skyline.request_limits"] = limits
     errors.add_handler(app, RateLimited, lambda error: _refuse(error.decision))

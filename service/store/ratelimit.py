@@ -74,16 +74,14 @@ class RateLimiter:
             by_slot.setdefault(
                 key_slot(rate_limit_key(self.prefix, limit.scope, identity, slot).encode()), []
             ).append(check)
-        admitted: Decision | None = None
+        remaining: list[int] = []
         for group in by_slot.values():
             keys, args = self.arguments(group, now)
             decision = self.decision(group, self._script(keys=keys, args=args))
             if not decision.allowed:
                 return decision
-            if admitted is None or decision.remaining < admitted.remaining:
-                admitted = decision
-        assert admitted is not None, "a check of no limit"
-        return admitted
+            remaining.append(decision.remaining)
+        return Decision(True, min(remaining), 0, checks[0][0])  # as one script answers
 
     def arguments(self, checks: list[Check], now: float | None = None) -> tuple[list[str], list[int]]:
         """The keys and arguments of ``slidingwindow.ADMIT`` for these checks, now."""

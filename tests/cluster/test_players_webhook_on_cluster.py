@@ -1,0 +1,4 @@
+"""tests/players/test_webhook.py on three primaries (see tests/cluster/conftest.py)."""
+
+from tests.players.conftest import new_player  # noqa: F401
+from tests.players.test_webhook import *  # noqa: F403

@@ -8,9 +8,9 @@ by the script that reads the game (``service.store.games``), so the limit costs 
 of its own there; a move that skips the read (its game was committed by this process at the
 version it names, see ``service.play.games``) has its check made by the commit script. A
 request answered before any of these (a bad body, an illegal move judged without a read) is
-counted after, and over the limit its answer becomes the 429. (The keys of the address and
-token limits live in different slots: like RQ, the limiter needs a single Redis, not a Redis
-Cluster.)
+counted after, and over the limit its answer becomes the 429. On a Redis Cluster the address's
+counters lie outside the game's slot: nothing rides there, each request is checked before its
+game is read, one limit per script (``service.store.ratelimit``; docs/cluster.md).
 
 Refusals are 429 problem+json (``code: rate_limited``) with ``Retry-After`` in seconds.
 Health, readiness and metrics are never limited. IPv6 clients are counted per /64 (one

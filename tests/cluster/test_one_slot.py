@@ -359,3 +359,18 @@ def test_a_player_key_rotated_and_deleted_through_the_api(store: redis.Redis, cl
     assert client.delete("/players/me", headers=bearer(new_key)).status_code == 204
     gone = client.get(f"/games/{game_id}", headers=bearer(new_key))
     assert gone.status_code == 401 and gone.get_json()["code"] == "invalid_player_key"
+
+
+def test_a_move_under_the_limits_commits_on_a_cluster(store: redis.Redis, cluster: LocalCluster) -> None:
+    """Riding, the address's counters would enter the game's commit script: another slot."""
+    app = cluster_app(cluster, store, rate_limit_per_address=(100, 60), rate_limit_per_token=(100, 60))
+    client = app.test_client()
+    for _ in range(3):  # games of several partitions
+        game = client.post("/games", json={"title": "property", "seats": HUMANS}).get_json()
+        seat = game["to_act"][0]
+        headers = bearer(next(s["token"] for s in game["seats"] if s["seat"] == seat))
+        listing = client.get(f"/games/{game['id']}/moves", headers=headers).get_json()
+        move = {"move": listing["moves"][0]["move"], "version": listing["version"]}
+        played = client.post(f"/games/{game['id']}/actions", json=move, headers=headers)
+        assert played.status_code == 200, played.get_json()
+        assert played.get_json()["version"] == 1

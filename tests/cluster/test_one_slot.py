@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -20,6 +21,8 @@ import redis
 from redis.cluster import key_slot
 
 from harness.cluster import LocalCluster
+from service.config import Settings
+from service.http.app import create_app
 from service.http.ratelimit import RequestLimits
 from service.store.archiving import ArchiveDue
 from service.store.botgames import BotGameQuota
@@ -43,6 +46,12 @@ from service.store.webhooks import WebhookStore
 from service.store.workers import WorkerPresence
 from worker.webhooks import _rate_admits
 
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+
+
+def bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
 
 @pytest.fixture
 def store(cluster: LocalCluster) -> Iterator[redis.Redis]:
@@ -57,6 +66,14 @@ def primaries_of(cluster: LocalCluster, keys: list[str]) -> set[str]:
 
 def new_ids(count: int) -> list[str]:
     return [new_game_id() for _ in range(count)]
+
+
+def ids_on_every_primary(cluster: LocalCluster, count: int) -> list[str]:
+    """``count`` new game ids (at least 3) whose keys lie on each of the three primaries."""
+    while True:
+        ids = new_ids(count)
+        if len(primaries_of(cluster, [game_key(g) for g in ids])) == 3:
+            return ids
 
 
 def test_a_script_over_two_slots_is_refused(store: redis.Redis, cluster: LocalCluster) -> None:
@@ -192,8 +209,7 @@ def test_the_quota_of_bot_games_reads_games_on_every_primary(
     store: redis.Redis, cluster: LocalCluster
 ) -> None:
     quota = BotGameQuota(store, per_address=3, ttl_seconds=60)
-    games = new_ids(9)
-    assert len(primaries_of(cluster, [game_key(g) for g in games])) == 3
+    games = ids_on_every_primary(cluster, 9)
     for game_id in games[:3]:
         assert quota.admit("10.3.0.1")
         quota.record("10.3.0.1", game_id)
@@ -213,8 +229,7 @@ def test_worker_presence(store: redis.Redis) -> None:
 
 def test_the_webhook_outbox_of_games_on_every_primary(store: redis.Redis, cluster: LocalCluster) -> None:
     webhooks = WebhookStore(store, ttl_seconds=600)
-    games = new_ids(6)
-    assert len(primaries_of(cluster, [game_key(g) for g in games])) >= 2
+    games = ids_on_every_primary(cluster, 6)
     now = time.time()
     for game_id in games:
         store.hset(game_key(game_id), "version", 1)
@@ -254,8 +269,7 @@ def test_an_ended_game_is_read_and_released_for_the_archive(
     store: redis.Redis, cluster: LocalCluster
 ) -> None:
     due = ArchiveDue(store)
-    games = new_ids(6)
-    assert len(primaries_of(cluster, [game_key(g) for g in games])) >= 2
+    games = ids_on_every_primary(cluster, 6)
     for game_id in games:
         store.hset(
             game_key(game_id), mapping={"version": 1, "status": "finished", "meta": "{}", "state": "{}"}
@@ -290,8 +304,7 @@ def test_a_rematch_is_made_once_in_its_games_slot(store: redis.Redis) -> None:
 
 def test_the_lobby_reads_games_on_every_primary(store: redis.Redis, cluster: LocalCluster) -> None:
     lobby = LobbyIndex(store, ttl_seconds=600)
-    games = new_ids(6)
-    assert len(primaries_of(cluster, [game_key(g) for g in games])) >= 2
+    games = ids_on_every_primary(cluster, 6)
     for game_id in games:
         lobby.add(game_id, time.time())
         store.hset(game_key(game_id), mapping={"status": "waiting", "meta": orjson.dumps({"title": "t"})})
@@ -299,3 +312,65 @@ def test_the_lobby_reads_games_on_every_primary(store: redis.Redis, cluster: Loc
     assert [entry and entry[0] for entry in found] == ["waiting"] * 6 + [None]
     for game_id in games:
         lobby.forget(game_id)
+
+
+# ---- through the API on the cluster (in-process, as tests/players and tests/service do) --------
+def cluster_app(cluster: LocalCluster, store: redis.Redis, **limits: Any) -> Any:
+    base = dict(rate_limit_per_address=None, rate_limit_per_token=None)
+    settings = replace(Settings.from_env(), redis_url=cluster.url, redis_cluster=True, **{**base, **limits})
+    return create_app(settings, redis_client=store)
+
+
+def test_the_api_checks_each_limit_before_the_games_read(store: redis.Redis, cluster: LocalCluster) -> None:
+    """tests/service/test_ratelimit.py's refusal by the token, on a cluster: the address is then
+    counted (advisory), and no check rides on the game's scripts."""
+    app = cluster_app(cluster, store, rate_limit_per_address=(6, 60), rate_limit_per_token=(3, 60))
+    games = app.extensions["skyline.games"].store
+    assert games.limit_for_read is None and games.limit_for_commit is None
+    client = app.test_client()
+    address = {"REMOTE_ADDR": f"10.4.{secrets.randbelow(250)}.{secrets.randbelow(250)}"}
+    created = client.post("/games", json={"title": "property", "seats": HUMANS}, environ_base=address)
+    assert created.status_code == 201, created.get_json()
+    game_id, token = created.get_json()["id"], created.get_json()["seats"][0]["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    for _ in range(3):  # address: 4 of 6; token: 3 of 3
+        assert client.get(f"/games/{game_id}", headers=headers, environ_base=address).status_code == 200
+    refused = client.get(f"/games/{game_id}", headers=headers, environ_base=address)
+    assert refused.status_code == 429 and "token" in refused.get_json()["detail"]
+    assert client.get("/catalog", environ_base=address).status_code == 200  # the 6th: 5 + this one
+    assert client.get("/catalog", environ_base=address).status_code == 429
+
+
+def test_a_player_key_rotated_and_deleted_through_the_api(store: redis.Redis, cluster: LocalCluster) -> None:
+    """tests/players/test_keys.py's rotation and deletion, on a cluster."""
+    client = cluster_app(cluster, store).test_client()
+    player = client.post("/players").get_json()
+    seats = [{"kind": "human", "player": "me"}, {"kind": "bot"}]
+    created = client.post(
+        "/games", json={"title": "property", "seed": 1, "seats": seats}, headers=bearer(player["key"])
+    )
+    assert created.status_code == 201, created.get_json()
+    game_id = created.get_json()["id"]
+    rotated = client.post("/players/me/keys", headers=bearer(player["key"]))
+    assert rotated.status_code == 201
+    new_key = rotated.get_json()["key"]
+    assert client.get(f"/games/{game_id}", headers=bearer(player["key"])).status_code == 401
+    assert client.get(f"/games/{game_id}", headers=bearer(new_key)).get_json()["you"] == 0
+    assert client.delete("/players/me", headers=bearer(new_key)).status_code == 204
+    gone = client.get(f"/games/{game_id}", headers=bearer(new_key))
+    assert gone.status_code == 401 and gone.get_json()["code"] == "invalid_player_key"
+
+
+def test_a_move_under_the_limits_commits_on_a_cluster(store: redis.Redis, cluster: LocalCluster) -> None:
+    """Riding, the address's counters would enter the game's commit script: another slot."""
+    app = cluster_app(cluster, store, rate_limit_per_address=(100, 60), rate_limit_per_token=(100, 60))
+    client = app.test_client()
+    for _ in range(3):  # games of several partitions
+        game = client.post("/games", json={"title": "property", "seats": HUMANS}).get_json()
+        seat = game["to_act"][0]
+        headers = bearer(next(s["token"] for s in game["seats"] if s["seat"] == seat))
+        listing = client.get(f"/games/{game['id']}/moves", headers=headers).get_json()
+        move = {"move": listing["moves"][0]["move"], "version": listing["version"]}
+        played = client.post(f"/games/{game['id']}/actions", json=move, headers=headers)
+        assert played.status_code == 200, played.get_json()
+        assert played.get_json()["version"] == 1

@@ -233,6 +233,14 @@ def player_live_games_key(player_id: str) -> str:
     return f"sk:player:{{{player_id}}}:live"
 
 
+PLAYER_GAMES_PATTERN = "sk:player:{*}:games"  # a SCAN pattern: every player's index of games
+
+
+def player_of_games_key(key: str) -> str:
+    """The player whose index of games ``key`` is (a key PLAYER_GAMES_PATTERN matched)."""
+    return key[len("sk:player:{") : -len("}:games")]
+
+
 def player_by_key(digest: str) -> str:
     return f"sk:player-key:{digest}"
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import cast
 
 import orjson
 import redis
@@ -27,6 +28,7 @@ from .keys import (
     FIRST_LAYOUT_GAME_HASHES,
     FIRST_LAYOUT_INDEXES,
     LAYOUT,
+    PLAYER_GAMES_PATTERN,
     deliveries_key,
     first_layout_game,
     first_layout_prefix,
@@ -36,6 +38,7 @@ from .keys import (
     later_key,
     log_key,
     player_live_games_key,
+    player_of_games_key,
     queue_key,
     webhooks_key,
 )
@@ -118,10 +121,11 @@ def first_layout_games(client: redis.Redis) -> Iterator[str]:
 
 
 def _count_live_games(client: redis.Redis, moved: Moved) -> None:
-    for raw in client.scan_iter(match="sk:player:{*}:games", count=1000):
+    for raw in client.scan_iter(match=PLAYER_GAMES_PATTERN, count=1000):
         key = _text(raw)
-        player_id = key[len("sk:player:{") : -len("}:games")]
-        bound = [(_text(member), score) for member, score in client.zrange(key, 0, -1, withscores=True)]
+        player_id = player_of_games_key(key)
+        rows = cast(list[tuple[bytes, float]], client.zrange(key, 0, -1, withscores=True))
+        bound = [(_text(member), score) for member, score in rows]
         pipe = client.pipeline(transaction=False)
         for game_id, _ in bound:
             pipe.hmget(game_key(game_id), ["status", "meta"])

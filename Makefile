@@ -47,7 +47,7 @@ run: $(STAMP)
 test: $(STAMP) $(TOOLS_STAMP) $(TS_STAMP)
 	tools/system-packages.sh
 	$(BIN)/ruff check .
-	SKYLINE_REQUIRE_TOOLS=1 $(BIN)/python -m pytest -n 2 --dist loadgroup
+	SKYLINE_REQUIRE_TOOLS=1 $(BIN)/python -m pytest -n 2 --dist loadgroup --durations=40
 
 # Only the Dockerfile and Helm chart checks (hadolint, lint, render, kubernetes-validate --strict).
 deploy-check: $(STAMP) $(TOOLS_STAMP)

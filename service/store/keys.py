@@ -20,8 +20,10 @@ only a digest of it. The layout before partitions, and how a Redis moves from it
     script appends; lives as long as the game's hash.
 ``sk:{<T>}:g:<game>:idem:<digest>`` (string): the first reply to an ``Idempotency-Key`` (a digest of
     the seat and the key), set by the commit script; 24 h.
-``sk:{<T>}:g:<game>:events`` (pub/sub channel): each commit publishes the new version; every
-    API process listens to ``sk:{*}:g:*:events`` once (``store.fanout``).
+``sk:{<T>}:events`` (pub/sub channel, one per partition, in its slot): each commit publishes
+    ``<game> <version>`` there, with SPUBLISH on a cluster (sharded pub/sub) and PUBLISH on one
+    Redis; every API process subscribes once (``store.fanout``). The channel of releases before
+    (``sk:{<T>}:g:<game>:events``, the version alone) is still listened to on one Redis.
 ``sk:rl:{<T>}:token:<digest>:<window>`` (string): a seat token's requests in one window,
     beside its game (``store.ratelimit``, or riding on the game's read or commit script).
 ``sk:rl:{address:<address>}:<window>`` (string): an address's requests in one window (IPv6
@@ -71,7 +73,7 @@ player's; on a cluster each is its own step (docs/cluster.md says what still cro
 
 from __future__ import annotations
 
-from .partitions import all_partitions, tag, tag_of
+from .partitions import all_partitions, partition_of, tag, tag_of
 
 _GAME = "sk:{{{tag}}}:g:{game}"
 
@@ -98,18 +100,56 @@ def idempotency_key(game_id: str, digest: str) -> str:
     return f"{_game_prefix(game_id)}:idem:{digest}"
 
 
+def partition_channel(partition: int) -> str:
+    """A partition's channel of moves: ``<game> <version>`` per commit of one of its games."""
+    return f"sk:{{{tag(partition)}}}:events"
+
+
+def partition_channels() -> list[str]:
+    """Every partition's channel (a cluster's subscriber names each: sharded pub/sub has no pattern)."""
+    return [partition_channel(partition) for partition in all_partitions()]
+
+
+def events_channel_of(game_id: str) -> str:
+    """The channel a game's commits are published on: its partition's, in the game's slot."""
+    return partition_channel(partition_of(game_id))
+
+
+def event_message(game_id: str, version: int) -> str:
+    """What a commit publishes on ``events_channel_of``; the scripts build the same in Lua."""
+    return f"{game_id} {version}"
+
+
+def parse_event_message(data: bytes | str) -> tuple[str, int] | None:
+    """``(game, version)`` of an ``event_message``; None for anything else."""
+    text = data.decode() if isinstance(data, bytes) else data
+    game_id, _, version = text.partition(" ")
+    try:
+        return game_id, int(version)
+    except ValueError:
+        return None
+
+
+# Every partition's channel, for the one pattern subscription of a process on one Redis.
+EVENTS_PATTERN = "sk:{*}:events"
+
+
 def events_channel(game_id: str) -> str:
+    """The game's channel of releases before partition channels (the version alone): processes
+    of the release before publish there during a rolling upgrade, so one Redis still listens."""
     return f"{_game_prefix(game_id)}:events"
 
 
-# Every game's channel, for the one subscription of a process (store.fanout).
-EVENTS_PATTERN = "sk:{*}:g:*:events"
+LEGACY_EVENTS_PATTERN = "sk:{*}:g:*:events"
 
 
-def game_of_channel(channel: bytes | str) -> str:
-    """The game id of an ``events_channel``."""
+def game_of_channel(channel: bytes | str) -> str | None:
+    """The game id of an ``events_channel``; None for a partition's channel."""
     name = channel.decode() if isinstance(channel, bytes) else channel
-    return name[name.index("}:g:") + len("}:g:") : -len(":events")]
+    start = name.find("}:g:")
+    if start < 0 or not name.endswith(":events"):
+        return None
+    return name[start + len("}:g:") : -len(":events")]
 
 
 def index_key(index: str, partition: int) -> str:

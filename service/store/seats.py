@@ -16,6 +16,7 @@ import orjson
 import redis
 
 from .aftercommit import ARCHIVE_OR_EXPIRE, INDEX_AFTER_COMMIT
+from .connect import publish_command
 from .games import GameMissing, GameMovedOn
 from .keys import (
     ARCHIVE_DUE,
@@ -23,7 +24,7 @@ from .keys import (
     IDLE,
     LOBBY,
     WEBHOOKS_DUE,
-    events_channel,
+    events_channel_of,
     game_key,
     index_of,
     log_key,
@@ -40,7 +41,8 @@ _SEAT_COMMIT = (
 --       games due to be archived, the idle games
 -- ARGV: expected version, meta, status, log entry, 'at' or 'in', expiry (unix time or seconds),
 --       channel, now, lobby ('add', 'remove' or ''), game id, lobby score, deadlines ('' =
---       unchanged), the earliest deadline ('' = none)
+--       unchanged), the earliest deadline ('' = none), the publish command ('SPUBLISH' on a
+--       cluster, else 'PUBLISH'); the channel is the partition's
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return -1 end
 if current ~= ARGV[1] then return -2 end
@@ -54,7 +56,7 @@ elseif ARGV[9] == 'remove' then
   redis.call('ZREM', KEYS[3], ARGV[10])
 end
 index_after_commit(KEYS[1], KEYS[4], KEYS[5], KEYS[6], ARGV[12], ARGV[13], ARGV[10], ARGV[8])
-redis.call('PUBLISH', ARGV[7], version)
+redis.call(ARGV[14], ARGV[7], ARGV[10] .. ' ' .. version)
 return version
 """
 )
@@ -67,6 +69,7 @@ class SeatStore:
         self.redis = client
         self.players = PlayerStore(client)
         self._commit = client.register_script(_SEAT_COMMIT)
+        self._publish = publish_command(client)
 
     def commit(
         self,
@@ -111,13 +114,14 @@ class SeatStore:
             orjson.dumps(entry),
             mode,
             expiry,
-            events_channel(game_id),
+            events_channel_of(game_id),
             repr(time.time()),
             lobby,
             game_id,
             repr(lobby_score),
             b"" if deadlines is None else orjson.dumps(deadlines),
             "" if not deadlines else repr(min(deadlines.values())),
+            self._publish,
         ]
         # The player's slot first (its cap counted there), then the game's; taken back if the
         # commit does not land.

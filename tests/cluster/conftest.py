@@ -164,3 +164,17 @@ def live(clustered: ClusterLive) -> str:
 def hooked(clustered: ClusterLive) -> tuple[str, Processes, subprocess.Popen[bytes]]:
     """tests/ops/test_webhooks_live.py's live stack with a webhook worker, on the cluster."""
     return clustered.url, clustered.processes, clustered.webhook_worker
+
+
+# redis-py's cluster client sometimes leaves a socket to the garbage collector after a failover or
+# a kill of a node (seen once in six runs of tests/cluster/test_fanout.py; which of its objects
+# drops it is not pinned down). The warning surfaces in whichever test the collection runs in, so
+# it is ignored for every test of this folder, and only there.
+_REDIS_PY_SOCKET = "ignore:Exception ignored in. <socket.socket:pytest.PytestUnraisableExceptionWarning"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.path)).parents:
+            item.add_marker(pytest.mark.filterwarnings(_REDIS_PY_SOCKET))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 
 import orjson
@@ -137,25 +137,32 @@ def service(cluster: LocalCluster, tmp_path) -> Iterator[ClusterLive]:
         queue.stop()
 
 
-def _players(service: ClusterLive) -> list[Player]:
-    """CLIENTS games, with at least one on each primary."""
+def _players(service: ClusterLive, first_in: Collection[int] | None = None) -> list[Player]:
+    """CLIENTS games, with at least one on each primary; with ``first_in``, the first one's slot
+    in that range (games are drawn until one is)."""
     players: list[Player] = []
     primaries: set[int] = set()
     while len(players) < CLIENTS or len(primaries) < 3:
         created = requests.post(
             f"{service.url}/games", json={"title": "property", "seats": HUMANS}, timeout=10
         ).json()
+        slot = tag_slot(partition_of(created["id"]))
+        if not players and first_in is not None and slot not in first_in:
+            continue
         tokens = {seat["seat"]: seat["token"] for seat in created["human_seats"]}
         players.append(Player(service.url, created["id"], tokens))
-        primaries.add(service.cluster.primary_of_slot(tag_slot(partition_of(created["id"]))).port)
+        primaries.add(service.cluster.primary_of_slot(slot).port)
     return players
 
 
 def _under_load(
-    service: ClusterLive, fault: Callable[[list[Player]], None], seconds: float = 8.0
+    service: ClusterLive,
+    fault: Callable[[list[Player]], None],
+    seconds: float = 8.0,
+    first_in: Collection[int] | None = None,
 ) -> tuple[list[Player], float]:
     """Play for ``seconds``, cause the fault, play ``seconds`` more; the players and when the fault ended."""
-    players = _players(service)
+    players = _players(service, first_in)
     stop = threading.Event()
     threads = [threading.Thread(target=p.play, args=(stop,), daemon=True) for p in players]
     for thread in threads:
@@ -246,6 +253,28 @@ def test_slots_moved_to_another_primary_during_play_fail_no_request_beyond_a_ret
         cluster.reshard(slot_range(partition), source, target)
 
     players, after = _under_load(service, fault)
+    assert _lost(service, players) == []
+    assert all(retries <= 1 for p in players for retries in p.retries_per_move), [p.failures for p in players]
+    _assert_play_went_on(players, after)
+    _assert_alive(service)
+
+
+def test_redis_cli_reshard_during_play_fails_no_request_beyond_a_retry(
+    service: ClusterLive, cluster: LocalCluster
+) -> None:
+    """The operator's own command, ``redis-cli --cluster reshard``, which moves the source's lowest
+    slots: the first client's game is drawn among them."""
+    source = cluster.primaries()[0]
+    target = cluster.primaries()[1]
+    count = 160  # ten partitions' slots
+    owned = sorted(slot for first, last in cluster.slot_ranges(source) for slot in range(first, last + 1))
+    moved: list[int] = []
+
+    def fault(players: list[Player]) -> None:
+        moved.extend(cluster.reshard_with_cli(count, source, target))
+
+    players, after = _under_load(service, fault, first_in=set(owned[:count]))
+    assert tag_slot(partition_of(players[0].games[0])) in moved, "the first client's game moved"
     assert _lost(service, players) == []
     assert all(retries <= 1 for p in players for retries in p.retries_per_move), [p.failures for p in players]
     _assert_play_went_on(players, after)

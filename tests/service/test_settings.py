@@ -96,6 +96,17 @@ def test_the_queues_redis_is_rq_redis_url_and_by_default_the_stores():
     assert Settings().queue_redis_url is None  # neither set: `skyline serve` embeds one for both
 
 
+def test_a_redis_cluster_needs_a_queue_redis_of_its_own_and_never_queues_on_itself():
+    cluster = "redis://node-1.example:6379"
+    for environ in ({"SKYLINE_REDIS_CLUSTER": "1", "REDIS_URL": cluster}, {"SKYLINE_REDIS_CLUSTER": "1"}):
+        with pytest.raises(SettingError, match="RQ_REDIS_URL"):
+            Settings.from_env(environ)
+    queue = "redis://rq.example:6379/0"
+    read = Settings.from_env({"SKYLINE_REDIS_CLUSTER": "yes", "REDIS_URL": cluster, "RQ_REDIS_URL": queue})
+    assert read.redis_cluster and read.queue_redis_url == queue
+    assert not Settings.from_env({"REDIS_URL": cluster}).redis_cluster
+
+
 def test_each_default_reads_back_from_the_text_the_docs_show():
     """The table's defaults are what the variables would say: read back, each is the default."""
     for each in fields(Settings):

@@ -147,11 +147,17 @@ class ClusterLive:
         self.store.close()
 
 
-@pytest.fixture(scope="session")
-def clustered(session_cluster: LocalCluster, queue_server: EmbeddedRedis) -> Iterator[ClusterLive]:
-    service = ClusterLive(session_cluster, queue_server)
-    yield service
-    service.stop()
+@pytest.fixture(scope="module")
+def clustered(redis_cluster: LocalCluster, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClusterLive]:
+    """The live service on a cluster and a queue of the module's own: its webhook and bot workers
+    must not act on the games of the in-process tests (session_cluster's), nor take their jobs."""
+    queue = EmbeddedRedis(tmp_path_factory.mktemp("live-queue"), appendonly=False).start()
+    service = ClusterLive(redis_cluster, queue)
+    try:
+        yield service
+    finally:
+        service.stop()
+        queue.stop()
 
 
 @pytest.fixture

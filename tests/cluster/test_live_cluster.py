@@ -20,6 +20,7 @@ from tests.contract.test_live_games import (  # noqa: F401  (run here, on the cl
     test_complete_games_against_bots_and_between_humans,
     test_live_event_stream_snapshot_moves_and_resume,
 )
+from tests.ops.test_deadlines import wait_for
 from tests.ops.test_race_http import (  # noqa: F401
     test_fifty_clients_racing_over_http_land_exactly_one_move_per_version,
     test_fifty_identical_requests_with_one_idempotency_key_all_get_the_first_reply,
@@ -96,15 +97,6 @@ def test_the_lobby_lists_waiting_games_of_every_primary_newest_first(clustered: 
     assert ids[0] not in [game["id"] for game in again], "a started game leaves the lobby"
 
 
-def _wait_for(condition, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"{what} did not happen within {timeout} s")
-
-
 def test_two_sweepers_act_on_every_deadline_of_every_primary_exactly_once(clustered: ClusterLive) -> None:
     """Games with a clock and no client request after creation: the stand-in moves once per
     deadline, then the seat timed out twice resigns. Observed in the cluster directly (a GET
@@ -121,7 +113,7 @@ def test_two_sweepers_act_on_every_deadline_of_every_primary_exactly_once(cluste
     def log(game_id: str) -> list[dict]:
         return [orjson.loads(raw) for raw in store.lrange(log_key(game_id), 0, -1)]
 
-    _wait_for(
+    wait_for(
         lambda: all(store.hget(game_key(g), "status") == b"finished" for g in games),
         3 * TURN + 30,
         "every resignation",

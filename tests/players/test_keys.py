@@ -13,6 +13,12 @@ from tests.service.test_api import assert_problem
 from .conftest import bearer, first_move
 
 
+@pytest.fixture(scope="module")
+def app(module_app):
+    """One app for the module (tests/conftest.py's module_app): its tests change none of it."""
+    return module_app
+
+
 def create_game(client, key, seats=None, title="property", seed=1):
     """A game whose seat 0 acts first (Property's seed 1), bound to the key's player by default."""
     body = {

@@ -13,6 +13,12 @@ from service.store.keys import game_key
 HUMANS_2 = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
 
 
+@pytest.fixture(scope="module")
+def app(module_app):
+    """One app for the module (tests/conftest.py's module_app): its tests change none of it."""
+    return module_app
+
+
 def create(client, title="property", seats=None, **extra):
     body = {"title": title, "seats": seats or HUMANS_2, **extra}
     response = client.post("/games", json=body)
@@ -377,12 +383,12 @@ def test_openapi_document_is_served(client):
     assert "/games/{game_id}/actions" in spec["paths"]
 
 
-def test_health_and_readiness(app, client, redis_client):
+def test_health_and_readiness(app, client, redis_client, monkeypatch):
     """Issue 45: ready with a bot worker alive; degraded (still 200) while none is."""
     from service.store.workers import WorkerPresence
 
     presence = WorkerPresence(redis_client, window_seconds=2, key=f"test:workers:{uuid.uuid4().hex}")
-    app.extensions["skyline.worker_presence"] = presence
+    monkeypatch.setitem(app.extensions, "skyline.worker_presence", presence)  # the module's app, after
     assert client.get("/healthz").get_json() == {"status": "ok"}
     reply = client.get("/readyz")
     assert reply.status_code == 200 and reply.get_json() == {"status": "degraded", "bot_workers": 0}

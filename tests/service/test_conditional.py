@@ -24,6 +24,12 @@ BY_CALLER = {
 }
 
 
+@pytest.fixture(scope="module")
+def app(module_app):
+    """One app for the module (tests/conftest.py's module_app): its tests change none of it."""
+    return module_app
+
+
 def test_the_contract_documents_the_conditional_routes():
     # The routes this file walks: if one stops being conditional, say so here on purpose.
     assert set(CONDITIONAL) == {

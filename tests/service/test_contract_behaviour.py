@@ -6,10 +6,18 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.service.test_api import assert_problem, bearer, create, first_move
 
 BOT = {"kind": "bot", "bot": "random"}
 HUMAN = {"kind": "human"}
+
+
+@pytest.fixture(scope="module")
+def app(module_app):
+    """One app for the module (tests/conftest.py's module_app): its tests change none of it."""
+    return module_app
 
 
 def test_a_body_not_declared_json_is_refused_with_415_and_changes_nothing(client):

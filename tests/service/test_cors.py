@@ -18,6 +18,12 @@ PREFLIGHT = {
 BODY = {"title": "property", "seed": 3, "seats": [{"kind": "human"}, {"kind": "human"}]}
 
 
+@pytest.fixture(scope="module")
+def app(module_app):
+    """One app for the module (tests/conftest.py's module_app): its tests change none of it."""
+    return module_app
+
+
 def _app(settings, redis_client, origins):
     return create_app(replace(settings, cors_origins=origins), redis_client=redis_client)
 

@@ -13,6 +13,12 @@ from service.play import errors as play_errors
 from service.play.errors import GameNotFound, PlayError, StaleVersion, TooManyBotGames, VersionNotFound
 
 
+@pytest.fixture(scope="module")
+def app(module_app):
+    """One app for the module (tests/conftest.py's module_app): its tests change none of it."""
+    return module_app
+
+
 def subclasses(kind: type) -> list[type]:
     found = []
     for sub in kind.__subclasses__():

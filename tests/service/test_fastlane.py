@@ -21,6 +21,12 @@ SEED = 7
 REQUEST_ID = {"X-Request-ID": "same-id"}
 
 
+@pytest.fixture(scope="module")
+def app(module_app):
+    """One app for the module (tests/conftest.py's module_app): its tests change none of it."""
+    return module_app
+
+
 class Pair:
     """The same game twice: ``fast`` through the served app, ``flask`` through Flask alone."""
 

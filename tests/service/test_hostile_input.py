@@ -28,6 +28,12 @@ DEEP = [b"[" * 5000 + b"]" * 5000, b'{"a":' * 500 + b"1" + b"}" * 500]
 HOSTILE_DB = 10
 
 
+@pytest.fixture(scope="module")
+def app(module_app):
+    """One app for the module (tests/conftest.py's module_app): its tests change none of it."""
+    return module_app
+
+
 @pytest.fixture
 def redis_client(redis_server):
     # Not from_url(url, db=...): the URL's own "?db=0" would win.
@@ -40,6 +46,18 @@ def redis_client(redis_server):
 @pytest.fixture
 def settings(settings, redis_server):
     return replace(settings, redis_url=f"unix://{redis_server.socket}?db={HOSTILE_DB}")
+
+
+@pytest.fixture(scope="module")
+def module_settings(module_settings, redis_server):
+    return replace(module_settings, redis_url=f"unix://{redis_server.socket}?db={HOSTILE_DB}")
+
+
+@pytest.fixture(scope="module")
+def module_redis_client(redis_server):
+    client = redis.Redis(unix_socket_path=redis_server.socket, db=HOSTILE_DB)
+    yield client
+    client.close()
 
 
 def post_raw(client, path, data, **headers):

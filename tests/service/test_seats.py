@@ -15,6 +15,12 @@ from service.store.keys import ARCHIVE_DUE, IDLE, LOBBY, game_key, index_keys, i
 from .test_api import _play_to_the_end, assert_problem, bearer, first_move
 
 
+@pytest.fixture(scope="module")
+def app(module_app):
+    """One app for the module (tests/conftest.py's module_app): its tests change none of it."""
+    return module_app
+
+
 def create_open(client, seats=None, title="property", **extra):
     body = {
         "title": title,

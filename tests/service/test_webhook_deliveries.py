@@ -14,11 +14,13 @@ from .test_api import assert_problem, bearer, first_move
 MOVES = 14
 
 
-@pytest.fixture
-def app(settings, redis_client):
+@pytest.fixture(scope="module")
+def app(module_settings, module_redis_client):
+    """One app for the module (tests/conftest.py's module_app): its tests change none of it."""
     # The endpoint is never called here (no webhook worker): loopback http only has to be accepted.
     return create_app(
-        replace(settings, webhook_allow_http=True, webhook_allow_private=True), redis_client=redis_client
+        replace(module_settings, webhook_allow_http=True, webhook_allow_private=True),
+        redis_client=module_redis_client,
     )
 
 

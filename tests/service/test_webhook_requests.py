@@ -21,10 +21,12 @@ HOOK = "http://127.0.0.1:9/hook"  # never called here: no webhook worker runs
 LONG_LABEL = "a" * 64 + ".example.com"
 
 
-@pytest.fixture
-def app(settings, redis_client):
+@pytest.fixture(scope="module")
+def app(module_settings, module_redis_client):
+    """One app for the module (tests/conftest.py's module_app): its tests change none of it."""
     return create_app(
-        replace(settings, webhook_allow_http=True, webhook_allow_private=True), redis_client=redis_client
+        replace(module_settings, webhook_allow_http=True, webhook_allow_private=True),
+        redis_client=module_redis_client,
     )
 
 

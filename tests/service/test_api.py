@@ -392,14 +392,19 @@ def test_health_and_readiness(app, client, redis_client, monkeypatch):
     assert client.get("/healthz").get_json() == {"status": "ok"}
     reply = client.get("/readyz")
     assert reply.status_code == 200 and reply.get_json() == {"status": "degraded", "bot_workers": 0}
+    last_beat = time.monotonic()
     presence.beat("host:1")
     presence.beat("host:2")
     assert client.get("/readyz").get_json() == {"status": "ready", "bot_workers": 2}
     assert presence.is_alive("host:1") and not presence.is_alive("host:3")
     presence.leave("host:2")
     assert client.get("/readyz").get_json() == {"status": "ready", "bot_workers": 1}
-    time.sleep(3.1)  # past the window: a worker that stopped beating (kill -9) no longer counts
-    assert client.get("/readyz").get_json() == {"status": "degraded", "bot_workers": 0}
+    # Past the window (2 s, counted in Redis's whole seconds) a worker that stopped beating (kill -9)
+    # no longer counts: polled, not slept past; not before a second after its beat at the earliest.
+    while client.get("/readyz").get_json() != {"status": "degraded", "bot_workers": 0}:
+        assert time.monotonic() - last_beat < 10, "host:1 still counts long past its window"
+        time.sleep(0.05)
+    assert time.monotonic() - last_beat >= 1.0, "host:1 stopped counting before its window passed"
     assert not presence.is_alive("host:1")
 
 

@@ -50,7 +50,11 @@ def settings(settings, redis_server):
 
 @pytest.fixture(scope="module")
 def module_settings(module_settings, redis_server):
-    return replace(module_settings, redis_url=f"unix://{redis_server.socket}?db={HOSTILE_DB}")
+    # A stream a test closes at once (its Last-Event-ID ahead of the game: it waits for news) ends
+    # at its next heartbeat: 1 s, not the default 15 s a test.
+    return replace(
+        module_settings, redis_url=f"unix://{redis_server.socket}?db={HOSTILE_DB}", sse_heartbeat_seconds=1
+    )
 
 
 @pytest.fixture(scope="module")

@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema_rs
-import yaml
 
 from engines import registry
 from service.http.contract import REF, pascal
+from tests.conftest import read_yaml
 
 CONTRACT = Path(__file__).resolve().parents[2] / "openapi.yaml"
-SPEC: dict[str, Any] = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))
+SPEC: dict[str, Any] = read_yaml(CONTRACT)
 
 # The replies of a game, told apart by title; the per-title components they lead to.
 REPLIES = (

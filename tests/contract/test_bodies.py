@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from service.http.app import create_app
+from tests.conftest import read_yaml
 from tests.service.test_api import assert_problem, bearer
 
 CONTRACT = Path(__file__).resolve().parents[2] / "openapi.yaml"
-SPEC = yaml.safe_load(CONTRACT.read_text(encoding="utf-8"))
+SPEC = read_yaml(CONTRACT)
 METHODS = ("post", "put", "patch", "delete")
 OPERATIONS = [
     (path, method, operation)

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 import requests
-import yaml
+
+from tests.conftest import read_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTRACT = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+CONTRACT = read_yaml(ROOT / "openapi.yaml")
 
 
 def chromium() -> str:

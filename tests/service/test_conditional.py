@@ -8,11 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
+from tests.conftest import read_yaml
 from tests.service.test_api import bearer, create, first_move
 
-SPEC = yaml.safe_load((Path(__file__).parents[2] / "openapi.yaml").read_text())
+SPEC = read_yaml(Path(__file__).parents[2] / "openapi.yaml")
 HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
 CONDITIONAL = sorted(
     path

@@ -11,9 +11,9 @@ from flask import Flask
 from flask_smorest import Api
 
 from ..config import Settings
-from ..play.archiving import ArchivedReads
 from ..play.games import Games
 from ..play.players import Players
+from ..play.repository import GameRepository
 from ..play.seats import Seats
 from ..play.versions import Versions
 from ..play.webhooks import Webhooks
@@ -157,8 +157,8 @@ def create_app(
     bot_games = BotGameQuota(
         redis_client, per_address=settings.bot_games_per_address, ttl_seconds=settings.game_ttl_seconds
     )
-    # Games Redis has let go are read from the archive (Redis first: a live game pays nothing).
-    archived = ArchivedReads(settings.database_url) if settings.database_url else None
+    # Every read of a game: Redis first (a live game pays nothing), then the archive.
+    repository = GameRepository(store, settings.database_url or None)
     player_store = PlayerStore(redis_client)
     games = Games(
         store,
@@ -167,7 +167,7 @@ def create_app(
         recent_games=settings.recent_games,
         bot_games=bot_games,
         lobby=lobby,
-        archived=archived,
+        repository=repository,
         player_store=player_store,
         live_games_per_player=settings.live_games_per_player,
     )
@@ -182,7 +182,7 @@ def create_app(
     )
     app.extensions["skyline.seats"] = Seats(games, SeatStore(redis_client), lobby, webhooks=webhooks)
     app.extensions["skyline.webhooks"] = webhooks
-    app.extensions["skyline.players"] = Players(player_store, archived, webhooks)
+    app.extensions["skyline.players"] = Players(player_store, repository, webhooks)
     catalog = orjson.dumps(games.catalog())
     app.extensions["skyline.catalog_json"] = (catalog, conditional.entity_tag(catalog))
     app.extensions["skyline.queue_redis"] = rq_client  # /metrics reads the queues there

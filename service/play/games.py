@@ -35,10 +35,9 @@ from ..store.games import (
 )
 from ..store.lobby import LobbyIndex
 from ..store.players import PlayerStore
-from ..store.records import GameMeta, LogEntry, PublicSeat, SeatRecord, StandIn
+from ..store.records import GameMeta, GameResult, LogEntry, PublicSeat, SeatRecord, StandIn
 from ..watch import metrics
 from . import auth
-from .archiving import ArchivedReads
 from .deadlines import clock_of, next_deadlines
 from .deadlines import shown as shown_deadlines
 from .errors import (
@@ -60,6 +59,8 @@ from .errors import (
     TooManyLiveGames,
     TooMuchContention,
 )
+from .replay import engine_of
+from .repository import GameRepository
 from .results import game_result
 
 # Moves submitted without a version are judged against the current state; when another
@@ -110,6 +111,23 @@ def public_seat(seat: SeatRecord) -> PublicSeat:
 
 def public_seats(meta: GameMeta) -> list[PublicSeat]:
     return [public_seat(seat) for seat in meta["seats"]]
+
+
+def game_record(
+    game_id: str, meta: GameMeta, entries: list[LogEntry], result: GameResult | None
+) -> dict[str, Any]:
+    """GET /games/{id}/record's shape, and an export's: the setup and the moves that replay to the
+    result. The moves only: the log's seat changes (joins, resignations) are not the rules'."""
+    return {
+        "id": game_id,
+        "title": meta["title"],
+        "rules_version": meta["rules_version"],
+        "seats": public_seats(meta),
+        "options": meta["options"],
+        "seed": meta["seed"],
+        "moves": [{"seat": entry["seat"], "move": entry["move"]} for entry in entries if "move" in entry],
+        "result": result,
+    }
 
 
 def request_fingerprint(move: Any, version: int | None) -> str:
@@ -217,14 +235,15 @@ class Games:
         recent_games: int = 256,
         bot_games: BotGameQuota | None = None,
         lobby: LobbyIndex | None = None,
-        archived: ArchivedReads | None = None,
+        repository: GameRepository | None = None,
         player_store: PlayerStore | None = None,
         live_games_per_player: int = 0,
     ) -> None:
         self.store = store
         self.player_store = player_store  # invitations name players that exist
         self.live_games_per_player = live_games_per_player  # SKYLINE_LIVE_GAMES_PER_PLAYER
-        self.archived = archived  # the games Redis has let go (DATABASE_URL)
+        # Every read of a game, live or archived (DATABASE_URL), goes through it.
+        self.repository = repository if repository is not None else GameRepository(store)
         self.lobby = lobby  # the index of listed games waiting for players
         self.enqueue_bot_turn = enqueue_bot_turn
         self.bot_games = bot_games  # SKYLINE_BOT_GAMES_PER_ADDRESS
@@ -364,27 +383,17 @@ class Games:
 
     # ---- reading ---------------------------------------------------------------------
     def read(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
-        """The game as stored; GameNotFound when there is none (never was, or expired)."""
-        try:
-            return self.store.load(game_id, parse_state=parse_state)
-        except GameMissing:
-            found = (
-                None if self.archived is None else self.archived.stored_game(game_id, parse_state=parse_state)
-            )
-            if found is None:
-                raise GameNotFound(game_id) from None
-            return found
+        """The game as stored, live or archived; GameNotFound when there is none (never was, or
+        expired)."""
+        return self.repository.read(game_id, parse_state=parse_state)
 
-    def _log(self, game_id: str, start: int = 0) -> list[LogEntry]:
-        """The log from index ``start``: Redis's, else the archive's once Redis let the game go."""
-        entries = self.store.log(game_id, start)
-        if entries or self.archived is None or self.store.version(game_id) is not None:
-            return entries
-        return self.archived.log(game_id, start) or []
+    def log(self, stored: StoredGame, after: int = 0) -> list[LogEntry]:
+        """The log entries after version ``after``, up to the version ``stored`` was read at."""
+        return self.repository.log(stored, after)
 
     @staticmethod
     def _restore(stored: StoredGame, state: dict[str, Any]) -> State:
-        return registry.get(stored.meta["title"], stored.meta["rules_version"]).restore(state)
+        return engine_of(stored.meta).restore(state)
 
     def _load(self, game_id: str) -> tuple[StoredGame, State]:
         stored = self.read(game_id)
@@ -445,7 +454,7 @@ class Games:
     def events(self, game_id: str, token: str | None, since: int = 0) -> dict[str, Any]:
         stored = self.read(game_id, parse_state=False)  # the log says it all
         seat = auth.seat_of(stored.meta["seats"], token)
-        entries = self._log(game_id, since)
+        entries = self.log(stored, since)
         return {
             "title": stored.meta["title"],
             "version": stored.version,
@@ -482,17 +491,7 @@ class Games:
         stored, state = self._load(game_id)
         if stored.status != "finished":
             raise GameNotOver("The record reveals every hidden card; it is given once the game is over.")
-        return {
-            "id": game_id,
-            "title": stored.meta["title"],
-            "rules_version": stored.meta["rules_version"],
-            "seats": public_seats(stored.meta),
-            "options": stored.meta["options"],
-            "seed": stored.meta["seed"],
-            # The moves only: the log's seat changes (joins, resignations) are not the rules'.
-            "moves": [{"seat": e["seat"], "move": e["move"]} for e in self._log(game_id) if "move" in e],
-            "result": game_result(stored.meta, state),
-        }
+        return game_record(game_id, stored.meta, self.log(stored), game_result(stored.meta, state))
 
     # ---- acting ------------------------------------------------------------------------
     def act(

@@ -34,7 +34,7 @@ def archived_clients(settings, redis_client, database_url: str) -> Iterator:
     apps = [create_app(replace(settings, database_url=database_url), redis_client=redis_client) for _ in "ab"]
     yield [app.test_client() for app in apps]
     for app in apps:
-        app.extensions["skyline.games"].archived.close()
+        app.extensions["skyline.games"].repository.close()
 
 
 def every_read(client, game_id: str, seat_tokens: dict[int, str]) -> dict[tuple[str, int | None], tuple]:
@@ -161,6 +161,41 @@ def test_a_game_gone_from_redis_while_the_archive_is_down_is_a_503_not_a_404(
         while client.get(f"/games/{created['id']}").status_code != 200 and time.monotonic() < deadline:
             time.sleep(0.2)
         assert client.get(f"/games/{created['id']}/board.txt").status_code == 200
-        app.extensions["skyline.games"].archived.close()
+        app.extensions["skyline.games"].repository.close()
     finally:
         server.stop()
+
+
+def test_an_archived_games_event_stream_ends_and_resumes_as_the_live_games_did(
+    archived_clients, redis_client, database_url: str
+) -> None:
+    """Issue 61: the same game read the same way answers the same wherever it lives: once Redis
+    has let a game go, its stream still ends with ``finished`` (not ``gone``), and a stream resumed
+    with Last-Event-ID still receives every move after that id, from the archive."""
+    client, fresh = archived_clients
+    redis_client.delete(*index_keys(ARCHIVE_DUE))
+    created = create(client, seed=13)
+    game_id, seat_tokens = created["id"], tokens(created)
+    _play_to_the_end(client, game_id, seat_tokens)
+
+    def streams(reader) -> dict[tuple[str | None, int | None], bytes]:
+        found = {}
+        for last_event_id in (None, "0", "2"):
+            for seat in (None, 0):
+                headers = {"Accept": "text/event-stream"}
+                if last_event_id is not None:
+                    headers["Last-Event-ID"] = last_event_id
+                if seat is not None:
+                    headers.update(bearer(seat_tokens[seat]))
+                reply = reader.get(f"/games/{game_id}/events", headers=headers, buffered=True)
+                assert reply.status_code == 200 and reply.mimetype == "text/event-stream"
+                found[(last_event_id, seat)] = reply.get_data()
+        return found
+
+    live = streams(client)
+    assert b"event: finished" in live[("0", 0)] and b"event: gone" not in live[("0", 0)]
+    assert live[("2", None)].count(b"event: move") == live[("0", None)].count(b"event: move") - 2
+    assert _archive_all(redis_client, database_url, grace_seconds=1) == 1
+    _gone_from_redis(redis_client, game_id)
+    for reader in (client, fresh):
+        assert streams(reader) == live

@@ -47,7 +47,7 @@ def make_app(settings, redis_client, database_url: str) -> Iterator:
 
     yield made
     for app in apps:
-        app.extensions["skyline.games"].archived.close()
+        app.extensions["skyline.games"].repository.close()
 
 
 class Game:

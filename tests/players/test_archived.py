@@ -29,7 +29,7 @@ def database_url(postgres: EmbeddedPostgres) -> str:  # noqa: F811
 def archived_client(settings, redis_client, database_url: str) -> Iterator:
     app = create_app(replace(settings, database_url=database_url), redis_client=redis_client)
     yield app.test_client()
-    app.extensions["skyline.games"].archived.close()
+    app.extensions["skyline.games"].repository.close()
 
 
 def finished_by_resignation(client, key: str) -> dict:

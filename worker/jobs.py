@@ -13,7 +13,7 @@ import random
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import redis
 from rq import get_current_job
@@ -25,6 +25,7 @@ from engines.core import RulesError
 from service.config import SettingError, Settings
 from service.play.errors import PlayError, StaleVersion
 from service.play.games import Games, bot_seats_to_act, has_humans
+from service.play.replies import AppliedMove
 from service.store.botqueue import BotQueue
 from service.store.connect import is_cluster, settings_client
 from service.store.games import GameMissing, GameStore
@@ -249,6 +250,6 @@ def _play_one(
         "move": move,
         "fallback": fallback,
         "version": reply["version"],
-        "bot_to_act": any(kinds.get(s) == "bot" for s in reply["to_act"]),
+        "bot_to_act": any(kinds.get(s) == "bot" for s in cast(AppliedMove, reply)["to_act"]),  # no dry run
         "humans": has_humans(stored.meta),
     }

@@ -15,7 +15,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
@@ -60,6 +60,15 @@ from .errors import (
     TooMuchContention,
 )
 from .replay import engine_of
+from .replies import (
+    AppliedMove,
+    CheckedMove,
+    CreatedGame,
+    EventsPage,
+    GameRecord,
+    ShownEntry,
+    ShownGame,
+)
 from .repository import GameRepository
 from .results import game_result
 
@@ -115,7 +124,7 @@ def public_seats(meta: GameMeta) -> list[PublicSeat]:
 
 def game_record(
     game_id: str, meta: GameMeta, entries: list[LogEntry], result: GameResult | None
-) -> dict[str, Any]:
+) -> GameRecord:
     """GET /games/{id}/record's shape, and an export's: the setup and the moves that replay to the
     result. The moves only: the log's seat changes (joins, resignations) are not the rules'."""
     return {
@@ -268,7 +277,7 @@ class Games:
 
     def create(
         self, request: dict[str, Any], *, address: str | None = None, player: str | None = None
-    ) -> dict[str, Any]:
+    ) -> CreatedGame:
         """Create a game; a game of bots only counts against the quota of the client ``address``.
         ``player``: the creator's, when it sent a player key (a seat ``"player": "me"`` is bound to it)."""
         quota = self.bot_games if address is not None and not has_humans(request) else None
@@ -399,12 +408,12 @@ class Games:
         stored = self.read(game_id)
         return stored, self._restore(stored, stored.state)
 
-    def show(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def show(self, game_id: str, token: str | None) -> ShownGame:
         stored, state = self._load(game_id)
         seat = auth.seat_of(stored.meta["seats"], token)
         self._heal_stalled_bots(stored, state)
         result = game_result(stored.meta, state)
-        return {
+        shown: ShownGame = {
             "id": game_id,
             "title": stored.meta["title"],
             "rules_version": stored.meta["rules_version"],
@@ -416,13 +425,13 @@ class Games:
             "seats": public_seats(stored.meta),
             "view": state.view(viewing_seat(stored.status, seat)),
             "result": result,
-            **(
-                {"clock": stored.meta["clock"], "deadlines": shown_deadlines(stored.deadlines)}
-                if "clock" in stored.meta
-                else {}
-            ),
-            **({"rematch": stored.rematch} if stored.rematch else {}),
         }
+        if "clock" in stored.meta:
+            shown["clock"] = stored.meta["clock"]
+            shown["deadlines"] = shown_deadlines(stored.deadlines)
+        if stored.rematch:
+            shown["rematch"] = stored.rematch
+        return shown
 
     def moves(self, game_id: str, token: str | None) -> dict[str, Any]:
         listing: dict[str, Any] = orjson.loads(self.moves_json(game_id, token))
@@ -451,7 +460,7 @@ class Games:
             self.listings.put(game_id, seat, stored.version, listing)
         return listing
 
-    def events(self, game_id: str, token: str | None, since: int = 0) -> dict[str, Any]:
+    def events(self, game_id: str, token: str | None, since: int = 0) -> EventsPage:
         stored = self.read(game_id, parse_state=False)  # the log says it all
         seat = auth.seat_of(stored.meta["seats"], token)
         entries = self.log(stored, since)
@@ -471,12 +480,12 @@ class Games:
             return None
 
     @staticmethod
-    def redact_entry(entry: LogEntry, seat: int | None, status: str) -> dict[str, Any]:
+    def redact_entry(entry: LogEntry, seat: int | None, status: str) -> ShownEntry:
         """A log entry as ``seat`` may see it: its own moves, everyone's redacted events (a
         spectator's redaction while the game waits, as ``viewing_seat`` says)."""
         seat = viewing_seat(status, seat)
         over = status == "finished"
-        shown: dict[str, Any] = {
+        shown: ShownEntry = {
             "version": entry["version"],
             "seat": entry["seat"],
             "events": redact_all(entry["events"], seat, reveal_all=over),
@@ -487,7 +496,7 @@ class Games:
             shown["deadlines"] = entry["deadlines"]
         return shown
 
-    def record(self, game_id: str) -> dict[str, Any]:
+    def record(self, game_id: str) -> GameRecord:
         stored, state = self._load(game_id)
         if stored.status != "finished":
             raise GameNotOver("The record reveals every hidden card; it is given once the game is over.")
@@ -506,7 +515,7 @@ class Games:
         bot_seat: int | None = None,
         wake_bots: bool = True,
         leading_events: list[dict[str, Any]] | None = None,
-    ) -> dict[str, Any]:
+    ) -> AppliedMove | CheckedMove:
         """Apply one move of the caller's seat and return the events and the new view."""
         for _ in range(_UNVERSIONED_ATTEMPTS):
             recent = None
@@ -530,7 +539,8 @@ class Games:
                 if earlier is not None:
                     if earlier["fingerprint"] != fingerprint:
                         raise IdempotencyKeyReused("This Idempotency-Key was used for a different request.")
-                    return {**earlier["reply"], "replayed": True}
+                    # The reply kept with the key when its first request committed.
+                    return cast(AppliedMove, {**earlier["reply"], "replayed": True})
             if stored.status != "active":
                 if stored.status == "finished":  # by the rules, or at once by a resignation
                     raise GameOver("game_over", "The game is over; no more moves are accepted.")
@@ -558,13 +568,14 @@ class Games:
                     continue  # judged on a kept state: read the game and judge again, as without one
                 raise
             if dry_run:
-                return {
+                checked: CheckedMove = {
                     "title": stored.meta["title"],
                     "valid": True,
                     "version": stored.version,
                     "seat": seat,
                     "move": applied,
                 }
+                return checked
             status = _status(state)
             acting = state.to_act()
             now = time.time()
@@ -584,7 +595,7 @@ class Games:
             if deadlines is not None:
                 entry["deadlines"] = shown_deadlines(deadlines)
             result = game_result(stored.meta, state)
-            reply = {
+            reply: AppliedMove = {
                 "title": stored.meta["title"],
                 "version": stored.version + 1,
                 "seat": seat,
@@ -638,9 +649,9 @@ class Games:
         status: str,
         meta: GameMeta,
         state: State,
-        reply: dict[str, Any],
+        reply: AppliedMove,
         deadlines: dict[str, float] | None = None,
-    ) -> dict[str, Any]:
+    ) -> AppliedMove:
         """Keep the committed state for the game's next move; return the reply, detached from it.
 
         The reply is sent after ``act`` returns, while the kept state may already be taken and
@@ -651,7 +662,7 @@ class Games:
             # Written as JSON now (a fifth of a deep copy's cost), to be sent as written; the
             # seats to act stay a list (of ints), as the worker reads them.
             detached = {
-                key: list(value)
+                key: list(cast(list[int], value))
                 if key == "to_act"
                 else orjson.Fragment(orjson.dumps(value))
                 if isinstance(value, dict | list)
@@ -662,7 +673,8 @@ class Games:
             return reply
         kept = StoredGame(game_id, version, status, meta, {}, time.time(), deadlines=deadlines or {})
         self.recent.keep(kept, state)
-        return detached
+        # The same reply, its views and events as JSON fragments orjson writes as they are.
+        return cast(AppliedMove, detached)
 
     # ---- bots ----------------------------------------------------------------------------
     def _wake_bots(self, game_id: str, version: int, meta: GameMeta, state: State) -> None:

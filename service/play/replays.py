@@ -8,7 +8,7 @@ rules.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 import orjson
 
@@ -18,6 +18,7 @@ from ..archive.records import ArchivedGame, Snapshot, snapshot_versions
 from ..store.records import LogEntry
 from .games import game_record
 from .replay import engine_of, initial_state, replay
+from .replies import GameRecord
 from .results import game_result
 
 
@@ -25,7 +26,7 @@ class ReplayMismatch(ValueError):
     """The game's log does not replay to what the game says it reached (the sentence says how)."""
 
 
-def record_of(game: ArchivedGame) -> dict[str, Any]:
+def record_of(game: ArchivedGame) -> GameRecord:
     """GET /games/{id}/record's shape for an archived game; ``result`` is None unless finished."""
     entries = [orjson.loads(entry.entry) for entry in game.log]
     result = None if game.result is None else orjson.loads(game.result)

@@ -1,0 +1,81 @@
+"""`skyline serve`, the README's main command, on a Redis Cluster of three primaries (issue 61):
+``SKYLINE_REDIS_CLUSTER=1`` with ``REDIS_URL`` one node, RQ on a standalone Redis
+(``RQ_REDIS_URL``) and the archive on ``DATABASE_URL``. Games of every title, their ids over all
+three primaries, are played to the end by the bot workers serve started, their event streams
+receive every move, the ended games reach the archive, and Ctrl-C stops every process serve
+started. (tests/cluster/test_live_cluster.py and test_failover_live.py run on serve too, through
+the same ``live_on``; tests/service/test_serve.py starts serve with nothing set, its Redis and
+PostgreSQL embedded.)"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from itertools import cycle
+
+import psutil
+import psycopg
+import requests
+
+from engines import registry
+from harness.cluster import LocalCluster
+from service.run.postgres import EmbeddedPostgres
+from service.store.keys import game_key
+from service.store.partitions import partition_of, tag_slot
+from tests.ops.conftest import wait_gone
+
+from .conftest import live_on
+from .test_live_cluster import _follow
+
+BOT = {"kind": "bot", "bot": "random"}
+
+
+def _archived(url: str, game_ids: list[str]) -> set[str]:
+    with psycopg.connect(url, autocommit=True) as connection:
+        rows = connection.execute("SELECT id FROM archived_games WHERE id = ANY(%s)", (game_ids,))
+        return {game_id for (game_id,) in rows.fetchall()}
+
+
+def test_skyline_serve_on_a_cluster_plays_every_title_with_bots_streams_archives_and_stops_on_ctrl_c(
+    cluster: LocalCluster, tmp_path, postgres: EmbeddedPostgres
+) -> None:
+    with live_on(cluster, tmp_path, postgres) as served:
+        log = served.log()
+        assert "embedded Redis" not in log and "embedded PostgreSQL" not in log, "the URLs given are used"
+        started = [" ".join(process.cmdline()) for process in served.descendants]
+        assert not [line for line in started if "redis-server" in line or "postgres" in line.split()[0]]
+
+        # Games of every title, drawn until their ids lie on all three primaries.
+        games: dict[str, str] = {}
+        primaries: set[int] = set()
+        titles = sorted(registry.GAMES)
+        for title in cycle(titles):
+            if len(primaries) == 3 and set(games.values()) == set(titles):
+                break
+            seats = [BOT] * max(2, registry.GAMES[title].min_seats)
+            created = requests.post(f"{served.url}/games", json={"title": title, "seats": seats}, timeout=10)
+            assert created.status_code == 201, created.text
+            games[created.json()["id"]] = title
+            primaries.add(cluster.primary_of_slot(tag_slot(partition_of(created.json()["id"]))).port)
+
+        until = time.monotonic() + 240
+        with ThreadPoolExecutor(len(games)) as pool:
+            seen = dict(zip(games, pool.map(lambda g: _follow(served.url, g, until), games), strict=True))
+        for game_id, versions in seen.items():
+            assert served.store.hget(game_key(game_id), "status") == b"finished", games[game_id]
+            stored = int(served.store.hget(game_key(game_id), "version"))
+            snapshot, *moves = versions
+            assert moves == list(range(snapshot + 1, stored + 1)), (games[game_id], snapshot, stored)
+            assert stored > 0, "the bot workers serve started played"
+
+        deadline = time.monotonic() + 30
+        while _archived(served.database_url, list(games)) != set(games) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _archived(served.database_url, list(games)) == set(games), "every ended game archived"
+
+        family = [psutil.Process(served.serve.pid), *served.descendants]
+        assert served.running(*served.descendants), "nothing died or was restarted on the way"
+        assert "restarting" not in served.log()
+        assert served.interrupt() == 0, served.log()[-3000:]
+        assert not wait_gone(family, 10.0), "a process serve started outlived it"
+        assert served.log().rstrip().endswith("skyline: stopped")

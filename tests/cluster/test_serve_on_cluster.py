@@ -5,10 +5,14 @@ three primaries, are played to the end by the bot workers serve started, their e
 receive every move, the ended games reach the archive, and Ctrl-C stops every process serve
 started. (tests/cluster/test_live_cluster.py and test_failover_live.py run on serve too, through
 the same ``live_on``; tests/service/test_serve.py starts serve with nothing set, its Redis and
-PostgreSQL embedded.)"""
+PostgreSQL embedded.) And on a cluster holding games of the first key layout, `skyline serve` and
+`skyline migrate-keys` refuse, saying how to move them."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from itertools import cycle
@@ -16,11 +20,15 @@ from itertools import cycle
 import psutil
 import psycopg
 import requests
+from redis.cluster import RedisCluster
 
 from engines import registry
 from harness.cluster import LocalCluster
+from harness.live import free_port
+from service.run.embedded import EmbeddedRedis
 from service.run.postgres import EmbeddedPostgres
-from service.store.keys import game_key
+from service.store.keys import LAYOUT, game_key
+from service.store.migrate import CURRENT_LAYOUT
 from service.store.partitions import partition_of, tag_slot
 from tests.ops.conftest import wait_gone
 
@@ -79,3 +87,44 @@ def test_skyline_serve_on_a_cluster_plays_every_title_with_bots_streams_archives
         assert served.interrupt() == 0, served.log()[-3000:]
         assert not wait_gone(family, 10.0), "a process serve started outlived it"
         assert served.log().rstrip().endswith("skyline: stopped")
+
+
+def test_a_cluster_holding_the_first_layout_is_refused_by_migrate_keys_and_serve_naming_the_way(
+    cluster: LocalCluster, tmp_path, cluster_client: RedisCluster, queue_server: EmbeddedRedis
+) -> None:
+    """The first layout never ran on a cluster; one imported into it cannot be moved there (a
+    rename across slots is refused): both commands say how instead of a CROSSSLOT traceback."""
+    env = {
+        **os.environ,
+        "REDIS_URL": cluster.url,
+        "SKYLINE_REDIS_CLUSTER": "1",
+        "RQ_REDIS_URL": queue_server.url,
+    }
+    old_game = "sk:{" + "Ab3dEf6hIj9k" + "}:game"
+    cluster_client.delete(LAYOUT)
+    cluster_client.hset(old_game, "status", "active")
+    cluster_client.zadd("sk:idle", {"Ab3dEf6hIj9k": 1.0})
+    try:
+        refused = _skyline(env, "migrate-keys")
+        assert refused.returncode == 1 and "Traceback" not in refused.stderr, refused.stderr
+        assert "on the Redis they came from, then import it into the cluster" in refused.stderr
+        assert cluster_client.exists(old_game, "sk:idle") == 2, "nothing was changed"
+        serve = _skyline(env, "serve", "--port", str(free_port()), "--data-dir", str(tmp_path / "var"))
+        assert serve.returncode == 1 and "Traceback" not in serve.stderr, serve.stderr
+        assert "then import it into the cluster" in serve.stderr
+    finally:
+        cluster_client.delete(old_game, "sk:idle")
+    moved = _skyline(env, "migrate-keys")
+    assert moved.returncode == 0 and "moved 0 games" in moved.stdout, moved.stderr
+    assert cluster_client.get(LAYOUT) == CURRENT_LAYOUT.encode(), "an empty cluster is marked"
+
+
+def _skyline(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "service.run.cli", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )

@@ -19,9 +19,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-TOP_FOLDERS = sorted(
-    path.name for path in ROOT.iterdir() if path.is_dir() and not path.name.startswith(".")
-)
+TOP_FOLDERS = sorted(path.name for path in ROOT.iterdir() if path.is_dir() and not path.name.startswith("."))
 # Where the code's docstrings and comments are read.
 CODE_FOLDERS = ("service", "worker", "engines", "boards", "harness")
 

@@ -19,6 +19,7 @@ from itertools import cycle
 
 import psutil
 import psycopg
+import pytest
 import requests
 from redis.cluster import RedisCluster
 
@@ -34,6 +35,9 @@ from tests.ops.conftest import wait_gone
 
 from .conftest import live_on
 from .test_live_cluster import _follow
+
+# One cluster for the module's tests: one test process runs them both.
+pytestmark = pytest.mark.xdist_group("cluster-serve")
 
 BOT = {"kind": "bot", "bot": "random"}
 

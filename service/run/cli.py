@@ -79,7 +79,7 @@ def _import(args: argparse.Namespace) -> int:
 def _migrate_keys(args: argparse.Namespace) -> int:
     """Move the Redis at REDIS_URL from the first key layout to the partitioned one (store.migrate)."""
     from ..store.connect import settings_client
-    from ..store.migrate import migrate_layout
+    from ..store.migrate import FirstLayoutOnCluster, migrate_layout
 
     settings = Settings.from_env()
     url = settings.redis_url
@@ -90,7 +90,11 @@ def _migrate_keys(args: argparse.Namespace) -> int:
         )
         return 2
     client = settings_client(settings)
-    moved = migrate_layout(client)
+    try:
+        moved = migrate_layout(client)
+    except FirstLayoutOnCluster as refused:
+        print(f"skyline: {refused}", file=sys.stderr)
+        return 1
     print(f"moved {moved.games} games ({moved.keys} keys, {moved.index_entries} index entries)")
     for key in moved.left:
         print(f"left as it was (not a key of the first layout's games): {key}")

@@ -74,7 +74,7 @@ workers = _settings.web_concurrency
 # sleep) share a process with ordinary requests and never take their place. The rules are
 # pure Python and short; Redis, RQ's enqueue and the metrics files all work under gevent.
 # SKYLINE_WORKER_CLASS=gthread is the fallback (then streams hold a thread each). Both are
-# gunicorn's own, stopping as they should with open streams (service/gunicorn_workers.py).
+# gunicorn's own, stopping as they should with open streams (service/run/gunicorn_workers.py).
 worker_class = WORKER_CLASSES[_settings.worker_class]
 worker_connections = _settings.worker_connections
 threads = _settings.threads

@@ -12,7 +12,7 @@ PostgreSQL (embedded unless DATABASE_URL is set, migrated at start), gunicorn an
   the supervisor leaves no orphan serving a half-dead stack.
 - A start fails only when a child could not come up at all: it exited with a status of its
   own (not killed by a signal) before it was ever ready — Redis answers PING, gunicorn answers
-  ``/healthz``, a bot worker is registered and beats (service/workerpresence.py). That is a
+  ``/healthz``, a bot worker is registered and beats (service/store/workers.py). That is a
   configuration error (a port in use, a bad setting, a Redis that refuses): everything stops,
   with the cause, and `skyline serve` exits non-zero.
 - Any other death, whatever its timing or signal (an OOM kill, a poison job, a kill -9 a
@@ -41,11 +41,13 @@ from typing import Any
 
 import psycopg
 import redis
+from redis.exceptions import RedisClusterException
 
 from ..archive.schema import MigrationError, migrate
 from ..config import Settings, environment
+from ..store.connect import store_client
 from ..store.keys import BOT_WORKERS, WEBHOOK_WORKERS
-from ..store.migrate import FirstLayout, check_layout, migrate_layout
+from ..store.migrate import FirstLayout, FirstLayoutOnCluster, check_layout, migrate_layout
 from ..store.workers import WorkerPresence, member
 from .embedded import EmbeddedRedis, gunicorn_command, webhook_worker_command, worker_command
 from .parentdeath import die_with_parent
@@ -296,11 +298,14 @@ class Supervisor:
     def _move_to_current_layout(self) -> None:
         """A Redis written by the first key layout is moved before anything else starts on it:
         the supervisor starts every process that uses it, so none can write meanwhile."""
-        client = redis.Redis.from_url(self.env["REDIS_URL"])
+        client = self._store_client()
         try:
             check_layout(client)
         except FirstLayout:
-            moved = migrate_layout(client)
+            try:
+                moved = migrate_layout(client)
+            except FirstLayoutOnCluster as refused:
+                raise SystemExit(f"skyline: {refused}") from None
             log(
                 f"moved {moved.games} games ({moved.keys} keys, {moved.index_entries} index entries) "
                 "to the partitioned key layout"
@@ -308,31 +313,39 @@ class Supervisor:
         finally:
             client.close()
 
-    def _check_external_redis(self, url: str, timeout: float = 5.0, variable: str = "REDIS_URL") -> None:
+    def _store_client(self, **options: Any) -> redis.Redis:
+        """The store's client on REDIS_URL: redis-py's cluster client with SKYLINE_REDIS_CLUSTER=1,
+        since a plain one on a cluster's node is answered MOVED for every key another node holds."""
+        return store_client(self.env["REDIS_URL"], cluster=self.settings.redis_cluster, **options)
+
+    def _check_external_redis(
+        self, url: str, timeout: float = 5.0, variable: str = "REDIS_URL", *, cluster: bool = False
+    ) -> None:
         """A REDIS_URL (or RQ_REDIS_URL) that refuses is a configuration error: say so before
-        starting anything."""
-        client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        starting anything. On a cluster every node is asked (the cluster client's PING)."""
         deadline = time.monotonic() + timeout
-        try:
-            while True:
-                try:
-                    client.ping()
-                    return
-                except (redis.RedisError, OSError) as error:
-                    if time.monotonic() >= deadline:
-                        raise SystemExit(
-                            f"skyline: the Redis at {variable} cannot be used ({error}); check the URL "
-                            f"and that Redis runs there, or unset {variable} for the embedded one."
-                        ) from None
-                    time.sleep(0.25)
-        finally:
-            client.close()
+        while True:
+            client: redis.Redis | None = None
+            try:
+                # Built in the loop: a cluster client asks for the slots as it is built.
+                client = store_client(url, cluster=cluster, socket_connect_timeout=1, socket_timeout=1)
+                client.ping()
+                return
+            except (redis.RedisError, RedisClusterException, OSError) as error:
+                if time.monotonic() >= deadline:
+                    raise SystemExit(
+                        f"skyline: the Redis at {variable} cannot be used ({error}); check the URL "
+                        f"and that Redis runs there, or unset {variable} for the embedded one."
+                    ) from None
+                time.sleep(0.25)
+            finally:
+                if client is not None:
+                    client.close()
 
     def _presence(self, key: str) -> WorkerPresence:
         """The heartbeats of one kind of worker (``sk:bot-workers``, ``sk:webhook-workers``)."""
         if key not in self._worker_presences:
-            url = self.env["REDIS_URL"]
-            client = redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
+            client = self._store_client(socket_connect_timeout=0.5, socket_timeout=0.5)
             self._worker_presences[key] = WorkerPresence(client, key=key)
         return self._worker_presences[key]
 
@@ -342,7 +355,7 @@ class Supervisor:
         def ready(process: subprocess.Popen) -> bool:
             try:
                 return self._presence(key).is_alive(member(process.pid))
-            except (redis.RedisError, OSError):
+            except (redis.RedisError, RedisClusterException, OSError):
                 return False
 
         return ready
@@ -353,7 +366,7 @@ class Supervisor:
         def forget(process: subprocess.Popen) -> None:
             try:
                 self._presence(key).leave(member(process.pid))
-            except (redis.RedisError, OSError):
+            except (redis.RedisError, RedisClusterException, OSError):
                 pass
 
         return forget
@@ -374,7 +387,7 @@ class Supervisor:
         if self.settings.rq_redis_url and self.settings.rq_redis_url != self.settings.redis_url:
             self._check_external_redis(self.settings.rq_redis_url, variable="RQ_REDIS_URL")
         if self.settings.redis_url:
-            self._check_external_redis(self.settings.redis_url)
+            self._check_external_redis(self.settings.redis_url, cluster=self.settings.redis_cluster)
         else:
             # Redis keeps the lock's file open: the folder stays locked until it has exited.
             held = () if self.lock.fd is None else (self.lock.fd,)  # taken above: never None here

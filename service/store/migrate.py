@@ -13,6 +13,9 @@ second on one Redis, with the API and the workers stopped (docs/deploy.md says h
   index of games, which the first layout's binding scripts counted by reading each game.
 
 It may be run again after an interruption, and on a Redis already moved it changes nothing.
+On a Redis Cluster it only marks the layout: the first layout's games move on one Redis (a
+rename across slots is refused by a cluster), before the data is imported into the cluster
+(docs/cluster.md, "Moving a deployment"); a cluster holding such games is refused, unchanged.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import cast
 import orjson
 import redis
 
+from .connect import is_cluster
 from .keys import (
     FIRST_LAYOUT_GAME_HASHES,
     FIRST_LAYOUT_INDEXES,
@@ -145,6 +149,12 @@ def _count_live_games(client: redis.Redis, moved: Moved) -> None:
 
 def migrate_layout(client: redis.Redis) -> Moved:
     """Move everything of the first layout to the partitioned one; what was moved."""
+    if is_cluster(client) and next(first_layout_games(client), None) is not None:
+        raise FirstLayoutOnCluster(
+            "this Redis Cluster holds games in the first key layout, which move on one Redis only "
+            "(a cluster refuses a rename across slots): run `skyline migrate-keys` on the Redis they "
+            'came from, then import it into the cluster (docs/cluster.md, "Moving a deployment")'
+        )
     moved = Moved()
     _move_indexes(client, moved)
     for game_id in list(first_layout_games(client)):
@@ -157,6 +167,10 @@ def migrate_layout(client: redis.Redis) -> Moved:
 
 class FirstLayout(Exception):
     """This Redis holds games of the first layout: ``skyline migrate-keys`` moves them."""
+
+
+class FirstLayoutOnCluster(FirstLayout):
+    """A Redis Cluster holds games of the first layout: they move on one Redis, not there."""
 
 
 def check_layout(client: redis.Redis) -> None:

@@ -149,7 +149,7 @@ def play_until_over(live: str, game_id: str, tokens: dict[int, str], limit: floa
 def burst_worker(redis_url: str) -> subprocess.CompletedProcess:
     """``skyline worker --burst`` on ``redis_url``: it plays the queued bot turns, then exits."""
     return subprocess.run(
-        [sys.executable, "-m", "service.run.cli", "worker", "--burst"],
+        [sys.executable, "-m", "skyline.cli", "worker", "--burst"],
         env={**os.environ, "REDIS_URL": redis_url},
         capture_output=True,
         text=True,

@@ -58,7 +58,7 @@ def through_flask(redis_url: str) -> str:
 def through_a_worker(redis_url: str, game_id: str) -> None:
     """`skyline worker --burst` plays the bot's turn."""
     done = subprocess.run(
-        [sys.executable, "-m", "service.run.cli", "worker", "--burst"],
+        [sys.executable, "-m", "skyline.cli", "worker", "--burst"],
         env=environment(REDIS_URL=redis_url, PYTHONPATH=str(ROOT)),
         capture_output=True,
         text=True,

@@ -197,7 +197,7 @@ def test_the_worker_serves_its_own_metrics_and_health(private_redis, app_on_priv
 
 def test_healthcheck_command_finds_the_api_or_the_worker(live, tmp_path):
     port = live.rsplit(":", 1)[1]
-    command = [sys.executable, "-m", "service.run.cli", "healthcheck", "--timeout", "2"]
+    command = [sys.executable, "-m", "skyline.cli", "healthcheck", "--timeout", "2"]
     env = {**os.environ, "PORT": port, "SKYLINE_WORKER_PORT": ""}
     assert subprocess.run(command, env=env, timeout=30).returncode == 0
     env = {**os.environ, "PORT": str(free_port()), "SKYLINE_WORKER_PORT": port}

@@ -150,7 +150,7 @@ def test_a_redis_of_the_first_layout_moves_with_skyline_migrate_keys_and_its_gam
 
     env = {**os.environ, "REDIS_URL": settings.redis_url}
     done = subprocess.run(
-        [sys.executable, "-m", "service.run.cli", "migrate-keys"],
+        [sys.executable, "-m", "skyline.cli", "migrate-keys"],
         env=env,
         capture_output=True,
         text=True,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import redis
 
-from service.config import SettingError, Settings
+from service.config import Settings
 from service.play.archiving import ArchivedReads
 from service.play.clocks import Clocks
 from service.play.games import Games
@@ -25,7 +25,7 @@ from service.play.webhooks import Webhooks
 from service.store.archiving import ArchiveDue, IdleGames
 from service.store.botgames import BotGameQuota
 from service.store.botqueue import BotQueue, queue_redis
-from service.store.connect import is_cluster, settings_client
+from service.store.connect import settings_client
 from service.store.games import GameStore
 from service.store.keys import WEBHOOK_WORKERS
 from service.store.lobby import LobbyIndex
@@ -75,10 +75,6 @@ def build_services(
     refuse_first_layout(redis_client)
     # RQ_REDIS_URL's own client, or the store's when the queues share its Redis.
     queue_client = queue_redis(settings, store=redis_client, max_connections=pool_size)
-    if is_cluster(queue_client):
-        raise SettingError(
-            "RQ cannot use a Redis Cluster: its queues need a Redis of their own (RQ_REDIS_URL)"
-        )
     bot_queue = BotQueue(queue_client, job_timeout=settings.bot_job_timeout)
     store = GameStore(
         redis_client,

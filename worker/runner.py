@@ -26,6 +26,7 @@ import threading
 import time
 from typing import Any
 
+from redis import Redis
 from rq.defaults import DEFAULT_WORKER_TTL
 from rq.exceptions import AbandonedJobError
 from rq.job import Job
@@ -34,9 +35,10 @@ from rq.serializers import JSONSerializer
 from rq.timeouts import JobTimeoutException
 from rq.worker import SimpleWorker
 
-from service.config import Settings
+from service.config import SettingError, Settings
 from service.play.services import Services
 from service.store.botqueue import QUEUE_NAMES
+from service.store.connect import is_cluster
 from service.store.workers import WorkerPresence, member
 from service.watch import logs
 
@@ -211,6 +213,16 @@ def _work(
     return 0
 
 
+def _queues(services: Services) -> Redis:
+    """RQ's connection: the queues' Redis, which cannot be a cluster's (Settings.from_env refuses
+    SKYLINE_REDIS_CLUSTER without RQ_REDIS_URL; settings made by hand are refused here)."""
+    if is_cluster(services.queue_redis):
+        raise SettingError(
+            "RQ cannot use a Redis Cluster: its queues need a Redis of their own (RQ_REDIS_URL)"
+        )
+    return services.queue_redis
+
+
 def run_webhooks(services: Services, *, burst: bool = False, http_port: int | None = None) -> int:
     """Run one webhook worker (``worker.webhooks``) over ``services``: the ``skyline-webhooks``
     queue's jobs, and the dispatcher thread that fans out committed versions and enqueues the due
@@ -221,7 +233,7 @@ def run_webhooks(services: Services, *, burst: bool = False, http_port: int | No
     settings = services.settings
     worker = SimpleWorker(
         [webhooks.QUEUE_NAME],
-        connection=services.queue_redis,
+        connection=_queues(services),
         serializer=JSONSerializer,
         maintenance_interval=settings.worker_maintenance_seconds,
         worker_ttl=settings.worker_ttl_seconds,
@@ -239,7 +251,7 @@ def run(services: Services, *, burst: bool = False, http_port: int | None = None
     beat = PresenceBeat(services.bot_workers)
     worker = SkylineWorker(
         list(QUEUE_NAMES),  # in order: a game with a human first
-        connection=services.queue_redis,
+        connection=_queues(services),
         serializer=JSONSerializer,
         abandon_grace_seconds=settings.worker_abandon_grace_seconds,
         maintenance_interval=settings.worker_maintenance_seconds,

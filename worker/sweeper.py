@@ -52,7 +52,7 @@ class Sweeper:
         interval_seconds: float,
         batch: int = 200,
     ) -> None:
-        # The same games, seats and queues as a bot job's (worker.jobs.Turns), from the same Services:
+        # The same games, seats and queues as a bot job's (worker.jobs.Turns): the process's Services,
         # the marks on the store's Redis (REDIS_URL), the turns enqueued on RQ's.
         self.store = services.store
         self.queue = services.bot_queue

@@ -35,8 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engines.registry import GAMES  # noqa: E402
 from service.config import Settings, parse_rate  # noqa: E402
-from service.http.app import create_app  # noqa: E402
 from service.run.embedded import EmbeddedRedis  # noqa: E402
+from skyline.web import api_app  # noqa: E402
 
 
 def environ(method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> dict:
@@ -120,7 +120,7 @@ def main() -> None:
                 rate_limit_per_token=rate if args.rate_limit != "off" else None,
                 bot_games_per_address=0,
             )
-            app = create_app(settings)
+            app = api_app(settings)
             run(app, redis_server.url, args)
         finally:
             redis_server.stop()

@@ -20,8 +20,9 @@ import requests
 
 from harness.live import Processes, api_command, free_port, wait_http
 from service.config import Settings
-from service.http.app import create_app
 from service.run.embedded import EmbeddedRedis, worker_command
+from skyline.compose import BOT_WORKER, build_services
+from skyline.web import api_app
 
 
 @pytest.fixture(scope="session")
@@ -55,7 +56,13 @@ def settings(redis_server):
 
 @pytest.fixture
 def app(settings, redis_client):
-    return create_app(settings, redis_client=redis_client)
+    return api_app(settings, redis_client=redis_client)
+
+
+@pytest.fixture
+def worker_services(settings, redis_client):
+    """A bot worker's services on the test Redis, composed as `skyline worker` composes its own."""
+    return build_services(settings, BOT_WORKER, redis_client=redis_client)
 
 
 @pytest.fixture
@@ -149,7 +156,7 @@ def play_until_over(live: str, game_id: str, tokens: dict[int, str], limit: floa
 def burst_worker(redis_url: str) -> subprocess.CompletedProcess:
     """``skyline worker --burst`` on ``redis_url``: it plays the queued bot turns, then exits."""
     return subprocess.run(
-        [sys.executable, "-m", "service.run.cli", "worker", "--burst"],
+        [sys.executable, "-m", "skyline.cli", "worker", "--burst"],
         env={**os.environ, "REDIS_URL": redis_url},
         capture_output=True,
         text=True,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Response, current_app, request
+from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -27,6 +27,7 @@ from .schemas import (
     IndexSchema,
     ReadySchema,
 )
+from .services import parts, services
 
 # Schemas are passed as instances: webargs would otherwise build one per request.
 blp = Blueprint("games", __name__, description="Create games, read them, list and play moves.")
@@ -160,7 +161,7 @@ QUICKSTART = [
 
 
 def games() -> Games:
-    return current_app.extensions["skyline.games"]
+    return services().games
 
 
 def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -171,7 +172,7 @@ def caller_token() -> str | None:
     """The request's seat token; for a player key, its player (one read) and the seat it names."""
     token = bearer_token(request.headers.get("Authorization"))
     if token is not None and auth.is_player_key(token):
-        return current_app.extensions["skyline.players"].credential(token, request.environ.get(PLAYER_SEAT))
+        return services().players.credential(token, request.environ.get(PLAYER_SEAT))
     return token
 
 
@@ -205,7 +206,7 @@ class Catalog(MethodView):
     @blp.doc(operationId="getCatalog")
     def get(self):
         """List the games: titles, seat counts, options, move and view schemas, bots."""
-        body, etag = current_app.extensions["skyline.catalog_json"]
+        body, etag = parts().catalog_reply
         return conditional.reply(body, etag=etag)
 
 
@@ -222,7 +223,7 @@ class GameList(MethodView):
     @blp.doc(operationId="createGame", parameters=[CREATOR_HEADER], security=[{}, {PLAYER_KEY: []}])
     def post(self, body):
         """Create a game; the reply holds one secret token per human seat."""
-        notify = current_app.extensions["skyline.webhooks"]
+        notify = services().webhooks
         endpoints, secret = notify.checked_at_creation(body.pop("webhooks", None) or [])  # before the game
         player = creator_player()
         created = games().create(body, address=address_key(request.remote_addr), player=player)
@@ -231,7 +232,7 @@ class GameList(MethodView):
             created["webhook_secret"] = secret
         if any("player" in seat for seat in body["seats"]):
             # The bound players' own webhooks (an invitation is announced from version 0).
-            current_app.extensions["skyline.players"].attach(created["id"], -1, created=created)
+            services().players.attach(created["id"], -1, created=created)
         return json_response(created, 201, {"Location": f"/games/{created['id']}"})
 
 
@@ -375,7 +376,7 @@ class Ready(MethodView):
     def get(self):
         """The process can reach Redis (503 if not); `degraded` while no bot worker is alive."""
         try:
-            workers = current_app.extensions["skyline.worker_presence"].alive()
+            workers = services().bot_workers.alive()
         except Exception:
             raise Problem(503, "redis_unreachable", "Redis cannot be reached.") from None
         return json_response({"status": "ready" if workers else "degraded", "bot_workers": workers})

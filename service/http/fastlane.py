@@ -38,6 +38,7 @@ from .bearer import bearer_token
 from .bodylimit import TOO_LARGE
 from .problems import Problem
 from .schemas import MAX_VERSION, ActionSchema
+from .services import services
 
 _GAME_ROUTE = re.compile(r"/games/([A-Za-z0-9_-]{1,64})/(moves|actions)")
 MOVES_ROUTE = "/games/{game_id}/moves"
@@ -56,9 +57,10 @@ class FastLane:
     def __init__(self, app: Flask, flask_app: WsgiApp) -> None:
         self.app = app
         self.flask_app = flask_app
-        self.games = app.extensions["skyline.games"]
+        found = services(app)
+        self.games = found.games
         self.limits = app.extensions.get("skyline.request_limits")
-        settings = app.extensions["skyline.settings"]
+        settings = found.settings
         self.max_body = settings.max_body_bytes
         self.access_log = settings.access_log
 

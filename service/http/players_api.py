@@ -28,6 +28,7 @@ from .bearer import PLAYER_SEAT
 from .errors import problem_response
 from .ratelimit import address_key
 from .schemas import paged_query, webhook_events, webhook_url
+from .services import services
 
 blp = Blueprint("players", __name__, description="Players: one key for all of a person's seats.")
 blp.ARGUMENTS_PARSER = jsonbody.PARSER
@@ -43,8 +44,7 @@ PLAYER_AUTH_HEADER = {
 
 
 def players() -> Players:
-    found: Players = current_app.extensions["skyline.players"]
-    return found
+    return services().players
 
 
 class PlayerKeyLayer:

@@ -39,6 +39,7 @@ from ..store.ratelimit import Check, Decision, Limit, RateLimiter
 from ..watch import metrics
 from . import errors
 from .errors import problem_response
+from .services import services
 
 log = logging.getLogger(__name__)
 
@@ -225,7 +226,7 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> RequestLimits | N
         _pending.set(None)
 
     if limits.ride:
-        store = app.extensions["skyline.games"].store
+        store = services(app).store
         store.limit_for_read = limits.carried_by_read
         store.limit_for_commit = limits.carried_by_commit
     return limits

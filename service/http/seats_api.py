@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import current_app
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
@@ -20,6 +19,7 @@ from ..play.seats import LOBBY_PAGE, LOBBY_PAGE_MAX, Seats
 from . import jsonbody
 from .api import ACT_AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_player, caller_token, json_response
 from .schemas import MAX_SEATS, display_name, paged_query
+from .services import services
 
 blp = Blueprint("seats", __name__, description="Open seats: join, leave, abort, and the lobby.")
 blp.ARGUMENTS_PARSER = jsonbody.PARSER
@@ -28,7 +28,7 @@ STATUS = validate.OneOf(["waiting", "active", "finished", "aborted", "expired"])
 
 
 def seats() -> Seats:
-    return current_app.extensions["skyline.seats"]
+    return services().seats
 
 
 class JoinSchema(Schema):
@@ -142,7 +142,7 @@ class Join(MethodView):
         player = caller_player()
         joined = seats().join(game_id, body.get("seat"), body.get("name"), player=player)
         if player is not None:  # the player's webhook hears of its join, and of what follows
-            current_app.extensions["skyline.players"].attach(game_id, joined["version"] - 1, [player])
+            services().players.attach(game_id, joined["version"] - 1, [player])
         return json_response(joined, 201)
 
 

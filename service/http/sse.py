@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import orjson
-from flask import Response, current_app, request
+from flask import Response, request
 
 from ..play.errors import ArchiveUnreachable, GameNotFound
 from ..play.games import Games
@@ -41,6 +41,7 @@ from ..watch import metrics
 from . import draining
 from .errors import problem_response
 from .ratelimit import address_key
+from .services import services
 
 # The log and its stream share an address: what is sent depends on Accept, and on whose token.
 VARY = ("Accept", "Authorization")
@@ -72,9 +73,10 @@ def stream(games: Games, game_id: str, token: str | None, last_event_id: str | N
     shown = games.show(game_id, token)  # raises 404 / 401 before the stream starts
     seat = shown["you"]
     since = _last_event_id(last_event_id)
-    settings = current_app.extensions["skyline.settings"]
+    found = services()
+    settings = found.settings
     try:
-        ticket = current_app.extensions["skyline.stream_caps"].admit(address_key(request.remote_addr), token)
+        ticket = found.stream_caps.admit(address_key(request.remote_addr), token)
     except TooManyStreams as refused:
         response = problem_response(
             429,

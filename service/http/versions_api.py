@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-from flask import Response, current_app
+from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
@@ -24,6 +24,7 @@ from .api import AUTH_HEADER, GAME_ID, NOT_MODIFIED, caller_token
 from .pictures import PICTURE_HEADERS
 from .problems import Problem
 from .schemas import MAX_VERSION
+from .services import services
 
 blp = Blueprint("versions", __name__, description="Any version of a game, as it stood then.")
 
@@ -70,7 +71,7 @@ class VersionQuerySchema(Schema):
 
 
 def versions() -> Versions:
-    return current_app.extensions["skyline.versions"]
+    return services().versions
 
 
 def _version_number(text: str) -> int:

@@ -6,7 +6,7 @@ here a seat registers its own with its token, and either credential lists what w
 
 from __future__ import annotations
 
-from flask import Response, current_app
+from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
@@ -22,6 +22,7 @@ from ..play.webhooks import (
 from . import jsonbody
 from .api import ACT_AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_token, json_response
 from .schemas import WebhookRequestSchema, paged_query
+from .services import services
 
 blp = Blueprint("webhooks", __name__, description="Webhooks: signed notices to your app (Standard Webhooks).")
 blp.ARGUMENTS_PARSER = jsonbody.PARSER
@@ -49,7 +50,7 @@ DELIVERIES_AUTH_HEADER = {
 
 
 def webhooks() -> Webhooks:
-    return current_app.extensions["skyline.webhooks"]
+    return services().webhooks
 
 
 class SeatWebhookRequestSchema(WebhookRequestSchema):

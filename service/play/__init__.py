@@ -18,6 +18,8 @@
 - archiving.py: an ended game as the archive keeps it (``ArchivedGame``), snapshots replayed;
 - replays.py: an archived game replayed by its engine: its record, and the states an import
   keeps, checked against the result it is said to reach (`skyline import`);
+- services.py: ``Services``, a process's use cases and stores as one typed value (built by
+  skyline/compose.py; named here, so that http/ and worker/ can be given it);
 - errors.py: the refusals, one class per reason (not found, stale version, bad token, ...),
   each with a stable code. The engines' ``RulesError`` (an illegal move, not your turn, game
   over) passes through as it is.

@@ -29,6 +29,7 @@ from . import auth
 from .cursors import read_cursor, write_cursor
 from .errors import BadCursor, InvalidPlayerKey, PlayerKeyRequired, WebhookNotFound
 from .games import public_seat
+from .replies import CreatedGame
 from .repository import GameRepository
 from .results import game_result
 from .times import rfc3339
@@ -181,7 +182,7 @@ class Players:
         game_id: str,
         after_version: int,
         players: list[str] | None = None,
-        created: dict[str, Any] | None = None,
+        created: CreatedGame | None = None,
     ) -> None:
         """Give the game the webhooks of the players bound to it (``players``: only those): after a
         join, or after the creation (``created``, its reply: version 0 is announced too)."""

@@ -54,6 +54,7 @@ from .errors import (
     WebhookNotFound,
     WebhookRefused,
 )
+from .replies import CreatedGame
 from .results import game_result
 from .times import rfc3339
 from .webhook_addresses import refusal
@@ -330,10 +331,10 @@ class Webhooks:
         ]
         return endpoints, secret
 
-    def register_created(self, created: dict[str, Any], endpoints: list[dict[str, Any]]) -> None:
+    def register_created(self, created: CreatedGame, endpoints: list[dict[str, Any]]) -> None:
         self.store.register(created["id"], endpoints, self.start_of(created))
 
-    def start_of(self, created: dict[str, Any]) -> dict[str, Any]:
+    def start_of(self, created: CreatedGame) -> dict[str, Any]:
         """What version 0 of a game just created announces: who is to act, and when by."""
         start: dict[str, Any] = {"to_act": created["to_act"], "status": created["status"]}
         deadlines = self.games.store.load(created["id"]).deadlines  # a game with a clock: version 0's

@@ -166,13 +166,13 @@ def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
         f"{host}:{port}",
         "--workers",
         str(workers),
-        "service.run.wsgi:app",
+        "skyline.wsgi:app",
     ]
 
 
 def worker_command() -> list[str]:
-    return [sys.executable, "-m", "service.run.cli", "worker"]
+    return [sys.executable, "-m", "skyline.cli", "worker"]
 
 
 def webhook_worker_command() -> list[str]:
-    return [sys.executable, "-m", "service.run.cli", "worker", "--webhooks"]
+    return [sys.executable, "-m", "skyline.cli", "worker", "--webhooks"]

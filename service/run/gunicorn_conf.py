@@ -1,4 +1,4 @@
-"""gunicorn settings for the API: ``gunicorn --config python:service.run.gunicorn_conf service.run.wsgi:app``.
+"""gunicorn settings for the API: ``gunicorn --config python:service.run.gunicorn_conf skyline.wsgi:app``.
 
 The image's default command, ``skyline serve`` and the tests all use it. Its settings come from
 ``service.config`` (``HOST``, ``PORT``, ``WEB_CONCURRENCY``, ``SKYLINE_WORKER_CLASS``,

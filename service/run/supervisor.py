@@ -225,6 +225,7 @@ def answers_healthz(host: str, port: int) -> bool:
 class Supervisor:
     def __init__(
         self,
+        settings: Settings,
         *,
         host: str,
         port: int,
@@ -235,7 +236,7 @@ class Supervisor:
     ) -> None:
         self.host, self.port, self.workers, self.bot_workers = host, port, workers, bot_workers
         self.data_dir = Path(data_dir).resolve()
-        self.settings = Settings.from_env()
+        self.settings = settings
         self.stop_grace = (
             self.settings.stop_grace_seconds if stop_grace_seconds is None else stop_grace_seconds
         )
@@ -551,6 +552,10 @@ class Supervisor:
         return status
 
 
-def serve(*, port: int, host: str, workers: int, data_dir: str, bot_workers: int = 1) -> int:
+def serve(
+    settings: Settings, *, port: int, host: str, workers: int, data_dir: str, bot_workers: int = 1
+) -> int:
     """Run Redis (if needed), gunicorn and the bot workers until interrupted."""
-    return Supervisor(host=host, port=port, workers=workers, data_dir=data_dir, bot_workers=bot_workers).run()
+    return Supervisor(
+        settings, host=host, port=port, workers=workers, data_dir=data_dir, bot_workers=bot_workers
+    ).run()

@@ -17,9 +17,11 @@ import pytest
 
 from engines import registry
 from service.archive.schema import migrate
-from service.http.app import create_app
+from service.http.services import services
 from service.run.postgres import EmbeddedPostgres
+from service.store.archiving import ArchiveDue
 from service.store.keys import ARCHIVE_DUE, IDLE, game_key, index_keys, index_of, log_key
+from skyline.web import api_app
 from worker.archiver import Archiver
 from worker.sweeper import Sweeper
 
@@ -31,10 +33,10 @@ READS = ("", "/events", "/record", "/board.svg", "/board.txt", "/moves")
 @pytest.fixture
 def archived_clients(settings, redis_client, database_url: str) -> Iterator:
     """Two apps on the same Redis and archive: the second, started afresh, has nothing kept."""
-    apps = [create_app(replace(settings, database_url=database_url), redis_client=redis_client) for _ in "ab"]
+    apps = [api_app(replace(settings, database_url=database_url), redis_client=redis_client) for _ in "ab"]
     yield [app.test_client() for app in apps]
     for app in apps:
-        app.extensions["skyline.games"].repository.close()
+        services(app).games.repository.close()
 
 
 def every_read(client, game_id: str, seat_tokens: dict[int, str]) -> dict[tuple[str, int | None], tuple]:
@@ -50,7 +52,7 @@ def every_read(client, game_id: str, seat_tokens: dict[int, str]) -> dict[tuple[
 
 
 def test_every_read_of_an_archived_game_answers_the_same_bytes_as_before_it_left_redis(
-    archived_clients, redis_client, database_url: str
+    archived_clients, redis_client, worker_services, database_url: str
 ) -> None:
     client, fresh = archived_clients
     redis_client.delete(*index_keys(ARCHIVE_DUE))
@@ -64,14 +66,16 @@ def test_every_read_of_an_archived_game_answers_the_same_bytes_as_before_it_left
     assert client.post(f"/games/{waiting['id']}/abort", headers=bearer(tokens(waiting)[0])).status_code == 200
     games[waiting["id"]] = tokens(waiting)
     idle = create(client, seats=[{"kind": "human"}, {"kind": "human"}], seed=9)  # left idle: expired
-    swept = Sweeper(redis_client, stall_seconds=0, interval_seconds=1)
+    swept = Sweeper(worker_services, stall_seconds=0, interval_seconds=1)
     redis_client.delete(*index_keys(IDLE))
     redis_client.zadd(index_of(IDLE, idle["id"]), {idle["id"]: 0})
     assert swept.sweep_idle(now=time.time() + 30 * 24 * 3600) == {"expired": 1}
     games[idle["id"]] = tokens(idle)
     before = {game_id: every_read(client, game_id, seat_tokens) for game_id, seat_tokens in games.items()}
 
-    archiver = Archiver(redis_client, database_url, interval_seconds=0, lease_seconds=30, grace_seconds=1)
+    archiver = Archiver(
+        ArchiveDue(redis_client), database_url, interval_seconds=0, lease_seconds=30, grace_seconds=1
+    )
     try:
         assert archiver.archive_once()["written"] == len(games)
     finally:
@@ -90,7 +94,11 @@ def test_every_read_of_an_archived_game_answers_the_same_bytes_as_before_it_left
 
 def _archive_all(redis_client, database_url: str, grace_seconds: int = 60) -> int:
     archiver = Archiver(
-        redis_client, database_url, interval_seconds=0, lease_seconds=30, grace_seconds=grace_seconds
+        ArchiveDue(redis_client),
+        database_url,
+        interval_seconds=0,
+        lease_seconds=30,
+        grace_seconds=grace_seconds,
     )
     try:
         return archiver.archive_once()["written"]
@@ -142,7 +150,7 @@ def test_a_game_gone_from_redis_while_the_archive_is_down_is_a_503_not_a_404(
     server = EmbeddedPostgres(data_folder, settings={"fsync": "off"}).start()
     try:
         migrate(server.url)
-        app = create_app(replace(settings, database_url=server.url), redis_client=redis_client)
+        app = api_app(replace(settings, database_url=server.url), redis_client=redis_client)
         client = app.test_client()
         redis_client.delete(*index_keys(ARCHIVE_DUE))
         created = create(client, seed=8)
@@ -161,7 +169,7 @@ def test_a_game_gone_from_redis_while_the_archive_is_down_is_a_503_not_a_404(
         while client.get(f"/games/{created['id']}").status_code != 200 and time.monotonic() < deadline:
             time.sleep(0.2)
         assert client.get(f"/games/{created['id']}/board.txt").status_code == 200
-        app.extensions["skyline.games"].repository.close()
+        services(app).games.repository.close()
     finally:
         server.stop()
 

@@ -124,7 +124,7 @@ def serve_command(port: int, data_dir: Path) -> list[str]:
     return [
         sys.executable,
         "-m",
-        "service.run.cli",
+        "skyline.cli",
         "serve",
         "--host",
         "127.0.0.1",

@@ -24,7 +24,6 @@ import pytest
 
 from harness.cluster import LocalCluster
 from service.config import Settings
-from service.http.app import create_app
 from service.store.archiving import ArchiveDue
 from service.store.connect import SHEBANG, ShebangCluster
 from service.store.games import GameStore
@@ -35,6 +34,7 @@ from service.store.seats import RematchStore
 from service.store.streamcaps import StreamCaps
 from service.store.webhooks import WebhookStore
 from service.store.workers import WorkerPresence
+from skyline.web import api_app
 
 STORE = Path(__file__).resolve().parents[2] / "service" / "store"
 # What a cluster never runs, each with what runs there instead.
@@ -124,7 +124,7 @@ def test_every_script_of_the_store_runs_on_three_primaries_in_one_slot(
         webhook_allow_http=True,
         webhook_allow_private=True,
     )
-    app = create_app(settings, redis_client=recording, enqueue_bots=False)
+    app = api_app(settings, redis_client=recording, enqueue_bots=False)
     http = app.test_client()
     games: list[str] = []
     seat_tokens: dict[str, list[str]] = {}

@@ -22,8 +22,8 @@ from redis.cluster import key_slot
 
 from harness.cluster import LocalCluster
 from service.config import Settings
-from service.http.app import create_app
 from service.http.ratelimit import RequestLimits
+from service.http.services import services
 from service.store.archiving import ArchiveDue
 from service.store.botgames import BotGameQuota
 from service.store.connect import store_client
@@ -44,6 +44,7 @@ from service.store.seats import RematchStore
 from service.store.streamcaps import StreamCaps, TooManyStreams
 from service.store.webhooks import WebhookStore
 from service.store.workers import WorkerPresence
+from skyline.web import api_app
 from worker.webhooks import _rate_admits
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
@@ -318,14 +319,14 @@ def test_the_lobby_reads_games_on_every_primary(store: redis.Redis, cluster: Loc
 def cluster_app(cluster: LocalCluster, store: redis.Redis, **limits: Any) -> Any:
     base = dict(rate_limit_per_address=None, rate_limit_per_token=None)
     settings = replace(Settings.from_env(), redis_url=cluster.url, redis_cluster=True, **{**base, **limits})
-    return create_app(settings, redis_client=store)
+    return api_app(settings, redis_client=store)
 
 
 def test_the_api_checks_each_limit_before_the_games_read(store: redis.Redis, cluster: LocalCluster) -> None:
     """tests/service/test_ratelimit.py's refusal by the token, on a cluster: the address is then
     counted (advisory), and no check rides on the game's scripts."""
     app = cluster_app(cluster, store, rate_limit_per_address=(6, 60), rate_limit_per_token=(3, 60))
-    games = app.extensions["skyline.games"].store
+    games = services(app).games.store
     assert games.limit_for_read is None and games.limit_for_commit is None
     client = app.test_client()
     address = {"REMOTE_ADDR": f"10.4.{secrets.randbelow(250)}.{secrets.randbelow(250)}"}

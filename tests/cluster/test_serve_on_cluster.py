@@ -125,7 +125,7 @@ def test_a_cluster_holding_the_first_layout_is_refused_by_migrate_keys_and_serve
 
 def _skyline(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "service.run.cli", *args],
+        [sys.executable, "-m", "skyline.cli", *args],
         env=env,
         capture_output=True,
         text=True,

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from service.config import parse_origins
-from service.http.app import create_app
+from skyline.web import api_app
 
 ORIGIN = "https://app.example"
 PREFLIGHT = {
@@ -19,7 +19,7 @@ BODY = {"title": "property", "seed": 3, "seats": [{"kind": "human"}, {"kind": "h
 
 
 def _app(settings, redis_client, origins):
-    return create_app(replace(settings, cors_origins=origins), redis_client=redis_client)
+    return api_app(replace(settings, cors_origins=origins), redis_client=redis_client)
 
 
 @pytest.fixture

@@ -14,11 +14,11 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from service.config import parse_rate
-from service.http.app import create_app
 from service.http.ratelimit import address_key
 from service.store.games import GameStore
 from service.store.keys import game_key, log_key
 from service.store.ratelimit import Limit, RateLimiter
+from skyline.web import api_app
 
 from ..conftest import an_address
 
@@ -27,7 +27,7 @@ HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
 @pytest.fixture
 def limited(settings, redis_client):
-    app = create_app(
+    app = api_app(
         replace(settings, rate_limit_per_address=(5, 60), rate_limit_per_token=(3, 60)),
         redis_client=redis_client,
     )
@@ -268,7 +268,7 @@ def test_ipv6_clients_are_counted_per_64():
 
 
 def test_behind_a_proxy_the_forwarded_address_is_counted(settings, redis_client):
-    app = create_app(
+    app = api_app(
         replace(settings, rate_limit_per_address=(2, 60), trusted_proxy_hops=1), redis_client=redis_client
     )
     client = app.test_client()
@@ -284,7 +284,7 @@ def test_behind_a_proxy_the_forwarded_address_is_counted(settings, redis_client)
 
 def test_without_redis_the_limiter_lets_requests_through(settings):
     dead = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0))
-    app = create_app(replace(settings, rate_limit_per_address=(1, 60)), redis_client=dead)
+    app = api_app(replace(settings, rate_limit_per_address=(1, 60)), redis_client=dead)
     client = app.test_client()
     assert [client.get("/catalog").status_code for _ in range(3)] == [200, 200, 200]
     down = client.get("/games/whatever")

@@ -177,7 +177,7 @@ def run(app, redis_url: str, args) -> None:
             profiler.disable()
     if profiler:
         out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(35)
+        pstats.Stats(profiler, stream=out).sort_stats(__import__("os").environ.get("SORT", "tottime")).print_stats(int(__import__("os").environ.get("TOP", "35")))
         print(out.getvalue())
     for name, runs in results.items():
         print(f"{name:32s} {statistics.median(runs):8.0f} µs CPU / request")

@@ -6,9 +6,9 @@ matching, a dozen hooks through context proxies, and two marshmallow loads — a
 CPU as the rules and the commit together (bench/RESULTS.md). Here such a request is matched
 by one regular expression, its body parsed once by orjson (``service.http.jsonbody``: same bounds)
 and its envelope checked against the fields of ``ActionSchema``, then handed to the same
-``Games`` use-case as the Flask view, with the same hooks: request id, rate limit (riding on
-the game's read or commit), metrics, access line, and problem+json errors from the app's own
-handlers. A listing is a conditional GET as in Flask (``service.http.conditional``: its ETag,
+``Games`` use-case as the Flask view, with the same hooks: request id, rate limit (checked
+first, as Flask's first hook does), metrics, access line, and problem+json errors from the app's
+own handlers. A listing is a conditional GET as in Flask (``service.http.conditional``: its ETag,
 Cache-Control and Vary, and 304 to an If-None-Match that names it).
 
 Anything out of the ordinary goes on to Flask, which answers it as before: a body that is not
@@ -158,12 +158,8 @@ class FastLane:
             body = b""
             try:
                 if self.limits is not None:
-                    response = self.limits.begin(
-                        environ["PATH_INFO"],
-                        environ.get("REMOTE_ADDR"),
-                        environ.get("HTTP_AUTHORIZATION"),
-                        game_id,
-                        rides_on_load=True,
+                    response = self.limits.check(
+                        environ["PATH_INFO"], environ.get("REMOTE_ADDR"), environ.get("HTTP_AUTHORIZATION")
                     )
                 if response is None:
                     done = work()
@@ -173,8 +169,6 @@ class FastLane:
                         body = done
             except Exception as error:
                 response = errors.response_for(self.app, error)
-            if self.limits is not None:
-                response = self.limits.finish() or response
             status = 200 if response is None else response.status_code
             method = environ["REQUEST_METHOD"]
             seconds = time.perf_counter() - started

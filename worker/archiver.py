@@ -20,13 +20,12 @@ import logging
 import threading
 import time
 
-import redis
-
 from service.archive.archive import Archive, ArchiveUnavailable
 from service.archive.records import InvalidArchive
 from service.config import Settings
 from service.play.archiving import archived_game
 from service.store.archiving import ArchiveDue
+from service.store.connect import StoreRedis
 
 log = logging.getLogger("skyline.worker.archiver")
 
@@ -39,7 +38,7 @@ INVALID_RETRY_SECONDS = 3600.0
 class Archiver:
     def __init__(
         self,
-        connection: redis.Redis,
+        connection: StoreRedis,
         database_url: str,
         *,
         interval_seconds: float,
@@ -59,7 +58,7 @@ class Archiver:
         self._thread: threading.Thread | None = None
 
     @classmethod
-    def from_settings(cls, connection: redis.Redis, settings: Settings) -> Archiver | None:
+    def from_settings(cls, connection: StoreRedis, settings: Settings) -> Archiver | None:
         """The worker's archiver; None without DATABASE_URL (no archive to write to)."""
         if not settings.database_url:
             return None

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-import redis
 from rq import get_current_job
 from rq.job import Job
 
@@ -26,7 +25,7 @@ from service.config import SettingError, Settings
 from service.play.errors import PlayError, StaleVersion
 from service.play.games import Games, bot_seats_to_act, has_humans
 from service.store.botqueue import BotQueue
-from service.store.connect import is_cluster, settings_client
+from service.store.connect import StoreRedis, is_cluster, settings_client
 from service.store.games import GameMissing, GameStore
 
 from . import faults
@@ -51,10 +50,10 @@ def waited_in_queue(job: Job | None) -> float:
     return max(0.0, (datetime.now(UTC) - job.enqueued_at.replace(tzinfo=UTC)).total_seconds())
 
 
-_store_clients: dict[str, redis.Redis] = {}
+_store_clients: dict[str, StoreRedis] = {}
 
 
-def store_connection() -> redis.Redis:
+def store_connection() -> StoreRedis:
     """This process's client of the games' Redis (``REDIS_URL``): a job's own connection is RQ's,
     which may be another Redis (``RQ_REDIS_URL``)."""
     settings = Settings.from_env()

@@ -40,6 +40,7 @@ from service.play.clocks import Clocks
 from service.play.games import bot_seats_to_act, has_humans
 from service.play.seats import Seats
 from service.store.archiving import IdleGames
+from service.store.connect import StoreRedis
 from service.store.games import GameMissing
 from service.store.keys import SWEEPER_LOCK
 from service.store.lobby import LobbyIndex
@@ -54,7 +55,7 @@ log = logging.getLogger("skyline.worker.sweeper")
 class Sweeper:
     def __init__(
         self,
-        connection: redis.Redis,
+        connection: StoreRedis,
         *,
         stall_seconds: float,
         interval_seconds: float,
@@ -79,7 +80,7 @@ class Sweeper:
 
     @classmethod
     def from_settings(
-        cls, connection: redis.Redis, settings: Settings, queue_connection: redis.Redis | None = None
+        cls, connection: StoreRedis, settings: Settings, queue_connection: redis.Redis | None = None
     ) -> Sweeper:
         return cls(
             connection,

@@ -68,7 +68,7 @@ from service.play.webhooks import (
     secret_key,
 )
 from service.store.botqueue import queue_redis
-from service.store.connect import settings_client
+from service.store.connect import StoreRedis, settings_client
 from service.store.keys import game_key, webhook_rate_key
 from service.store.webhooks import WebhookStore
 
@@ -212,7 +212,7 @@ def attempt(
 class Context:
     """What the jobs and the dispatcher of one process share: the stores and the settings."""
 
-    def __init__(self, connection: redis.Redis, queue_connection: redis.Redis | None = None) -> None:
+    def __init__(self, connection: StoreRedis, queue_connection: redis.Redis | None = None) -> None:
         from service.play.games import Games
         from service.store.games import GameStore
 
@@ -235,7 +235,7 @@ class Context:
             allow_private=settings.webhook_allow_private,
         )
         # RQ's own Redis (RQ_REDIS_URL); the endpoints, the outbox and the leases stay on the store's.
-        queues = connection if queue_connection is None else queue_connection
+        queues = queue_redis(settings, store=connection) if queue_connection is None else queue_connection
         self.queue = Queue(QUEUE_NAME, connection=queues, serializer=JSONSerializer)
         self.rate_per_second = settings.webhook_rate_per_second
         # How long a claimed endpoint is left to its worker: above one attempt's timeout.

@@ -6,7 +6,6 @@ from typing import Any
 
 import flask
 import orjson
-import redis
 from flask import Flask
 from flask_smorest import Api
 
@@ -19,7 +18,7 @@ from ..play.versions import Versions
 from ..play.webhooks import Webhooks
 from ..store.botgames import BotGameQuota
 from ..store.botqueue import BotQueue, queue_redis
-from ..store.connect import settings_client
+from ..store.connect import StoreRedis, settings_client
 from ..store.games import GameStore
 from ..store.lobby import LobbyIndex
 from ..store.migrate import refuse_first_layout
@@ -130,7 +129,7 @@ def api_config() -> dict[str, Any]:
 def create_app(
     settings: Settings | None = None,
     *,
-    redis_client: redis.Redis | None = None,
+    redis_client: StoreRedis | None = None,
     enqueue_bots: bool = True,
 ) -> Flask:
     """Build the app. Tests pass their own settings or client; production reads the environment."""

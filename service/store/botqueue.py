@@ -24,6 +24,7 @@ from rq.serializers import JSONSerializer
 
 from ..config import SettingError, Settings
 from ..watch.logs import current_request_id
+from .connect import StoreRedis
 
 QUEUE_NAME = "skyline-bots"  # games with a human seat: played first
 ALL_BOT_QUEUE_NAME = "skyline-bots-all-bot"  # games of bots only: when no human waits
@@ -35,7 +36,7 @@ log = logging.getLogger(__name__)
 
 
 def queue_redis(
-    settings: Settings, *, store: redis.Redis | None = None, max_connections: int | None = None
+    settings: Settings, *, store: StoreRedis | None = None, max_connections: int | None = None
 ) -> redis.Redis:
     """The client of RQ's Redis (``Settings.queue_redis_url``), never decoding responses: RQ stores
     compressed bytes, which a decoding client cannot read (its jobs would stay queued).
@@ -45,7 +46,8 @@ def queue_redis(
     every waiting greenlet would otherwise open a connection of its own).
     """
     url = settings.queue_redis_url
-    if store is not None and settings.rq_redis_url in (None, settings.redis_url):
+    # A cluster's client never serves RQ (its settings require RQ_REDIS_URL).
+    if isinstance(store, redis.Redis) and settings.rq_redis_url in (None, settings.redis_url):
         client = store
     elif not url:
         raise RuntimeError("REDIS_URL is not set; `skyline serve` starts an embedded Redis for you.")

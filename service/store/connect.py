@@ -10,14 +10,14 @@ shebang, and on one Redis any key is local.
 
 The rest of the store takes either client as a ``StoreRedis``: the commands it uses, which both
 clients have. One Redis is a cluster of one: a script there may take any keys together, as if
-every key were in one slot (``script_slot``), so code that groups keys by the slot a script needs
+every key were in one slot (``script_slots``), so code that groups keys by the slot a script needs
 runs unchanged on both. What only a cluster has (its nodes, sharded pub/sub) is reached through
 ``is_cluster``, which tells the type checker which client it holds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol, TypeGuard
 
 import redis
@@ -30,7 +30,7 @@ __all__ = [
     "StoreRedis",
     "is_cluster",
     "publish_command",
-    "script_slot",
+    "script_slots",
     "settings_client",
     "store_client",
 ]
@@ -86,10 +86,13 @@ def is_cluster(client: object) -> TypeGuard[RedisCluster]:
     return isinstance(client, RedisCluster)
 
 
-def script_slot(client: StoreRedis, key: str) -> int:
-    """The slot whose keys one script may take together with ``key``: its own on a cluster; on one
-    Redis, a cluster of one slot, every key's the same (0)."""
-    return key_slot(key.encode()) if is_cluster(client) else 0
+def script_slots(client: StoreRedis) -> Callable[[str], int]:
+    """What gives a key's script slot, the slot whose keys one script may take together: on a
+    cluster the key's own; on one Redis, a cluster of one slot, every key's the same (0). Asked
+    once per client: ``isinstance`` against redis-py's client classes costs microseconds."""
+    if is_cluster(client):
+        return lambda key: key_slot(key.encode())
+    return lambda key: 0
 
 
 def publish_command(client: StoreRedis) -> str:
@@ -99,7 +102,9 @@ def publish_command(client: StoreRedis) -> str:
     return "SPUBLISH" if is_cluster(client) else "PUBLISH"
 
 
-def store_client(url: str, *, cluster: bool, max_connections: int | None = None, **options: Any) -> StoreRedis:
+def store_client(
+    url: str, *, cluster: bool, max_connections: int | None = None, **options: Any
+) -> StoreRedis:
     """The client of the store at ``url``. ``max_connections`` bounds each pool (one per node on a
     cluster), a request waiting up to 10 s for a free connection: under gevent every waiting
     request would otherwise open its own. ``options`` go to each connection (timeouts)."""

@@ -18,7 +18,7 @@ import math
 import time
 from dataclasses import dataclass
 
-from .connect import StoreRedis, script_slot
+from .connect import StoreRedis, script_slots
 from .keys import RATE_LIMIT_PREFIX, rate_limit_key
 from .slidingwindow import ADMIT_ALL
 
@@ -49,6 +49,7 @@ class RateLimiter:
         self.redis = client
         self.prefix = prefix
         self._script = client.register_script(ADMIT_ALL)
+        self._slot = script_slots(client)
 
     def hit(self, limit: Limit, identity: str, now: float | None = None) -> Decision:
         """Count one request under one limit."""
@@ -63,7 +64,7 @@ class RateLimiter:
         by_slot: dict[int, list[Check]] = {}
         for check in checks:
             limit, identity = check
-            slot = script_slot(self.redis, rate_limit_key(self.prefix, limit.scope, identity))
+            slot = self._slot(rate_limit_key(self.prefix, limit.scope, identity))
             by_slot.setdefault(slot, []).append(check)
         remaining: list[int] = []
         for group in by_slot.values():

@@ -14,6 +14,7 @@ turn: the sweeper (worker/sweeper.py) enqueues each one again.
 from __future__ import annotations
 
 import logging
+from typing import cast
 
 import redis
 from rq import Queue, Retry
@@ -46,9 +47,10 @@ def queue_redis(
     every waiting greenlet would otherwise open a connection of its own).
     """
     url = settings.queue_redis_url
-    # A cluster's client never serves RQ (its settings require RQ_REDIS_URL).
-    if isinstance(store, redis.Redis) and settings.rq_redis_url in (None, settings.redis_url):
-        client = store
+    if store is not None and settings.rq_redis_url in (None, settings.redis_url):
+        # RQ speaks to a plain Redis; a cluster's client handed here (no RQ_REDIS_URL) is refused
+        # by the first job that meets it (worker.jobs), as RQ itself would fail on it.
+        client = cast(redis.Redis, store)
     elif not url:
         raise RuntimeError("REDIS_URL is not set; `skyline serve` starts an embedded Redis for you.")
     elif max_connections is None:

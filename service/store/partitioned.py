@@ -26,6 +26,7 @@ from typing import Any
 
 import redis
 from redis.cluster import ClusterNode
+from redis.commands.core import Script
 from redis.exceptions import (
     AskError,
     ClusterDownError,
@@ -169,11 +170,11 @@ class _NodeScript:
     the cross-slot script, or EVAL when the node has not seen it yet (a promoted replica, a node
     added). On one Redis: the script as any other, its keys declared."""
 
-    def __init__(self, client: StoreRedis, source: str) -> None:
+    def __init__(self, client: StoreRedis, source: str, on_one_redis: Script) -> None:
         self.client = client
         self.source = CROSS_SLOT_SHEBANG + _KEYS_FROM_ARGUMENTS + _NONE_EXIST_ON_A_NODE + source
         self.sha = hashlib.sha1(self.source.encode()).hexdigest()
-        self._on_one_redis = client.register_script(_NONE_EXIST + source)
+        self._on_one_redis = on_one_redis  # the same source, its keys declared
 
     def __call__(self, node: Node, keys: list[str], args: list[Any]) -> Any:
         if node is ONE_REDIS:
@@ -192,8 +193,8 @@ class PartitionedIndex:
     def __init__(self, client: StoreRedis, index: str) -> None:
         self.redis = client
         self.index = index
-        self._oldest_on = _NodeScript(client, _OLDEST)
-        self._newest_on = _NodeScript(client, _NEWEST)
+        self._oldest_on = _NodeScript(client, _OLDEST, client.register_script(_NONE_EXIST + _OLDEST))
+        self._newest_on = _NodeScript(client, _NEWEST, client.register_script(_NONE_EXIST + _NEWEST))
 
     # ---- one script per node ----------------------------------------------------------------------
     def _by_node(self) -> list[tuple[Node, list[int]]]:

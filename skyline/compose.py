@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import redis
-
 from service.config import Settings
 from service.play.clocks import Clocks
 from service.play.games import Games
@@ -25,7 +23,7 @@ from service.play.webhooks import Webhooks
 from service.store.archiving import ArchiveDue, IdleGames
 from service.store.botgames import BotGameQuota
 from service.store.botqueue import BotQueue, queue_redis
-from service.store.connect import settings_client
+from service.store.connect import StoreRedis, settings_client
 from service.store.games import GameStore
 from service.store.keys import WEBHOOK_WORKERS
 from service.store.lobby import LobbyIndex
@@ -60,7 +58,7 @@ def build_services(
     settings: Settings,
     role: Role = API,
     *,
-    redis_client: redis.Redis | None = None,
+    redis_client: StoreRedis | None = None,
     enqueue_bots: bool = True,
 ) -> Services:
     """Every collaborator of a process in ``role``, from ``settings``.

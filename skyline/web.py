@@ -9,12 +9,13 @@ from flask import Flask
 
 from service.config import Settings
 from service.http.app import create_app
+from service.store.connect import StoreRedis
 
 from .compose import API, build_services
 
 
 def api_app(
-    settings: Settings, *, redis_client: redis.Redis | None = None, enqueue_bots: bool = True
+    settings: Settings, *, redis_client: StoreRedis | None = None, enqueue_bots: bool = True
 ) -> Flask:
     """The API over ``settings`` (``redis_client``: the store's, when the caller holds one)."""
     return create_app(build_services(settings, API, redis_client=redis_client, enqueue_bots=enqueue_bots))

@@ -18,6 +18,7 @@ from ..config import Settings
 from ..store.archiving import ArchiveDue, IdleGames
 from ..store.botgames import BotGameQuota
 from ..store.botqueue import BotQueue
+from ..store.connect import StoreRedis
 from ..store.games import GameStore
 from ..store.lobby import LobbyIndex
 from ..store.players import PlayerStore
@@ -36,7 +37,7 @@ from .webhooks import Webhooks
 @dataclass(frozen=True)
 class Services:
     settings: Settings
-    redis: Redis  # the store's client (REDIS_URL, a cluster's on a cluster)
+    redis: StoreRedis  # the store's client (REDIS_URL, a cluster's on a cluster)
     queue_redis: Redis  # RQ's (RQ_REDIS_URL), the store's own client when they share a Redis
     store: GameStore
     lobby: LobbyIndex

@@ -45,7 +45,7 @@ from redis.exceptions import RedisClusterException
 
 from ..archive.schema import MigrationError, migrate
 from ..config import Settings, environment
-from ..store.connect import store_client
+from ..store.connect import StoreRedis, store_client
 from ..store.keys import BOT_WORKERS, WEBHOOK_WORKERS
 from ..store.migrate import FirstLayout, FirstLayoutOnCluster, check_layout, migrate_layout
 from ..store.workers import WorkerPresence, member
@@ -314,7 +314,7 @@ class Supervisor:
         finally:
             client.close()
 
-    def _store_client(self, **options: Any) -> redis.Redis:
+    def _store_client(self, **options: Any) -> StoreRedis:
         """The store's client on REDIS_URL: redis-py's cluster client with SKYLINE_REDIS_CLUSTER=1,
         since a plain one on a cluster's node is answered MOVED for every key another node holds."""
         return store_client(self.env["REDIS_URL"], cluster=self.settings.redis_cluster, **options)
@@ -326,7 +326,7 @@ class Supervisor:
         starting anything. On a cluster every node is asked (the cluster client's PING)."""
         deadline = time.monotonic() + timeout
         while True:
-            client: redis.Redis | None = None
+            client: StoreRedis | None = None
             try:
                 # Built in the loop: a cluster client asks for the slots as it is built.
                 client = store_client(url, cluster=cluster, socket_connect_timeout=1, socket_timeout=1)

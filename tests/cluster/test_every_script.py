@@ -39,14 +39,12 @@ from skyline.web import api_app
 STORE = Path(__file__).resolve().parents[2] / "service" / "store"
 # What a cluster never runs, each with what runs there instead.
 ONE_REDIS_ONLY = {
-    # Rides a rate limit's counters on the game's read (on a cluster the limits are checked on
-    # their own, service/http/ratelimit.py).
-    "games._LOAD",
     # A key's rotation and a player's deletion with its key's pointer, another slot (on a cluster:
     # players._SWAP_DIGEST and players._DELETE_IN_SLOT, then the pointer alone).
     "players._ROTATE",
     "players._DELETE",
-    # An index over every partition in one script (on a cluster: one per primary, _NodeScript).
+    # An index over every partition in one script: one Redis's one node (on a cluster: one per
+    # primary, _NodeScript's cross-slot source).
     "partitioned._NONE_EXIST + _OLDEST",
     "partitioned._NONE_EXIST + _NEWEST",
 }

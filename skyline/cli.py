@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from service.config import SettingError, Settings, settings_table
@@ -217,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     keys.set_defaults(run=_migrate_keys)
 
     args = parser.parse_args(argv)
-    return args.run(args, settings)
+    run: Callable[[argparse.Namespace, Settings], int] = args.run
+    return run(args, settings)
 
 
 if __name__ == "__main__":

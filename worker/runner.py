@@ -91,10 +91,10 @@ class SkylineWorker(SimpleWorker):
         self.abandon_grace_seconds = abandon_grace_seconds
         self.presence = presence
         self._failures: dict[str, type[BaseException] | None] = {}
-        self.push_exc_handler(self._on_exception)
+        self.push_exc_handler(self._on_exception)  # type: ignore[no-untyped-call]  # rq's, unannotated
 
     def register_birth(self) -> None:
-        super().register_birth()
+        super().register_birth()  # type: ignore[no-untyped-call]  # rq's, unannotated
         if self.presence is not None:
             self.presence.start()
 

@@ -58,11 +58,11 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from service.config import WEBHOOK_RETRY_SCHEDULE
+from service.play.errors import WebhookRefused
 from service.play.services import Services
 from service.play.webhooks import (
     Resolver,
     Target,
-    WebhookRefused,
     check_url,
     resolve,
     secret_key,

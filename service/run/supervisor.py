@@ -88,7 +88,8 @@ class DataDirLock:
 
     def _holder(self) -> dict[str, Any]:
         try:
-            return json.loads(self.path.read_text() or "{}")
+            holder: dict[str, Any] = json.loads(self.path.read_text() or "{}")
+            return holder
         except (OSError, ValueError):
             return {}
 
@@ -151,7 +152,7 @@ def _port_is_free(host: str, port: int) -> bool:
 
 def backoff(crashes: int) -> float:
     """The delay before restarting a child after ``crashes`` crashes in a row (1, 2, ...)."""
-    return min(MAX_BACKOFF_SECONDS, FIRST_BACKOFF_SECONDS * 2 ** max(0, crashes - 1))
+    return min(MAX_BACKOFF_SECONDS, FIRST_BACKOFF_SECONDS * 2.0 ** max(0, crashes - 1))
 
 
 def describe_exit(status: int) -> str:
@@ -168,11 +169,11 @@ class Child:
     """One supervised process: how to start it, how to tell it is ready, and its restarts."""
 
     name: str
-    start_process: Callable[[], subprocess.Popen]
+    start_process: Callable[[], subprocess.Popen[bytes]]
     # Asked until it says yes; None: ready once start_process returns (Redis waits for PING).
-    ready_check: Callable[[subprocess.Popen], bool] | None = None
-    on_death: Callable[[subprocess.Popen], None] | None = None
-    process: subprocess.Popen | None = None
+    ready_check: Callable[[subprocess.Popen[bytes]], bool] | None = None
+    on_death: Callable[[subprocess.Popen[bytes]], None] | None = None
+    process: subprocess.Popen[bytes] | None = None
     started_at: float = 0.0
     ready_at: float | None = None
     ever_ready: bool = False
@@ -256,20 +257,20 @@ class Supervisor:
     def _popen_options(self, death_signal: int, pass_fds: tuple[int, ...] = ()) -> dict[str, Any]:
         return {"start_new_session": True, "preexec_fn": _child_setup(death_signal), "pass_fds": pass_fds}
 
-    def _spawn(self, command: list[str]) -> Callable[[], subprocess.Popen]:
+    def _spawn(self, command: list[str]) -> Callable[[], subprocess.Popen[bytes]]:
         # Stateless children die at once with the supervisor: RQ's maintenance and the sweeper
         # recover a bot turn cut short, and the API holds nothing.
         return lambda: subprocess.Popen(
             command, env=self.env, stdin=subprocess.DEVNULL, **self._popen_options(signal.SIGKILL)
         )
 
-    def _start_redis(self) -> subprocess.Popen:
+    def _start_redis(self) -> subprocess.Popen[bytes]:
         assert self.redis is not None
         self.redis.start()
         assert self.redis.process is not None
         return self.redis.process
 
-    def _start_postgres(self) -> subprocess.Popen:
+    def _start_postgres(self) -> subprocess.Popen[bytes]:
         assert self.postgres is not None
         self.postgres.start()
         assert self.postgres.process is not None
@@ -350,10 +351,10 @@ class Supervisor:
             self._worker_presences[key] = WorkerPresence(client, key=key)
         return self._worker_presences[key]
 
-    def _worker_is_ready(self, key: str) -> Callable[[subprocess.Popen], bool]:
+    def _worker_is_ready(self, key: str) -> Callable[[subprocess.Popen[bytes]], bool]:
         """A worker child counts as started once it beats under ``key``."""
 
-        def ready(process: subprocess.Popen) -> bool:
+        def ready(process: subprocess.Popen[bytes]) -> bool:
             try:
                 return self._presence(key).is_alive(member(process.pid))
             except (redis.RedisError, RedisClusterException, OSError):
@@ -361,10 +362,10 @@ class Supervisor:
 
         return ready
 
-    def _forget_worker(self, key: str) -> Callable[[subprocess.Popen], None]:
+    def _forget_worker(self, key: str) -> Callable[[subprocess.Popen[bytes]], None]:
         """A worker child died: it no longer counts as alive (/readyz), without waiting out its beat."""
 
-        def forget(process: subprocess.Popen) -> None:
+        def forget(process: subprocess.Popen[bytes]) -> None:
             try:
                 self._presence(key).leave(member(process.pid))
             except (redis.RedisError, RedisClusterException, OSError):
@@ -372,7 +373,7 @@ class Supervisor:
 
         return forget
 
-    def _api_is_ready(self, process: subprocess.Popen) -> bool:
+    def _api_is_ready(self, process: subprocess.Popen[bytes]) -> bool:
         return answers_healthz(self.host, self.port)
 
     def prepare(self) -> None:

@@ -148,7 +148,10 @@ class QueueCollector:
                     "queued": queue.count,
                     # cleanup=False: a scrape must not requeue anything, only look.
                     "started": StartedJobRegistry(queue=queue).get_job_count(cleanup=False),
-                    "scheduled": ScheduledJobRegistry(queue=queue).get_job_count(cleanup=False),
+                    # rq leaves this class's constructor unannotated.
+                    "scheduled": ScheduledJobRegistry(queue=queue).get_job_count(  # type: ignore[no-untyped-call]
+                        cleanup=False
+                    ),
                     "failed": FailedJobRegistry(queue=queue).get_job_count(cleanup=False),
                 }
             worker_count = Worker.count(queue=Queue(self.queue_names[0], connection=self.connection))
@@ -189,7 +192,7 @@ def exposition(
     if multiprocess:
         from prometheus_client import multiprocess as processes
 
-        processes.MultiProcessCollector(registry)
+        processes.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]  # unannotated
     else:
         registry.register(_Forward(REGISTRY))
     if connection is not None:

@@ -25,8 +25,10 @@ from ..play.webhooks import PLAYER_NOTICES
 from . import jsonbody
 from .api import PLAYER_KEY, caller_token, json_response
 from .bearer import PLAYER_SEAT
+from .components import AnyTitle
 from .errors import problem_response
 from .ratelimit import address_key
+from .replies import SeatSchema
 from .schemas import paged_query, webhook_events, webhook_url
 
 blp = Blueprint("players", __name__, description="Players: one key for all of a person's seats.")
@@ -117,13 +119,15 @@ class MyGameSchema(Schema):
     )
     invited_seats = fields.List(fields.Integer(), metadata={"description": "An invitation's seats."})
     to_act = fields.List(fields.Integer(), required=True)
-    seats = fields.List(fields.Dict(), required=True, metadata={"description": "As every reader sees them."})
+    seats = fields.List(
+        fields.Nested(SeatSchema), required=True, metadata={"description": "As every reader sees them."}
+    )
     my_deadline = fields.String(
         required=True, allow_none=True, metadata={"description": "When my time to act runs out (RFC 3339)."}
     )
     last_move_at = fields.String(required=True, allow_none=True, metadata={"description": "RFC 3339."})
     updated = fields.String(required=True, metadata={"description": "The game's last change (RFC 3339)."})
-    result = fields.Dict(allow_none=True, metadata={"description": "A finished game's result."})
+    result = AnyTitle("Result", allow_none=True, metadata={"description": "A finished game's result."})
     my_rank = fields.Integer(allow_none=True, metadata={"description": "A finished game: my best rank."})
 
 

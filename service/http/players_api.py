@@ -23,7 +23,7 @@ from ..play.auth import PLAYER_KEY_PREFIX
 from ..play.players import MY_GAMES_PAGE, MY_GAMES_PAGE_MAX, Players
 from ..play.webhooks import PLAYER_NOTICES
 from . import jsonbody
-from .api import PLAYER_KEY, caller_token, json_response
+from .api import PLAYER_KEY, caller_token, json_response, query_parameters
 from .bearer import PLAYER_SEAT
 from .components import AnyTitle
 from .errors import problem_response
@@ -105,6 +105,9 @@ class MyGamesQuerySchema(paged_query(MY_GAMES_PAGE, MY_GAMES_PAGE_MAX, "Games"))
     title = fields.String(
         validate=validate.OneOf(sorted(registry.GAMES)), metadata={"description": "Only games of this title."}
     )
+
+
+MY_GAMES_QUERY = MyGamesQuerySchema()
 
 
 class MyGameSchema(Schema):
@@ -251,11 +254,15 @@ class PlayerWebhook(MethodView):
 
 @blp.route("/players/me/games")
 class MyGames(MethodView):
-    @blp.arguments(MyGamesQuerySchema(), location="query")
+    @blp.arguments(MY_GAMES_QUERY, location="query")
     @blp.response(200, MyGamesSchema, description="My games, the most urgent first.")
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(422, response="UnprocessableContent")
-    @blp.doc(operationId="getMyGames", parameters=[PLAYER_AUTH_HEADER], security=PLAYER_ONLY)
+    @blp.doc(
+        operationId="getMyGames",
+        parameters=[PLAYER_AUTH_HEADER, query_parameters(MY_GAMES_QUERY)],
+        security=PLAYER_ONLY,
+    )
     def get(self, query: dict[str, Any]) -> Response:
         """My games: my turn with the nearest deadline first, then my turn, then games waiting for
         others, then invitations; `counts` of my turns, active games and invitations."""

@@ -59,12 +59,13 @@ class Component(ComponentField):
     """One named component (``PropertyView``, ``LobbyGame``, ``Deadlines``); with ``allow_none``,
     it or null."""
 
-    def __init__(self, name: str, **kwargs: Any) -> None:
+    def __init__(self, component: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.name = name
+        self.component = component  # not ``name``: a field's name is its key in the schema
 
     def openapi_property(self) -> dict[str, Any]:
-        return {"oneOf": [ref(self.name), {"type": "null"}]} if self.allow_none else ref(self.name)
+        named = ref(self.component)
+        return {"oneOf": [named, {"type": "null"}]} if self.allow_none else dict(named)
 
 
 class AnyTitle(ComponentField):

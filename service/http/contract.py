@@ -68,7 +68,8 @@ class Components:
 
     def split(self, name: str, schema: dict[str, Any]) -> dict[str, Any]:
         """Return ``schema`` with its ``$defs`` and nested objects turned into components."""
-        return self.nest(name, self.definitions(name, schema), root=True)
+        split: dict[str, Any] = self.nest(name, self.definitions(name, schema), root=True)
+        return split
 
     def definitions(self, name: str, schema: dict[str, Any]) -> dict[str, Any]:
         """Return ``schema`` typed, with its ``$defs`` turned into components ``<name><Def>``."""
@@ -88,7 +89,8 @@ class Components:
 
         for key, definition in definitions.items():
             self.add(def_names[key], self.nest(def_names[key], typed(rewrite_refs(definition)), root=True))
-        return typed(rewrite_refs(schema))
+        rewritten: dict[str, Any] = typed(rewrite_refs(schema))
+        return rewritten
 
     def nest(self, name: str, node: Any, root: bool = False) -> Any:
         """Hoist every object with properties below the root into a component named by its path."""
@@ -276,7 +278,7 @@ DEADLINES = {
 # ---- the contract, assembled -----------------------------------------------------------------
 
 
-def component_property(converter: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]:
+def component_property(converter: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
     """apispec's converter function for the fields that stand for components (components.py)."""
     if isinstance(field, (ComponentField, Constant)):
         return field.openapi_property()
@@ -324,16 +326,18 @@ def create_game_variants() -> dict[str, tuple[str, type[Schema]]]:
     to the title's seat counts and options (with codes of its own). Each variant is that schema
     with those three fields as the engine takes them, and every other field inherited."""
     envelope = CreateGameSchema().fields
+    seats = envelope["seats"]
+    assert isinstance(seats, fields.List)
     variants = {}
     for game_id in sorted(registry.GAMES):
         game = registry.GAMES[game_id]
-        narrowed: dict[str, fields.Field] = {
+        narrowed: dict[str, fields.Field[Any]] = {
             "title": Constant(game_id, required=True, metadata=envelope["title"].metadata),
             "seats": fields.List(
-                envelope["seats"].inner,
+                seats.inner,
                 required=True,
                 validate=validate.Length(min=game.min_seats, max=game.max_seats),
-                metadata=envelope["seats"].metadata,
+                metadata=seats.metadata,
             ),
             "options": Component(component_name(game_id, "Options"), metadata=envelope["options"].metadata),
         }

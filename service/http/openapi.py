@@ -22,7 +22,8 @@ def documented_app() -> Flask:
 
 
 def document() -> dict[str, Any]:
-    return documented_app().extensions["skyline.api"].spec.to_dict()
+    spec: dict[str, Any] = documented_app().extensions["skyline.api"].spec.to_dict()
+    return spec
 
 
 def document_yaml() -> str:

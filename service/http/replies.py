@@ -34,7 +34,7 @@ def status_field(**kwargs: Any) -> fields.String:
     )
 
 
-def seats_to_act(**kwargs: Any) -> fields.List:
+def seats_to_act(**kwargs: Any) -> fields.List[Any]:
     return fields.List(seat_number(), **kwargs)
 
 
@@ -82,7 +82,7 @@ class ServiceEventSchema(Schema):
         unknown = EXCLUDE  # the contract says nothing of other fields (they may come)
 
 
-def _service_event(kind: str, **more: fields.Field) -> type[Schema]:
+def _service_event(kind: str, **more: fields.Field[Any]) -> type[Schema]:
     return ServiceEventSchema.from_dict(
         {"type": fields.String(required=True, validate=validate.OneOf([kind])), **more},
         name=kind,

@@ -172,7 +172,7 @@ def field_problems(
     if isinstance(field, ComponentField):
         # A JSON object whose content is a title's to judge: the contract names its components.
         if isinstance(field, Component):
-            names = [field.name]
+            names = [field.component]
         elif isinstance(field, AnyTitle):
             names = [component_name(game_id, field.part) for game_id in sorted(registry.GAMES)]
         else:

@@ -1,12 +1,12 @@
 """The names of the contract's components, and the marshmallow fields that point at them.
 
 Most of openapi.yaml is written by apispec from the marshmallow schemas the service reads its
-requests with (``schemas.py``) and describes its replies with (``replies.py``). What a title's
-rules decide (its moves, views, options, events and results) comes from the engine's own JSON
-Schemas instead (``contract.py`` makes them components named ``<Title><Part>``). A field below
-stands for such a component inside a marshmallow schema, so that a schema's conversion names it
-(apispec cannot see inside it); ``contract.component_property`` is the converter's function
-that reads them.
+requests with (``service.http.schemas``) and describes its replies with
+(``service.http.replies``). What a title's rules decide (its moves, views, options, events and
+results) comes from the engine's own JSON Schemas instead: ``service.http.contract`` makes them
+components named ``<Title><Part>``. A field below stands for such a component inside a
+marshmallow schema, so that the schema's conversion names it (apispec cannot see inside it);
+``service.http.contract.component_property`` is the converter's function that reads them.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class ComponentField(fields.Raw):
     """A JSON object described by a component of the contract that is not a marshmallow schema.
 
     Read (a request's move), it must be an object; its content is the engine's to judge. It has
-    no JSON type of its own in the contract: the component it names has (``contract.py`` maps the
+    no JSON type of its own in the contract: the component it names has (``service.http.contract`` maps the
     class to none, so that a generator sees the reference alone)."""
 
     default_error_messages = {"invalid": "Not a valid mapping type."}

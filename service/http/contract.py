@@ -1,8 +1,10 @@
 """The contract's assembly, and its title-dependent half, built from the games' own JSON Schemas.
 
 openapi.yaml is written by apispec (through flask-smorest) from the marshmallow schemas the
-routes read their requests with (``schemas.py`` and the blueprints), the replies' schemas
-(``replies.py``) and, for what a title's rules decide, the engines' JSON Schemas (here).
+routes read their requests with (``service.http.schemas`` and the blueprints), the replies'
+schemas (``service.http.replies``) and, for what a title's rules decide, the engines' JSON
+Schemas (here). Nothing is described twice: tests/contract/test_request_constraints.py holds
+every constraint of the request schemas to the document.
 
 Every reply that depends on the title names it (``title``), and is a ``oneOf`` of one named
 component per title with a ``discriminator`` on ``title``; inside a title, a move is a ``oneOf``
@@ -194,7 +196,7 @@ def _events(components: Components, game_id: str) -> None:
 
 
 # The service's events (seats and time), in the log and the stream of every title beside the
-# title's own, by ``type``: their components (replies.py describes them).
+# title's own, by ``type``: their components (service.http.replies describes them).
 SERVICE_EVENTS = {kind: name for kind, (name, _, _) in SERVICE_EVENT_SCHEMAS.items()}
 
 
@@ -279,7 +281,7 @@ DEADLINES = {
 
 
 def component_property(converter: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
-    """apispec's converter function for the fields that stand for components (components.py)."""
+    """apispec's converter function for the fields that stand for components (service.http.components)."""
     if isinstance(field, (ComponentField, Constant)):
         return field.openapi_property()
     return {}

@@ -3,8 +3,8 @@
 They describe what the use cases answer (the views send those answers as they are, with
 orjson: the move path pays for no dump). A reply whose content depends on the title is one
 schema per title (``title_replies``): its ``title`` is that title's constant and its moves,
-views, options, events and results are that title's components (``components.py``), so that
-``contract.py`` can make each reply a union of them told apart by ``title``.
+views, options, events and results are that title's components (``service.http.components``),
+so that ``service.http.contract`` can make each reply a union of them told apart by ``title``.
 """
 
 from __future__ import annotations

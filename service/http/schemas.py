@@ -3,7 +3,7 @@
 Only the envelopes are checked here; a move's content is judged by its game's engine. The
 contract's schema of each request body and query is the conversion of the schema below that
 reads it (tests/contract/test_request_constraints.py holds every constraint to it). The
-replies are described in ``replies.py``.
+replies are described in ``service.http.replies``.
 """
 
 from __future__ import annotations

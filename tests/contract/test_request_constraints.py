@@ -230,17 +230,25 @@ def object_problems(
         return
     if schema.unknown == RAISE and node.get("additionalProperties") is not False:
         yield f"{where}: unknown fields are refused, the contract allows them"
-    properties = node.get("properties", {})
+    yield from members_problems(
+        spec, f"{where}/", schema, node.get("properties", {}), set(node.get("required", []))
+    )
+
+
+def members_problems(
+    spec: dict[str, Any], where: str, schema: Schema, documented: dict[str, Any], required: set[str]
+) -> Iterator[str]:
+    """The fields of ``schema`` against the contract's ``documented`` properties or parameters."""
     read = {field.data_key or name: field for name, field in schema.load_fields.items()}
-    for name in sorted(set(properties) - set(read)):
-        yield f"{where}/{name}: in the contract, refused by the service"
+    for name in sorted(set(documented) - set(read)):
+        yield f"{where}{name}: in the contract, not read by the service"
     for name, field in read.items():
-        if name not in properties:
-            yield f"{where}/{name}: read by the service, not in the contract"
+        if name not in documented:
+            yield f"{where}{name}: read by the service, not in the contract"
             continue
-        if field.required and name not in node.get("required", []):
-            yield f"{where}/{name}: required by the service, optional in the contract"
-        yield from field_problems(spec, f"{where}/{name}", field, properties[name])
+        if field.required and name not in required:
+            yield f"{where}{name}: required by the service, optional in the contract"
+        yield from field_problems(spec, f"{where}{name}", field, documented[name])
 
 
 def argument_problems(spec: dict[str, Any], argument: Argument) -> Iterator[str]:
@@ -260,17 +268,10 @@ def argument_problems(spec: dict[str, Any], argument: Argument) -> Iterator[str]
             name = variant.get("$ref", "").removeprefix(REF) or "body"
             yield from object_problems(spec, f"{where} {name}", argument.schema, variant)
     elif argument.location == "query":
-        parameters = {p["name"]: p for p in operation.get("parameters", []) if p["in"] == "query"}
-        read = {field.data_key or name: field for name, field in argument.schema.load_fields.items()}
-        for name in sorted(set(parameters) - set(read)):
-            yield f"{where} {name}: in the contract, not read by the service"
-        for name, field in read.items():
-            if name not in parameters:
-                yield f"{where} {name}: read by the service, not in the contract"
-                continue
-            if field.required and not parameters[name].get("required"):
-                yield f"{where} {name}: required by the service, optional in the contract"
-            yield from field_problems(spec, f"{where} {name}", field, parameters[name]["schema"])
+        parameters = [p for p in operation.get("parameters", []) if p["in"] == "query"]
+        documented = {p["name"]: p["schema"] for p in parameters}
+        required = {p["name"] for p in parameters if p.get("required")}
+        yield from members_problems(spec, f"{where} ", argument.schema, documented, required)
     else:
         yield f"{where}: a location this test does not know"
 

@@ -8,16 +8,17 @@ import orjson
 from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from marshmallow import Schema
 
 from ..play import auth
 from ..play.errors import InvalidPlayerKey
 from ..play.games import Games
 from . import conditional, jsonbody, sse
 from .bearer import PLAYER_SEAT, bearer_token
+from .components import ref
 from .problems import Problem
 from .ratelimit import address_key
 from .schemas import (
-    MAX_VERSION,
     ActionQuerySchema,
     ActionSchema,
     CatalogSchema,
@@ -54,21 +55,18 @@ IDEMPOTENCY_HEADER = {
     "schema": {"type": "string", "minLength": 1, "maxLength": 128},
     "description": "A retried request with the same key is answered once, with the first reply.",
 }
-DRY_RUN = {
-    "in": "query",
-    "name": "dry_run",
-    "required": False,
-    "schema": {"type": "boolean", "default": False},
-    "description": "Only judge the move (the reply says `valid`); change nothing.",
-}
-SINCE = {
-    "in": "query",
-    "name": "since",
-    "required": False,
-    "schema": {"type": "integer", "minimum": 0, "maximum": MAX_VERSION, "default": 0},
-    "description": "Only the entries after this version.",
-}
 GAME_ID = {"in": "path", "name": "game_id", "required": True, "schema": {"type": "string", "maxLength": 64}}
+
+
+def query_parameters(schema: Schema) -> dict[str, Any]:
+    """The parameters of a query as the schema that reads it has them (apispec expands the
+    fields): an operation whose doc lists its path and header parameters lists its query so,
+    as that list replaces the one flask-smorest would have made from ``blp.arguments``."""
+    return {"in": "query", "schema": schema}
+
+
+ACTION_QUERY = ActionQuerySchema()
+EVENTS_QUERY = EventsQuerySchema()
 # What a conditional reply sends (service.http.conditional), on its 200 and its 304 alike.
 _ETAG = {
     "description": "A strong tag of these bytes: send it back as If-None-Match to get 304 while they "
@@ -132,16 +130,6 @@ CREATOR_HEADER = {
     "description": '`Bearer <player key>`: the creator, bound to every seat that says `"player": "me"`.',
 }
 OPTIONAL_TOKEN: list[dict[str, list[str]]] = [{}, {SEAT_TOKEN: []}]
-
-# Replies whose shape depends on the title: service.http.contract describes them (tagged unions).
-TAGGED_REPLIES = {
-    ("/games", "post", "201"): "GameCreated",
-    ("/games/{game_id}", "get", "200"): "Game",
-    ("/games/{game_id}/moves", "get", "200"): "Moves",
-    ("/games/{game_id}/actions", "post", "200"): "ActionResult",
-    ("/games/{game_id}/events", "get", "200"): "Events",
-    ("/games/{game_id}/record", "get", "200"): "Record",
-}
 
 # The README's curl session ("A session with curl"), so `curl localhost:8000/` shows how to start.
 QUICKSTART_URL = "README.md#a-session-with-curl"
@@ -215,6 +203,7 @@ class GameList(MethodView):
     @blp.arguments(CreateGameSchema())
     @blp.response(
         201,
+        ref("GameCreated"),
         description="The game, with one secret token per human seat.",
         headers={"Location": {"schema": {"type": "string"}}},
     )
@@ -238,7 +227,7 @@ class GameList(MethodView):
 
 @blp.route("/games/<game_id>")
 class GameResource(MethodView):
-    @blp.response(200, description="The game as you may see it.", headers=CALLERS_HEADERS)
+    @blp.response(200, ref("Game"), description="The game as you may see it.", headers=CALLERS_HEADERS)
     @blp.alt_response(304, description=NOT_MODIFIED, headers=CALLERS_HEADERS)
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
@@ -251,7 +240,9 @@ class GameResource(MethodView):
 
 @blp.route("/games/<game_id>/moves")
 class Moves(MethodView):
-    @blp.response(200, description="Your legal moves (none for a spectator).", headers=CALLERS_HEADERS)
+    @blp.response(
+        200, ref("Moves"), description="Your legal moves (none for a spectator).", headers=CALLERS_HEADERS
+    )
     @blp.alt_response(304, description=NOT_MODIFIED, headers=CALLERS_HEADERS)
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
@@ -264,8 +255,10 @@ class Moves(MethodView):
 @blp.route("/games/<game_id>/actions")
 class Actions(MethodView):
     @blp.arguments(ActionSchema())
-    @blp.arguments(ActionQuerySchema(), location="query")
-    @blp.response(200, description="The move's events and your new view (or, dry runs, `valid`).")
+    @blp.arguments(ACTION_QUERY, location="query")
+    @blp.response(
+        200, ref("ActionResult"), description="The move's events and your new view (or, dry runs, `valid`)."
+    )
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(403, response="Forbidden")
     @blp.alt_response(404, response="NotFound")
@@ -274,7 +267,7 @@ class Actions(MethodView):
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(
         operationId="postAction",
-        parameters=[GAME_ID, ACT_AUTH_HEADER, IDEMPOTENCY_HEADER, DRY_RUN],
+        parameters=[GAME_ID, ACT_AUTH_HEADER, IDEMPOTENCY_HEADER, query_parameters(ACTION_QUERY)],
         # The Authorization header above is required, and a move without a seat token is 401.
         # The security requirement lists the token as optional all the same: schemathesis's
         # ST401 check (in `--checks all`) takes a token its stateful phase got through the
@@ -300,9 +293,10 @@ class Actions(MethodView):
 
 @blp.route("/games/<game_id>/events")
 class Events(MethodView):
-    @blp.arguments(EventsQuerySchema(), location="query")
+    @blp.arguments(EVENTS_QUERY, location="query")
     @blp.response(
         200,
+        ref("Events"),
         description="The log, redacted for you; with Accept: text/event-stream, live.",
         headers={**CALLERS_HEADERS, "Vary": EVENTS_VARY},
     )
@@ -316,7 +310,11 @@ class Events(MethodView):
     )
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
-    @blp.doc(operationId="getEvents", parameters=[GAME_ID, AUTH_HEADER, SINCE], security=OPTIONAL_TOKEN)
+    @blp.doc(
+        operationId="getEvents",
+        parameters=[GAME_ID, AUTH_HEADER, query_parameters(EVENTS_QUERY)],
+        security=OPTIONAL_TOKEN,
+    )
     def get(self, query, game_id):
         """The game's log, redacted for the caller; as text/event-stream, live updates."""
         token = caller_token()
@@ -328,7 +326,7 @@ class Events(MethodView):
 
 @blp.route("/games/<game_id>/record")
 class Record(MethodView):
-    @blp.response(200, description="The record of a finished game.", headers=FIXED_HEADERS)
+    @blp.response(200, ref("Record"), description="The record of a finished game.", headers=FIXED_HEADERS)
     @blp.alt_response(304, description=NOT_MODIFIED, headers=FIXED_HEADERS)
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(409, response="Conflict")

@@ -127,25 +127,8 @@ def create_app(services: Services) -> Flask:
     ratelimit.install_player_creations(app, services.redis, settings)
 
     from . import pictures, versions_api
-    from .api import (
-        ACTION_LINKS,
-        CREATED_LINKS,
-        GAME_LINKS,
-        MOVES_LINKS,
-        SEAT_TOKEN,
-        TAGGED_REPLIES,
-        blp,
-        ops,
-    )
-    from .contract import (
-        add_game_schemas,
-        add_links,
-        document_requests,
-        name_error_responses,
-        use_items,
-        use_replies,
-        use_results,
-    )
+    from .api import ACTION_LINKS, CREATED_LINKS, GAME_LINKS, MOVES_LINKS, SEAT_TOKEN, blp, ops
+    from .contract import add_game_schemas, add_links, name_error_responses, prepare
     from .docs import docs_blueprint
     from .players_api import PLAYER_KEY
     from .players_api import blp as players_blp
@@ -164,6 +147,7 @@ def create_app(services: Services) -> Flask:
         PLAYER_KEY,
         {"type": "http", "scheme": "bearer", "description": "A player key from POST /players."},
     )
+    prepare(api.spec, api.ma_plugin.converter)
     api.register_blueprint(ops)
     api.register_blueprint(blp)
     api.register_blueprint(seats_blp)
@@ -174,10 +158,6 @@ def create_app(services: Services) -> Flask:
     api.register_blueprint(versions_api.blp)
     app.register_blueprint(docs_blueprint())
     add_game_schemas(api.spec)
-    use_replies(api.spec, TAGGED_REPLIES)
-    use_items(api.spec, "Lobby", "games", "LobbyGame")
-    use_items(api.spec, "MyGame", "seats", "Seat")  # as every reader sees them (players_api)
-    use_results(api.spec, "MyGame", "result")
     add_links(api.spec, "/games", "post", "201", CREATED_LINKS)
     add_links(
         api.spec,
@@ -189,7 +169,6 @@ def create_app(services: Services) -> Flask:
     add_links(api.spec, "/games/{game_id}/join", "post", "201", JOINED_LINKS)
     add_links(api.spec, "/games/{game_id}/moves", "get", "200", MOVES_LINKS)
     add_links(api.spec, "/games/{game_id}/actions", "post", "200", ACTION_LINKS)
-    document_requests(api.spec)
     name_error_responses(api.spec, {code: name for code, (name, _) in ERROR_RESPONSES.items()})
     ratelimit.document(api.spec)
     jsonbody.refuse_bodies_not_json(app, api.spec._paths)

@@ -18,6 +18,7 @@ from engines import registry
 from ..play.seats import LOBBY_PAGE, LOBBY_PAGE_MAX, Seats
 from . import jsonbody
 from .api import ACT_AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_player, caller_token, json_response
+from .components import Component
 from .schemas import MAX_SEATS, display_name, paged_query
 from .services import services
 
@@ -97,7 +98,7 @@ class LobbyQuerySchema(paged_query(LOBBY_PAGE, LOBBY_PAGE_MAX, "Games")):  # typ
 class LobbySchema(Schema):
     # Each item is a ``LobbyGame``: a union of one component per title, told apart by ``title``
     # (service/http/contract.py), so that a game's options are its title's typed ``Options``.
-    games = fields.List(fields.Dict(), required=True, metadata={"description": "Newest first."})
+    games = fields.List(Component("LobbyGame"), required=True, metadata={"description": "Newest first."})
     next = fields.String(
         required=True,
         allow_none=True,

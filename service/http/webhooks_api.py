@@ -20,7 +20,7 @@ from ..play.webhooks import (
     Webhooks,
 )
 from . import jsonbody
-from .api import ACT_AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_token, json_response
+from .api import ACT_AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_token, json_response, query_parameters
 from .schemas import WebhookRequestSchema, paged_query
 from .services import services
 
@@ -103,6 +103,9 @@ class DeliveriesQuerySchema(paged_query(DELIVERIES_PAGE, DELIVERIES_PAGE_MAX, "D
     pass
 
 
+DELIVERIES_QUERY = DeliveriesQuerySchema()
+
+
 class DeliveriesSchema(Schema):
     deliveries = fields.List(
         fields.Nested(DeliverySchema),
@@ -141,14 +144,14 @@ class SeatWebhook(MethodView):
 
 @blp.route("/games/<game_id>/webhooks/deliveries")
 class Deliveries(MethodView):
-    @blp.arguments(DeliveriesQuerySchema(), location="query")
+    @blp.arguments(DELIVERIES_QUERY, location="query")
     @blp.response(200, DeliveriesSchema, description="The deliveries to your endpoints, newest first.")
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound", description="No such game, or no webhook for your seat.")
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(
         operationId="getWebhookDeliveries",
-        parameters=[GAME_ID, DELIVERIES_AUTH_HEADER],
+        parameters=[GAME_ID, DELIVERIES_AUTH_HEADER, query_parameters(DELIVERIES_QUERY)],
         security=OPTIONAL_TOKEN,
     )
     def get(self, query, game_id):

@@ -16,31 +16,28 @@ The second test drops one constraint at a time from the document and sees each m
 from __future__ import annotations
 
 import copy
-import dataclasses
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
-import redis
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from engines import registry
 from service.config import Settings
-from service.http.app import create_app
 from service.http.components import AnyTitle, Component, ComponentField, component_name
+from service.http.services import parts
+from skyline.web import document_app
 
 
 def contract_app() -> Any:
     """The app as `skyline openapi` builds it for its contract: without touching Redis."""
-    never_connected = "redis://127.0.0.1:1/0"
-    settings = dataclasses.replace(Settings.from_env(), redis_url=never_connected, rq_redis_url=None)
-    return create_app(settings, redis_client=redis.Redis.from_url(never_connected), enqueue_bots=False)
+    return document_app(Settings.from_env())
 
 
 APP = contract_app()
-SPEC: dict[str, Any] = APP.extensions["skyline.api"].spec.to_dict()
+SPEC: dict[str, Any] = parts(APP).api.spec.to_dict()
 REF = "#/components/schemas/"
 
 # The JSON type each field reads, most specific class first (a subclass reads as its base).

@@ -6,6 +6,7 @@ from typing import Any
 
 import orjson
 from flask import Response, request
+from flask.typing import ResponseReturnValue
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema
@@ -192,7 +193,7 @@ class Catalog(MethodView):
     @blp.response(200, CatalogSchema, headers=FIXED_HEADERS)
     @blp.alt_response(304, description=NOT_MODIFIED, headers=FIXED_HEADERS)
     @blp.doc(operationId="getCatalog")
-    def get(self):
+    def get(self) -> ResponseReturnValue:
         """List the games: titles, seat counts, options, move and view schemas, bots."""
         body, etag = parts().catalog_reply
         return conditional.reply(body, etag=etag)
@@ -210,7 +211,7 @@ class GameList(MethodView):
     @blp.alt_response(415, response="UnsupportedMediaType")
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(operationId="createGame", parameters=[CREATOR_HEADER], security=[{}, {PLAYER_KEY: []}])
-    def post(self, body):
+    def post(self, body: dict[str, Any]) -> ResponseReturnValue:
         """Create a game; the reply holds one secret token per human seat."""
         notify = services().webhooks
         endpoints, secret = notify.checked_at_creation(body.pop("webhooks", None) or [])  # before the game
@@ -232,7 +233,7 @@ class GameResource(MethodView):
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
     @blp.doc(operationId="getGame", parameters=[GAME_ID, AUTH_HEADER], security=OPTIONAL_TOKEN)
-    def get(self, game_id):
+    def get(self, game_id: str) -> ResponseReturnValue:
         """Show the game as the caller's seat (or a spectator) may see it."""
         shown = games().show(game_id, caller_token())
         return conditional.reply(orjson.dumps(shown), vary=conditional.BY_CALLER)
@@ -247,7 +248,7 @@ class Moves(MethodView):
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
     @blp.doc(operationId="getMoves", parameters=[GAME_ID, AUTH_HEADER], security=OPTIONAL_TOKEN)
-    def get(self, game_id):
+    def get(self, game_id: str) -> ResponseReturnValue:
         """List the legal moves of the caller's seat, with labels, and who is to act."""
         return conditional.reply(games().moves_json(game_id, caller_token()), vary=conditional.BY_CALLER)
 
@@ -275,7 +276,7 @@ class Actions(MethodView):
         # invalid authentication" (docs/contract-testing.md).
         security=OPTIONAL_TOKEN,
     )
-    def post(self, body, query, game_id):
+    def post(self, body: dict[str, Any], query: dict[str, Any], game_id: str) -> ResponseReturnValue:
         """Play one move of the caller's seat (or only check it, with dry_run=true)."""
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 1 <= len(key) <= 128:
@@ -315,7 +316,7 @@ class Events(MethodView):
         parameters=[GAME_ID, AUTH_HEADER, query_parameters(EVENTS_QUERY)],
         security=OPTIONAL_TOKEN,
     )
-    def get(self, query, game_id):
+    def get(self, query: dict[str, Any], game_id: str) -> ResponseReturnValue:
         """The game's log, redacted for the caller; as text/event-stream, live updates."""
         token = caller_token()
         best = request.accept_mimetypes.best_match(["application/json", "text/event-stream"])
@@ -331,7 +332,7 @@ class Record(MethodView):
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(409, response="Conflict")
     @blp.doc(operationId="getRecord", parameters=[GAME_ID])
-    def get(self, game_id):
+    def get(self, game_id: str) -> ResponseReturnValue:
         """Seed, options and every move, once the game is over (it reveals all)."""
         return conditional.reply(orjson.dumps(games().record(game_id)))
 
@@ -340,7 +341,7 @@ class Record(MethodView):
 class Index(MethodView):
     @ops.response(200, IndexSchema)
     @ops.doc(operationId="getIndex")
-    def get(self):
+    def get(self) -> ResponseReturnValue:
         """Where to start: the interactive reference, the contract, the catalog, a curl session."""
         return json_response(
             {
@@ -361,7 +362,7 @@ class Index(MethodView):
 class Health(MethodView):
     @ops.response(200, HealthSchema)
     @ops.doc(operationId="getHealth")
-    def get(self):
+    def get(self) -> ResponseReturnValue:
         """The process is up."""
         return json_response({"status": "ok"})
 
@@ -371,7 +372,7 @@ class Ready(MethodView):
     @ops.response(200, ReadySchema)
     @ops.alt_response(503, response="ServiceUnavailable")
     @ops.doc(operationId="getReady")
-    def get(self):
+    def get(self) -> ResponseReturnValue:
         """The process can reach Redis (503 if not); `degraded` while no bot worker is alive."""
         try:
             workers = services().bot_workers.alive()

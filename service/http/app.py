@@ -127,10 +127,9 @@ def create_app(services: Services) -> Flask:
     ratelimit.install_player_creations(app, services.redis, settings)
 
     from . import pictures, versions_api
-    from .api import ACTION_LINKS, CREATED_LINKS, GAME_LINKS, MOVES_LINKS, SEAT_TOKEN, blp, ops
+    from .api import ACTION_LINKS, CREATED_LINKS, GAME_LINKS, MOVES_LINKS, PLAYER_KEY, SEAT_TOKEN, blp, ops
     from .contract import add_game_schemas, add_links, name_error_responses, prepare
     from .docs import docs_blueprint
-    from .players_api import PLAYER_KEY
     from .players_api import blp as players_blp
     from .players_api import install as install_player_keys
     from .seats_api import GAME_LINKS as SEAT_LINKS

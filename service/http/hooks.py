@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 
 from flask import Flask, Response, g, request
+from flask.typing import ResponseReturnValue
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -111,7 +112,7 @@ METRICS_RESPONSES = {
 @blp.route("/metrics")
 class Metrics(MethodView):
     @blp.doc(operationId="getMetrics", responses=METRICS_RESPONSES)
-    def get(self):
+    def get(self) -> ResponseReturnValue:
         """Prometheus metrics: requests, latencies, moves, bot jobs, queue depth (never rate limited)."""
         found = services()
         body, content_type = exposition(

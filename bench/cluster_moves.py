@@ -37,8 +37,8 @@ from bench.measure import percentile  # noqa: E402
 from harness.cluster import LocalCluster, find_cluster_binaries  # noqa: E402
 from harness.live import free_port  # noqa: E402
 from service.config import Settings  # noqa: E402
-from service.http.app import create_app  # noqa: E402
 from service.store.connect import store_client  # noqa: E402
+from skyline.web import api_app  # noqa: E402
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
@@ -76,7 +76,7 @@ class Table:
     """Games of one store, played through the app's test client."""
 
     def __init__(self, settings: Settings, client: redis.Redis, games: int) -> None:
-        self.app = create_app(settings, redis_client=client, enqueue_bots=False)
+        self.app = api_app(settings, redis_client=client, enqueue_bots=False)
         self.http = self.app.test_client()
         self.games: list[tuple[str, dict[int, str]]] = []
         for _ in range(games):

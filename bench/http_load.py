@@ -1,16 +1,18 @@
 """HTTP throughput and latency of GET moves and POST actions, beside the floor.
 
 Starts one Redis (the embedded binary), the API as `skyline serve` runs it (gunicorn, gevent by default
-+ an RQ worker) and the floor (bench/floor.py: one Redis GET, same gunicorn settings); then,
-for 1, 8 and 32 concurrent clients, measures requests per second and p50/p99 latency of
-  - GET /floor, GET /games/{id}/moves, and POST /games/{id}/actions.
++ an RQ worker) and two floors (bench/floor.py, same gunicorn settings, each one Redis GET: a bare
+WSGI callable, the raw floor, and a minimal Flask endpoint); then, for 1, 8 and 32 concurrent
+clients, measures requests per second and p50/p99 latency of
+  - GET /floor on each floor, GET /games/{id}/moves, and POST /games/{id}/actions,
+and each one's rate as a share of the raw floor's and of the Flask floor's.
 Clients are threads with keep-alive connections. For POSTs the clients play human-vs-human
 Property games created and played through locally with the engine before the clock starts
 (enough for the phase, shared from one pool), so the phase is pure POSTs and the clients spend
 no CPU on rules while timed; should the pool run dry a game is made in the phase, and the
 table's row says how many were. Usage:
     python bench/http_load.py [--seconds 8] [--workers 2] [--rounds 3]
-Each figure is the median of ``--rounds`` rounds that alternate floor, GET and POST.
+Each figure is the median of ``--rounds`` rounds that alternate the floors, GET and POST.
 Not a test; record the printed table in bench/RESULTS.md.
 """
 
@@ -171,7 +173,7 @@ def run_phase(
         bad = 0
         game = first_games[index]
         while time.perf_counter() < deadline:
-            if kind == "floor":
+            if kind.startswith("floor"):
                 status, _, elapsed = conn.request("GET", "/floor")
             elif kind == "get_moves":
                 game_id, token = random.choice(games_for_get)
@@ -260,7 +262,7 @@ def main() -> None:
     if args.rate_limit == "off":
         env["SKYLINE_RATE_LIMIT_PER_TOKEN"] = "off"
     processes = Processes(env)
-    api_port, floor_port = free_port(), free_port()
+    api_port, floor_port, raw_port = free_port(), free_port(), free_port()
     try:
         api = processes.start(api_command(api_port, args.workers))
         processes.start(worker_command())
@@ -270,10 +272,18 @@ def main() -> None:
         floor = api_command(floor_port, args.workers)
         floor[-1] = "bench.floor:app"
         floor_server = processes.start(floor)
-        pids = {"api": api.pid, "floor": floor_server.pid, "redis": redis_server.process.pid}
+        raw_floor = [*api_command(raw_port, args.workers)[:-1], "bench.floor:raw"]
+        raw_server = processes.start(raw_floor)
+        pids = {
+            "api": api.pid,
+            "floor": floor_server.pid,
+            "floor_raw": raw_server.pid,
+            "redis": redis_server.process.pid,
+        }
         meter = CpuMeter(pids) if args.cpu else None
         wait_http(f"http://127.0.0.1:{api_port}/readyz")
         wait_http(f"http://127.0.0.1:{floor_port}/floor")
+        wait_http(f"http://127.0.0.1:{raw_port}/floor")
         conn = Conn(api_port)
         games_for_get = []
         # Enough seats that GET moves never meets the per-token limit (600 a minute each):
@@ -284,7 +294,8 @@ def main() -> None:
         for clients in [int(c) for c in args.clients.split(",")]:
             # Rounds alternate the three kinds, so a slow spell of the machine (the floor
             # itself varies by a third from run to run here) weighs on all of them alike.
-            kinds = [("floor", floor_port), ("get_moves", api_port), ("post_action", api_port)]
+            kinds = [("floor_raw", raw_port), ("floor", floor_port), ("get_moves", api_port)]
+            kinds += [("post_action", api_port)]
             kinds += [(f"post_{extra}", api_port) for extra in args.extras.split(",") if extra]
             rounds: dict[str, list[dict]] = {kind: [] for kind, _ in kinds}
             for _ in range(args.rounds):
@@ -294,17 +305,18 @@ def main() -> None:
                         if kind.startswith("post")
                         else run_phase(kind, port, clients, args.seconds, games_for_get, meter)
                     )
+            raw_rps = statistics.median(r["rps"] for r in rounds["floor_raw"])
             floor_rps = statistics.median(r["rps"] for r in rounds["floor"])
             for kind, runs in rounds.items():
                 rps = statistics.median(r["rps"] for r in runs)
-                cells = [kind, clients, f"{rps:.0f}", f"{rps / floor_rps:.0%}"]
+                cells = [kind, clients, f"{rps:.0f}", f"{rps / raw_rps:.0%}", f"{rps / floor_rps:.0%}"]
                 cells += [f"{statistics.median(r[key] for r in runs):.1f}" for key in ("p50_ms", "p99_ms")]
                 cells.append(sum(r["errors"] for r in runs))
                 made = sum(r["made_while_timed"] for r in runs)
                 if made:
                     cells[-1] = f"{cells[-1]} ({made} games made while timed)"
                 if meter:
-                    server = "floor" if kind == "floor" else "api"
+                    server = kind if kind.startswith("floor") else "api"
                     parts = ("client", server, "redis")
                     cpu = [statistics.median(r["cpu_us"][part] for r in runs) for part in parts]
                     cells.append(" / ".join(f"{us:.0f}" for us in cpu))
@@ -336,7 +348,7 @@ def _receiver() -> str:
 if __name__ == "__main__":
     cpu_column = "--cpu" in sys.argv[1:]
     print(f"gunicorn {Settings.from_env().worker_class}, {os.cpu_count()} cores")
-    header = "| request | clients | req/s | of floor | p50 ms | p99 ms | errors |"
+    header = "| request | clients | req/s | of raw floor | of Flask floor | p50 ms | p99 ms | errors |"
     print(header + (" CPU µs: client / server / Redis |" if cpu_column else ""))
-    print("|---|---|---|---|---|---|---|" + ("---|" if cpu_column else ""))
+    print("|---|---|---|---|---|---|---|---|" + ("---|" if cpu_column else ""))
     main()

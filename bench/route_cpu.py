@@ -1,7 +1,7 @@
 """CPU per request of the API's WSGI app in this process, without a server: where a route's time goes.
 
     python bench/route_cpu.py [--requests 3000] [--rate-limit both|token|off] [--rounds 3]
-        [--profile moves|actions]
+        [--profile moves|actions [--sort tottime|cumulative] [--top 35]]
 
 Starts one embedded Redis, builds the app as `skyline serve` does (access log to /dev/null,
 metrics in single-process mode), and calls it with WSGI environs built here: GET /floor-like
@@ -35,8 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engines.registry import GAMES  # noqa: E402
 from service.config import Settings, parse_rate  # noqa: E402
-from service.http.app import create_app  # noqa: E402
 from service.run.embedded import EmbeddedRedis  # noqa: E402
+from skyline.web import api_app  # noqa: E402
 
 
 def environ(method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> dict:
@@ -105,6 +105,8 @@ def main() -> None:
     parser.add_argument("--rate-limit", choices=["both", "token", "off"], default="both")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--profile", choices=["moves", "actions"], help="profile this route's requests")
+    parser.add_argument("--sort", default="tottime", help="the profile's order (pstats: tottime, cumulative)")
+    parser.add_argument("--top", type=int, default=35, help="how many of the profile's lines to print")
     args = parser.parse_args()
     logging.getLogger("skyline.access").addHandler(logging.NullHandler())
     logging.getLogger("skyline.access").propagate = False
@@ -120,7 +122,7 @@ def main() -> None:
                 rate_limit_per_token=rate if args.rate_limit != "off" else None,
                 bot_games_per_address=0,
             )
-            app = create_app(settings)
+            app = api_app(settings)
             run(app, redis_server.url, args)
         finally:
             redis_server.stop()
@@ -177,7 +179,7 @@ def run(app, redis_url: str, args) -> None:
             profiler.disable()
     if profiler:
         out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(35)
+        pstats.Stats(profiler, stream=out).sort_stats(args.sort).print_stats(args.top)
         print(out.getvalue())
     for name, runs in results.items():
         print(f"{name:32s} {statistics.median(runs):8.0f} µs CPU / request")

@@ -287,7 +287,7 @@ def main() -> None:
         [
             sys.executable,
             "-m",
-            "service.run.cli",
+            "skyline.cli",
             "serve",
             "--port",
             str(port),

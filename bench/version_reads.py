@@ -40,6 +40,7 @@ from harness.live import Processes, api_command, free_port, wait_http  # noqa: E
 from service.archive.schema import migrate  # noqa: E402
 from service.run.embedded import EmbeddedRedis  # noqa: E402
 from service.run.postgres import EmbeddedPostgres  # noqa: E402
+from service.store.archiving import ArchiveDue
 from service.store.keys import game_key, log_key  # noqa: E402
 from worker.archiver import Archiver  # noqa: E402
 
@@ -88,7 +89,9 @@ def end_and_archive(
         if json.loads(body)["status"] == "active":
             status, body, _ = conn.request("POST", f"/games/{game_id}/resign", {}, token=tokens[0])
             assert status == 200, body
-    archiver = Archiver(client, database_url, interval_seconds=0, lease_seconds=600, grace_seconds=1)
+    archiver = Archiver(
+        ArchiveDue(client), database_url, interval_seconds=0, lease_seconds=600, grace_seconds=1
+    )
     try:
         assert archiver.archive_once()["written"] == len(games)
     finally:

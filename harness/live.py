@@ -71,4 +71,4 @@ class Processes:
 
 def api_command(port: int, workers: int = 2) -> list[str]:
     """gunicorn as production runs it (service.run.gunicorn_conf), on a loopback port."""
-    return [*gunicorn_command("127.0.0.1", port, workers)[:-1], "--threads", "4", "service.run.wsgi:app"]
+    return [*gunicorn_command("127.0.0.1", port, workers)[:-1], "--threads", "4", "skyline.wsgi:app"]

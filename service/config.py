@@ -223,6 +223,7 @@ class Settings:
     sweep_seconds: float = setting("SKYLINE_SWEEP_SECONDS", 5.0, "how often a worker's sweeper looks for games waiting on a bot longer than job timeout + grace, and for passed turn deadlines (0: off)")
     archive_seconds: float = setting("SKYLINE_ARCHIVE_SECONDS", 1.0, "how often a worker's archiver writes the ended games due to PostgreSQL (with `DATABASE_URL`; 0: off)")
     archive_lease_seconds: float = setting("SKYLINE_ARCHIVE_LEASE_SECONDS", 60.0, "how long a worker holds a game it archives; after a crash, how soon another takes it", minimum=1)
+    archive_timeout_seconds: float = setting("SKYLINE_ARCHIVE_TIMEOUT_SECONDS", 10.0, "how long a read of a game Redis has let go waits for a PostgreSQL connection before it is a 503 `archive_unavailable`", minimum=0.1)
     fault_bot_delay_seconds: float = setting("SKYLINE_FAULT_BOT_DELAY_SECONDS", 0.0, "crash tests only: every bot move waits this long first; never set it in production")
     # ---- webhooks
     webhook_allow_http: bool = setting("SKYLINE_WEBHOOK_ALLOW_HTTP", False, "webhook URLs may use `http` (tests, private networks)")

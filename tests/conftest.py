@@ -23,8 +23,9 @@ import yaml
 
 from harness.live import Processes, api_command, free_port, wait_http
 from service.config import Settings
-from service.http.app import create_app
 from service.run.embedded import EmbeddedRedis, worker_command
+from skyline.compose import BOT_WORKER, build_services
+from skyline.web import api_app
 
 # The longest modules first, so that `make test`'s two processes end together: what is left when
 # one of them is done should be short. `--dist loadgroup --no-loadscope-reorder` (the Makefile)
@@ -105,7 +106,13 @@ def settings(redis_server):
 
 @pytest.fixture
 def app(settings, redis_client):
-    return create_app(settings, redis_client=redis_client)
+    return api_app(settings, redis_client=redis_client)
+
+
+@pytest.fixture
+def worker_services(settings, redis_client):
+    """A bot worker's services on the test Redis, composed as `skyline worker` composes its own."""
+    return build_services(settings, BOT_WORKER, redis_client=redis_client)
 
 
 # One app for a module whose tests leave the app as they found it (they play games, each of its
@@ -129,7 +136,7 @@ def module_redis_client(redis_server):
 
 @pytest.fixture(scope="module")
 def module_app(module_settings, module_redis_client):
-    return create_app(module_settings, redis_client=module_redis_client)
+    return api_app(module_settings, redis_client=module_redis_client)
 
 
 @pytest.fixture
@@ -229,7 +236,7 @@ def play_until_over(live: str, game_id: str, tokens: dict[int, str], limit: floa
 def burst_worker(redis_url: str) -> subprocess.CompletedProcess:
     """``skyline worker --burst`` on ``redis_url``: it plays the queued bot turns, then exits."""
     return subprocess.run(
-        [sys.executable, "-m", "service.run.cli", "worker", "--burst"],
+        [sys.executable, "-m", "skyline.cli", "worker", "--burst"],
         env={**os.environ, "REDIS_URL": redis_url},
         capture_output=True,
         text=True,

@@ -20,12 +20,10 @@ import logging
 import threading
 import time
 
-import redis
-
 from service.archive.archive import Archive, ArchiveUnavailable
 from service.archive.records import InvalidArchive
-from service.config import Settings
 from service.play.archiving import archived_game
+from service.play.services import Services
 from service.store.archiving import ArchiveDue
 
 log = logging.getLogger("skyline.worker.archiver")
@@ -39,7 +37,7 @@ INVALID_RETRY_SECONDS = 3600.0
 class Archiver:
     def __init__(
         self,
-        connection: redis.Redis,
+        due: ArchiveDue,
         database_url: str,
         *,
         interval_seconds: float,
@@ -47,7 +45,7 @@ class Archiver:
         grace_seconds: int,
         batch: int = 20,
     ) -> None:
-        self.due = ArchiveDue(connection)
+        self.due = due
         self.database_url = database_url
         self.interval = interval_seconds
         self.lease = lease_seconds
@@ -59,12 +57,13 @@ class Archiver:
         self._thread: threading.Thread | None = None
 
     @classmethod
-    def from_settings(cls, connection: redis.Redis, settings: Settings) -> Archiver | None:
+    def from_services(cls, services: Services) -> Archiver | None:
         """The worker's archiver; None without DATABASE_URL (no archive to write to)."""
+        settings = services.settings
         if not settings.database_url:
             return None
         return cls(
-            connection,
+            services.archive_due,
             settings.database_url,
             interval_seconds=settings.archive_seconds,
             lease_seconds=settings.archive_lease_seconds,

@@ -13,23 +13,22 @@ import random
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-import redis
 from rq import get_current_job
 from rq.job import Job
 
 from engines import registry
 from engines.bots import choose, level_for
 from engines.core import RulesError
-from service.config import SettingError, Settings
 from service.play.errors import PlayError, StaleVersion
 from service.play.games import Games, bot_seats_to_act, has_humans
-from service.store.botqueue import BotQueue
-from service.store.connect import is_cluster, settings_client
-from service.store.games import GameMissing, GameStore
+from service.play.replies import AppliedMove
+from service.play.services import Services
+from service.store.games import GameMissing
 
 from . import faults
+from .services import services as process_services
 
 log = logging.getLogger(__name__)
 
@@ -51,42 +50,15 @@ def waited_in_queue(job: Job | None) -> float:
     return max(0.0, (datetime.now(UTC) - job.enqueued_at.replace(tzinfo=UTC)).total_seconds())
 
 
-_store_clients: dict[str, redis.Redis] = {}
-
-
-def store_connection() -> redis.Redis:
-    """This process's client of the games' Redis (``REDIS_URL``): a job's own connection is RQ's,
-    which may be another Redis (``RQ_REDIS_URL``)."""
-    settings = Settings.from_env()
-    url = settings.redis_url
-    if not url:  # the worker's runner refuses to start without one
-        raise RuntimeError("REDIS_URL is not set.")
-    if url not in _store_clients:
-        _store_clients[url] = settings_client(settings)
-    return _store_clients[url]
-
-
 class Turns:
-    """What a job needs around the rules: the games (on ``connection``), and the queues to look at
-    (on ``queue_connection``, by default the same Redis)."""
+    """What a job needs around the rules, from the process's ``Services``: its games, the queues to
+    look at, and the settings that shape a turn."""
 
-    def __init__(self, connection: Any, queue_connection: Any = None) -> None:
-        settings = Settings.from_env()
-        store = GameStore(
-            connection,
-            ttl_seconds=settings.game_ttl_seconds,
-            finished_ttl_seconds=settings.finished_game_ttl_seconds,
-            lobby_ttl_seconds=settings.lobby_ttl_seconds,
-        )
-        if queue_connection is None and is_cluster(connection):
-            raise SettingError(
-                "RQ cannot use a Redis Cluster: its queues need a Redis of their own (RQ_REDIS_URL)"
-            )
-        queues = connection if queue_connection is None else queue_connection
-        self.queue = BotQueue(queues, job_timeout=settings.bot_job_timeout)
-        self.pressure_jobs = settings.bot_pressure_jobs
-        # A job reads the game itself, and its Games lives for one job: nothing to keep.
-        self.games = Games(store, self.queue.enqueue_turn, recent_games=0)
+    def __init__(self, services: Services) -> None:
+        self.games = services.games
+        self.queue = services.bot_queue
+        self.pressure_jobs = services.settings.bot_pressure_jobs
+        self.fault_delay = services.settings.fault_bot_delay_seconds
 
     def human_waiting(self) -> Callable[[], bool]:
         """A check, asked at most every ALL_BOT_SLICE_SECONDS, that a human's game waits for a bot."""
@@ -101,15 +73,11 @@ class Turns:
         return check
 
 
-def _games(connection: Any) -> Games:
-    return Turns(connection).games
-
-
 def play_bot_turn(
     game_id: str,
     version: int,
-    connection: Any = None,
     *,
+    services: Services | None = None,
     max_turns: int = 64,
     max_seconds: float = 2.0,
     waited: float | None = None,
@@ -121,16 +89,11 @@ def play_bot_turn(
     past the budget it enqueues the next turn, so other games get their share of workers.
     The first move thinks less by the time the job ``waited`` in its queue (read from the
     running RQ job when not given), down to ``LATE_MIN_SHARE`` of its level's time.
+    ``services``: the process's (``worker.services``) unless given.
     """
-    job = get_current_job()
-    queue_connection = None
-    if connection is None:
-        if job is None:
-            raise RuntimeError("play_bot_turn runs as an RQ job, or is given its Redis connection.")
-        connection, queue_connection = store_connection(), job.connection
     if waited is None:
-        waited = waited_in_queue(job)
-    turns = Turns(connection, queue_connection)
+        waited = waited_in_queue(get_current_job())
+    turns = Turns(process_services() if services is None else services)
     games = turns.games
     started = time.perf_counter()
     played: list[dict[str, Any]] = []
@@ -139,7 +102,13 @@ def play_bot_turn(
     yield_to_humans: Callable[[], bool] | None = None
     while True:
         step = _play_one(
-            games, game_id, version, budget=budget, spent=0.0 if played else waited, interrupt=yield_to_humans
+            games,
+            game_id,
+            version,
+            budget=budget,
+            spent=0.0 if played else waited,
+            interrupt=yield_to_humans,
+            fault_delay=turns.fault_delay,
         )
         if step["outcome"] != "played":
             outcome = step["outcome"] if not played else "played"
@@ -192,12 +161,14 @@ def _play_one(
     budget: float = 1.0,
     spent: float = 0.0,
     interrupt: Callable[[], bool] | None = None,
+    fault_delay: float = 0.0,
 ) -> dict[str, Any]:
     """Play the move of the first bot seat to act at ``version``.
 
     ``budget`` scales the level's thinking time (under queue pressure), less ``spent`` seconds
     already gone since the turn was asked for (down to ``LATE_MIN_SHARE``); ``interrupt``, when it
-    turns true, ends the thinking early (a game of bots only, while a human's game waits).
+    turns true, ends the thinking early (a game of bots only, while a human's game waits);
+    ``fault_delay``: SKYLINE_FAULT_BOT_DELAY_SECONDS, for the crash tests (worker.faults).
     """
     try:
         stored = games.store.load(game_id)
@@ -219,7 +190,7 @@ def _play_one(
         level = "random"
     rng = random.Random(f"{game_id}:{version}:{seat}")
     fallback = False
-    faults.before_bot_move()  # a no-op unless a crash test asks for a slow bot
+    faults.before_bot_move(fault_delay)  # a no-op unless a crash test asks for a slow bot
     try:
         seconds = level_for(bot, level).seconds
         out_of_time = _timer(None if seconds is None else think_seconds(seconds * budget, spent))
@@ -249,6 +220,6 @@ def _play_one(
         "move": move,
         "fallback": fallback,
         "version": reply["version"],
-        "bot_to_act": any(kinds.get(s) == "bot" for s in reply["to_act"]),
+        "bot_to_act": any(kinds.get(s) == "bot" for s in cast(AppliedMove, reply)["to_act"]),  # no dry run
         "humans": has_humans(stored.meta),
     }

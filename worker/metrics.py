@@ -98,8 +98,15 @@ class _ThreadingServer(ThreadingMixIn, WSGIServer):
     daemon_threads = True
 
 
-def serve_http(port: int, host: str = "0.0.0.0", alive: Callable[[], bool] = lambda: True) -> WSGIServer:
-    """Serve ``/metrics`` and ``/healthz`` of this worker from a daemon thread; return the server."""
+def serve_http(
+    port: int,
+    host: str = "0.0.0.0",
+    alive: Callable[[], bool] = lambda: True,
+    *,
+    multiprocess: bool = False,
+) -> WSGIServer:
+    """Serve ``/metrics`` and ``/healthz`` of this worker from a daemon thread; return the server.
+    ``multiprocess``: PROMETHEUS_MULTIPROC_DIR is set (the exposition sums every process's files)."""
 
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         path = environ.get("PATH_INFO", "")
@@ -110,7 +117,7 @@ def serve_http(port: int, host: str = "0.0.0.0", alive: Callable[[], bool] = lam
             )
             return [b'{"status": "ok"}' if ok else b'{"status": "stopped"}']
         if path == "/metrics":
-            body, content_type = exposition(None)  # the API's exposition, without the queue
+            body, content_type = exposition(None, multiprocess=multiprocess)  # the API's, without the queue
             start_response("200 OK", [("Content-Type", content_type)])
             return [body]
         start_response("404 Not Found", [("Content-Type", "text/plain")])

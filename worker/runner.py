@@ -26,6 +26,7 @@ import threading
 import time
 from typing import Any
 
+from redis import Redis
 from rq.defaults import DEFAULT_WORKER_TTL
 from rq.exceptions import AbandonedJobError
 from rq.job import Job
@@ -34,17 +35,17 @@ from rq.serializers import JSONSerializer
 from rq.timeouts import JobTimeoutException
 from rq.worker import SimpleWorker
 
-from service.config import Settings
-from service.store.botqueue import QUEUE_NAMES, queue_redis
-from service.store.connect import settings_client
-from service.store.keys import WEBHOOK_WORKERS
-from service.store.migrate import refuse_first_layout
+from service.config import SettingError, Settings
+from service.play.services import Services
+from service.store.botqueue import QUEUE_NAMES
+from service.store.connect import is_cluster
 from service.store.workers import WorkerPresence, member
 from service.watch import logs
 
 from . import metrics
 from .archiver import Archiver
 from .jobs import waited_in_queue
+from .services import install
 from .sweeper import Sweeper
 
 log = logging.getLogger("skyline.worker")
@@ -90,10 +91,10 @@ class SkylineWorker(SimpleWorker):
         self.abandon_grace_seconds = abandon_grace_seconds
         self.presence = presence
         self._failures: dict[str, type[BaseException] | None] = {}
-        self.push_exc_handler(self._on_exception)
+        self.push_exc_handler(self._on_exception)  # type: ignore[no-untyped-call]  # rq's, unannotated
 
     def register_birth(self) -> None:
-        super().register_birth()
+        super().register_birth()  # type: ignore[no-untyped-call]  # rq's, unannotated
         if self.presence is not None:
             self.presence.start()
 
@@ -180,15 +181,6 @@ class SkylineWorker(SimpleWorker):
         return ok
 
 
-def _settings() -> tuple[Settings, str]:
-    """The worker's settings and its REDIS_URL, which must be set; its logs configured by them."""
-    settings = Settings.from_env()
-    if not settings.redis_url:
-        raise SystemExit("REDIS_URL is not set.")
-    logs.configure(settings.log_level, settings.log_format)
-    return settings, settings.redis_url
-
-
 def _work(
     worker: SimpleWorker,
     helpers: list[Any],
@@ -196,7 +188,7 @@ def _work(
     also_stop: tuple[Any, ...] = (),
     burst: bool,
     http_port: int | None,
-    log_level: str,
+    settings: Settings,
 ) -> int:
     """Run ``worker`` with its helper threads (started here; stopped after, with ``also_stop``,
     those started elsewhere) and, on ``http_port``, its /metrics and /healthz, until SIGTERM
@@ -205,10 +197,14 @@ def _work(
         helper.start()
     server = None
     if http_port:
-        server = metrics.serve_http(http_port, alive=threading.main_thread().is_alive)
+        server = metrics.serve_http(
+            http_port,
+            alive=threading.main_thread().is_alive,
+            multiprocess=settings.prometheus_multiproc_dir is not None,
+        )
         log.info("worker metrics and health on port %s", server.server_port)
     try:
-        worker.work(burst=burst, logging_level=log_level)
+        worker.work(burst=burst, logging_level=settings.log_level)
     finally:
         for helper in (*helpers, *also_stop):
             helper.stop()
@@ -217,33 +213,45 @@ def _work(
     return 0
 
 
-def run_webhooks(*, burst: bool = False, http_port: int | None = None) -> int:
-    """Run one webhook worker (``worker.webhooks``): the ``skyline-webhooks`` queue's jobs, and the
-    dispatcher thread that fans out committed versions and enqueues the due endpoints."""
+def _queues(services: Services) -> Redis:
+    """RQ's connection: the queues' Redis, which cannot be a cluster's (Settings.from_env refuses
+    SKYLINE_REDIS_CLUSTER without RQ_REDIS_URL; settings made by hand are refused here)."""
+    if is_cluster(services.queue_redis):
+        raise SettingError(
+            "RQ cannot use a Redis Cluster: its queues need a Redis of their own (RQ_REDIS_URL)"
+        )
+    return services.queue_redis
+
+
+def run_webhooks(services: Services, *, burst: bool = False, http_port: int | None = None) -> int:
+    """Run one webhook worker (``worker.webhooks``) over ``services``: the ``skyline-webhooks``
+    queue's jobs, and the dispatcher thread that fans out committed versions and enqueues the due
+    endpoints."""
     from . import webhooks
 
-    settings, url = _settings()
+    install(services)
+    settings = services.settings
     worker = SimpleWorker(
         [webhooks.QUEUE_NAME],
-        connection=queue_redis(settings),
+        connection=_queues(services),
         serializer=JSONSerializer,
         maintenance_interval=settings.worker_maintenance_seconds,
         worker_ttl=settings.worker_ttl_seconds,
     )
-    beat = PresenceBeat(WorkerPresence(settings_client(settings), key=WEBHOOK_WORKERS))
+    beat = PresenceBeat(services.webhook_workers)
     helpers = [webhooks.Dispatcher(webhooks.context()), beat]
-    return _work(worker, helpers, burst=burst, http_port=http_port, log_level=settings.log_level)
+    return _work(worker, helpers, burst=burst, http_port=http_port, settings=settings)
 
 
-def run(*, burst: bool = False, http_port: int | None = None) -> int:
-    """Run one worker on the bot queue until SIGTERM (warm shutdown) or, with burst, an empty queue."""
-    settings, url = _settings()
-    # RQ's own Redis (RQ_REDIS_URL); the games, heartbeats and sweeps stay on REDIS_URL's.
-    refuse_first_layout(settings_client(settings))
-    beat = PresenceBeat(WorkerPresence(settings_client(settings)))
+def run(services: Services, *, burst: bool = False, http_port: int | None = None) -> int:
+    """Run one worker on the bot queue over ``services`` until SIGTERM (warm shutdown) or, with
+    burst, an empty queue; its sweeper and archiver (with DATABASE_URL) as threads beside it."""
+    install(services)
+    settings = services.settings
+    beat = PresenceBeat(services.bot_workers)
     worker = SkylineWorker(
         list(QUEUE_NAMES),  # in order: a game with a human first
-        connection=queue_redis(settings),
+        connection=_queues(services),
         serializer=JSONSerializer,
         abandon_grace_seconds=settings.worker_abandon_grace_seconds,
         maintenance_interval=settings.worker_maintenance_seconds,
@@ -252,9 +260,7 @@ def run(*, burst: bool = False, http_port: int | None = None) -> int:
         worker_ttl=settings.worker_ttl_seconds,
         presence=beat,  # started by the worker once RQ has registered it
     )
-    sweeper = Sweeper.from_settings(settings_client(settings), settings, queue_redis(settings))
-    archiver = Archiver.from_settings(settings_client(settings), settings)
+    sweeper = Sweeper.from_services(services)
+    archiver = Archiver.from_services(services)
     helpers = [sweeper] if archiver is None else [sweeper, archiver]
-    return _work(
-        worker, helpers, also_stop=(beat,), burst=burst, http_port=http_port, log_level=settings.log_level
-    )
+    return _work(worker, helpers, also_stop=(beat,), burst=burst, http_port=http_port, settings=settings)

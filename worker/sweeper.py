@@ -32,21 +32,13 @@ import logging
 import threading
 import time
 
-import redis
-
 from engines import registry
-from service.config import Settings
-from service.play.clocks import Clocks
 from service.play.games import bot_seats_to_act, has_humans
-from service.play.seats import Seats
-from service.store.archiving import IdleGames
+from service.play.services import Services
 from service.store.games import GameMissing
 from service.store.keys import SWEEPER_LOCK
-from service.store.lobby import LobbyIndex
-from service.store.seats import SeatStore
 
 from . import metrics
-from .jobs import Turns
 
 log = logging.getLogger("skyline.worker.sweeper")
 
@@ -54,38 +46,33 @@ log = logging.getLogger("skyline.worker.sweeper")
 class Sweeper:
     def __init__(
         self,
-        connection: redis.Redis,
+        services: Services,
         *,
         stall_seconds: float,
         interval_seconds: float,
         batch: int = 200,
-        queue_connection: redis.Redis | None = None,
     ) -> None:
-        # The same store and queues as a bot job's (worker.jobs.Turns), from the same settings: the
-        # marks on ``connection`` (REDIS_URL), the turns enqueued on ``queue_connection`` (RQ's).
-        turns = Turns(connection, queue_connection)
-        self.store = turns.games.store
-        self.queue = turns.queue
-        self.connection = connection
+        # The same games, seats and queues as a bot job's (worker.jobs.Turns): the process's Services,
+        # the marks on the store's Redis (REDIS_URL), the turns enqueued on RQ's.
+        self.store = services.store
+        self.queue = services.bot_queue
+        self.connection = services.redis
         self.stall_seconds = stall_seconds
         self.interval = interval_seconds
         self.batch = batch
-        lobby = LobbyIndex(connection, turns.games.store.lobby_ttl)
-        self.seats = Seats(turns.games, SeatStore(connection), lobby)
-        self.clocks = Clocks(turns.games, self.seats)
-        self.idle = IdleGames(connection)
+        self.seats = services.seats
+        self.clocks = services.clocks
+        self.idle = services.idle_games
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     @classmethod
-    def from_settings(
-        cls, connection: redis.Redis, settings: Settings, queue_connection: redis.Redis | None = None
-    ) -> Sweeper:
+    def from_services(cls, services: Services) -> Sweeper:
+        settings = services.settings
         return cls(
-            connection,
+            services,
             stall_seconds=settings.bot_job_timeout + settings.worker_abandon_grace_seconds,
             interval_seconds=settings.sweep_seconds,
-            queue_connection=queue_connection,
         )
 
     def sweep_once(self, now: float | None = None) -> dict[str, int]:

@@ -57,22 +57,20 @@ import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
 
-from service.config import WEBHOOK_RETRY_SCHEDULE, Settings
+from service.config import WEBHOOK_RETRY_SCHEDULE
+from service.play.errors import WebhookRefused
+from service.play.services import Services
 from service.play.webhooks import (
     Resolver,
     Target,
-    WebhookRefused,
-    Webhooks,
     check_url,
     resolve,
     secret_key,
 )
-from service.store.botqueue import queue_redis
-from service.store.connect import settings_client
 from service.store.keys import game_key, webhook_rate_key
-from service.store.webhooks import WebhookStore
 
 from . import metrics
+from .services import services as process_services
 
 log = logging.getLogger("skyline.webhooks")
 QUEUE_NAME = "skyline-webhooks"
@@ -85,11 +83,6 @@ SCHEDULE = WEBHOOK_RETRY_SCHEDULE
 TIMEOUT_SECONDS = 10.0
 MAX_REPLY_BYTES = 64 * 1024
 USER_AGENT = "Skyline-Webhooks/1"
-
-
-def schedule() -> tuple[float, ...]:
-    """The delays between attempts: the specification's, or ``SKYLINE_WEBHOOK_RETRY_SCHEDULE``."""
-    return Settings.from_env().webhook_retry_schedule
 
 
 def sign(secret: str, message_id: str, timestamp: int, body: bytes) -> str:
@@ -173,8 +166,9 @@ def attempt(
     timeout: float = TIMEOUT_SECONDS,
     delays: tuple[float, ...] | None = None,
 ) -> Outcome:
-    """Attempt ``attempt_number`` (1 for the first) of one notice to one endpoint."""
-    delays = schedule() if delays is None else delays
+    """Attempt ``attempt_number`` (1 for the first) of one notice to one endpoint; ``delays``: the
+    schedule of the retries (SKYLINE_WEBHOOK_RETRY_SCHEDULE's; the specification's by default)."""
+    delays = SCHEDULE if delays is None else delays
     status: int | None = None
     retry_after: float | None = None
     error: str | None = None
@@ -210,50 +204,32 @@ def attempt(
 
 # ---- the queue's jobs and the dispatcher ---------------------------------------------------------
 class Context:
-    """What the jobs and the dispatcher of one process share: the stores and the settings."""
+    """What the jobs and the dispatcher of one process share: its ``Services``, and RQ's queue of
+    deliveries on the queues' Redis (RQ_REDIS_URL); the endpoints, the outbox and the leases stay
+    on the store's."""
 
-    def __init__(self, connection: redis.Redis, queue_connection: redis.Redis | None = None) -> None:
-        from service.play.games import Games
-        from service.store.games import GameStore
-
-        settings = Settings.from_env()
-        self.redis = connection
+    def __init__(self, services: Services) -> None:
+        settings = services.settings
+        self.redis = services.redis
         self.settings = settings
-        store = GameStore(
-            connection,
-            ttl_seconds=settings.game_ttl_seconds,
-            finished_ttl_seconds=settings.finished_game_ttl_seconds,
-            lobby_ttl_seconds=settings.lobby_ttl_seconds,
-        )
-        self.store = WebhookStore(
-            connection, ttl_seconds=max(settings.game_ttl_seconds, settings.lobby_ttl_seconds)
-        )
-        self.webhooks = Webhooks(
-            self.store,
-            Games(store, recent_games=0),
-            allow_http=settings.webhook_allow_http,
-            allow_private=settings.webhook_allow_private,
-        )
-        # RQ's own Redis (RQ_REDIS_URL); the endpoints, the outbox and the leases stay on the store's.
-        queues = connection if queue_connection is None else queue_connection
-        self.queue = Queue(QUEUE_NAME, connection=queues, serializer=JSONSerializer)
+        self.store = services.webhook_store
+        self.webhooks = services.webhooks
+        self.queue = Queue(QUEUE_NAME, connection=services.queue_redis, serializer=JSONSerializer)
         self.rate_per_second = settings.webhook_rate_per_second
         # How long a claimed endpoint is left to its worker: above one attempt's timeout.
         self.lease = settings.webhook_lease_seconds
 
 
-_contexts: dict[tuple[str, str | None], Context] = {}
+_context: list[tuple[Services, Context]] = []
 
 
 def context() -> Context:
-    settings = Settings.from_env()
-    url = settings.redis_url
-    if url is None:  # the worker's runner refuses to start without one
-        raise RuntimeError("REDIS_URL is not set.")
-    urls = (url, settings.queue_redis_url)
-    if urls not in _contexts:
-        _contexts[urls] = Context(settings_client(settings), queue_redis(settings))
-    return _contexts[urls]
+    """The context of this process's ``Services`` (worker.services), made at its first use (again
+    when other Services were installed since: a test's)."""
+    services = process_services()
+    if not _context or _context[0][0] is not services:
+        _context[:] = [(services, Context(services))]
+    return _context[0][1]
 
 
 def _rate_admits(ctx: Context, url: str) -> bool:

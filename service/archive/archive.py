@@ -43,11 +43,6 @@ from .schema import lock_key, notice_dead_clients
 # pg_advisory_xact_lock's key for handing out positions in commit order (see the docstring).
 POSITION_LOCK = lock_key("positions")
 
-# How long a read or a write waits for a connection before the archive counts as unavailable, when
-# the caller names no timeout: read at each construction, so that a test of a PostgreSQL that is
-# down sets it short for whichever room builds the archive (each read would wait it out).
-POOL_TIMEOUT_SECONDS = 10.0
-
 _INSERT_GAME = """
 INSERT INTO archived_games (id, status, version, meta, result, created_at, started_at, ended_at, rematch)
 VALUES (%s, %s, %s, %s::json, %s::json, %s, %s, %s, %s)
@@ -90,7 +85,7 @@ class Archive:
         *,
         min_size: int = 1,
         max_size: int = 4,
-        timeout: float | None = None,
+        timeout: float = 10.0,
         reconnect_timeout: float = 300.0,
         name: str = "skyline-archive",
     ) -> None:
@@ -98,7 +93,7 @@ class Archive:
             conninfo,
             min_size=min_size,
             max_size=max_size,
-            timeout=POOL_TIMEOUT_SECONDS if timeout is None else timeout,
+            timeout=timeout,
             reconnect_timeout=reconnect_timeout,
             # UTC on every session: times read back do not depend on the server's setting.
             kwargs={"client_encoding": "utf8", "application_name": name, "options": "-c TimeZone=UTC"},

@@ -19,6 +19,7 @@ which also proves that each line reaches its result. Times are RFC 3339, UTC, to
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -65,7 +66,7 @@ def _text(raw: bytes | None) -> str | None:
     return None if raw is None else raw.decode("utf-8")
 
 
-def game_line(item: ExportedGame, record: dict[str, Any]) -> bytes:
+def game_line(item: ExportedGame, record: Mapping[str, Any]) -> bytes:
     """The line of ``item`` (with its newline); ``record`` is its GET /games/{id}/record shape."""
     game = item.game
     line = {

@@ -1,6 +1,7 @@
 """The HTTP contract and its views: everything that knows a request, a status or a header.
 
-- app.py: ``create_app``, the app factory (Flask, flask-smorest), and the contract's errors;
+- app.py: ``create_app``, the app factory (Flask, flask-smorest) over the process's ``Services``,
+  and the contract's errors; services.py: ``services()``, what a view reaches, typed;
 - api.py: the routes of games and operations; pictures.py: board pictures and /play
   (static/play/); docs.py: /docs; hooks.py: each request's id, access line and metrics, and
   /metrics;

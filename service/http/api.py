@@ -5,19 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Response, current_app, request
+from flask import Response, request
+from flask.typing import ResponseReturnValue
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from marshmallow import Schema
 
 from ..play import auth
 from ..play.errors import InvalidPlayerKey
 from ..play.games import Games
 from . import conditional, jsonbody, sse
 from .bearer import PLAYER_SEAT, bearer_token
+from .components import ref
 from .problems import Problem
 from .ratelimit import address_key
 from .schemas import (
-    MAX_VERSION,
     ActionQuerySchema,
     ActionSchema,
     CatalogSchema,
@@ -27,6 +29,7 @@ from .schemas import (
     IndexSchema,
     ReadySchema,
 )
+from .services import parts, services
 
 # Schemas are passed as instances: webargs would otherwise build one per request.
 blp = Blueprint("games", __name__, description="Create games, read them, list and play moves.")
@@ -53,21 +56,18 @@ IDEMPOTENCY_HEADER = {
     "schema": {"type": "string", "minLength": 1, "maxLength": 128},
     "description": "A retried request with the same key is answered once, with the first reply.",
 }
-DRY_RUN = {
-    "in": "query",
-    "name": "dry_run",
-    "required": False,
-    "schema": {"type": "boolean", "default": False},
-    "description": "Only judge the move (the reply says `valid`); change nothing.",
-}
-SINCE = {
-    "in": "query",
-    "name": "since",
-    "required": False,
-    "schema": {"type": "integer", "minimum": 0, "maximum": MAX_VERSION, "default": 0},
-    "description": "Only the entries after this version.",
-}
 GAME_ID = {"in": "path", "name": "game_id", "required": True, "schema": {"type": "string", "maxLength": 64}}
+
+
+def query_parameters(schema: Schema) -> dict[str, Any]:
+    """The parameters of a query as the schema that reads it has them (apispec expands the
+    fields): an operation whose doc lists its path and header parameters lists its query so,
+    as that list replaces the one flask-smorest would have made from ``blp.arguments``."""
+    return {"in": "query", "schema": schema}
+
+
+ACTION_QUERY = ActionQuerySchema()
+EVENTS_QUERY = EventsQuerySchema()
 # What a conditional reply sends (service.http.conditional), on its 200 and its 304 alike.
 _ETAG = {
     "description": "A strong tag of these bytes: send it back as If-None-Match to get 304 while they "
@@ -132,16 +132,6 @@ CREATOR_HEADER = {
 }
 OPTIONAL_TOKEN: list[dict[str, list[str]]] = [{}, {SEAT_TOKEN: []}]
 
-# Replies whose shape depends on the title: service.http.contract describes them (tagged unions).
-TAGGED_REPLIES = {
-    ("/games", "post", "201"): "GameCreated",
-    ("/games/{game_id}", "get", "200"): "Game",
-    ("/games/{game_id}/moves", "get", "200"): "Moves",
-    ("/games/{game_id}/actions", "post", "200"): "ActionResult",
-    ("/games/{game_id}/events", "get", "200"): "Events",
-    ("/games/{game_id}/record", "get", "200"): "Record",
-}
-
 # The README's curl session ("A session with curl"), so `curl localhost:8000/` shows how to start.
 QUICKSTART_URL = "README.md#a-session-with-curl"
 QUICKSTART = [
@@ -160,7 +150,7 @@ QUICKSTART = [
 
 
 def games() -> Games:
-    return current_app.extensions["skyline.games"]
+    return services().games
 
 
 def json_response(body: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
@@ -171,7 +161,7 @@ def caller_token() -> str | None:
     """The request's seat token; for a player key, its player (one read) and the seat it names."""
     token = bearer_token(request.headers.get("Authorization"))
     if token is not None and auth.is_player_key(token):
-        return current_app.extensions["skyline.players"].credential(token, request.environ.get(PLAYER_SEAT))
+        return services().players.credential(token, request.environ.get(PLAYER_SEAT))
     return token
 
 
@@ -203,9 +193,9 @@ class Catalog(MethodView):
     @blp.response(200, CatalogSchema, headers=FIXED_HEADERS)
     @blp.alt_response(304, description=NOT_MODIFIED, headers=FIXED_HEADERS)
     @blp.doc(operationId="getCatalog")
-    def get(self):
+    def get(self) -> ResponseReturnValue:
         """List the games: titles, seat counts, options, move and view schemas, bots."""
-        body, etag = current_app.extensions["skyline.catalog_json"]
+        body, etag = parts().catalog_reply
         return conditional.reply(body, etag=etag)
 
 
@@ -214,15 +204,16 @@ class GameList(MethodView):
     @blp.arguments(CreateGameSchema())
     @blp.response(
         201,
+        ref("GameCreated"),
         description="The game, with one secret token per human seat.",
         headers={"Location": {"schema": {"type": "string"}}},
     )
     @blp.alt_response(415, response="UnsupportedMediaType")
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(operationId="createGame", parameters=[CREATOR_HEADER], security=[{}, {PLAYER_KEY: []}])
-    def post(self, body):
+    def post(self, body: dict[str, Any]) -> ResponseReturnValue:
         """Create a game; the reply holds one secret token per human seat."""
-        notify = current_app.extensions["skyline.webhooks"]
+        notify = services().webhooks
         endpoints, secret = notify.checked_at_creation(body.pop("webhooks", None) or [])  # before the game
         player = creator_player()
         created = games().create(body, address=address_key(request.remote_addr), player=player)
@@ -231,18 +222,18 @@ class GameList(MethodView):
             created["webhook_secret"] = secret
         if any("player" in seat for seat in body["seats"]):
             # The bound players' own webhooks (an invitation is announced from version 0).
-            current_app.extensions["skyline.players"].attach(created["id"], -1, created=created)
+            services().players.attach(created["id"], -1, created=created)
         return json_response(created, 201, {"Location": f"/games/{created['id']}"})
 
 
 @blp.route("/games/<game_id>")
 class GameResource(MethodView):
-    @blp.response(200, description="The game as you may see it.", headers=CALLERS_HEADERS)
+    @blp.response(200, ref("Game"), description="The game as you may see it.", headers=CALLERS_HEADERS)
     @blp.alt_response(304, description=NOT_MODIFIED, headers=CALLERS_HEADERS)
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
     @blp.doc(operationId="getGame", parameters=[GAME_ID, AUTH_HEADER], security=OPTIONAL_TOKEN)
-    def get(self, game_id):
+    def get(self, game_id: str) -> ResponseReturnValue:
         """Show the game as the caller's seat (or a spectator) may see it."""
         shown = games().show(game_id, caller_token())
         return conditional.reply(orjson.dumps(shown), vary=conditional.BY_CALLER)
@@ -250,12 +241,14 @@ class GameResource(MethodView):
 
 @blp.route("/games/<game_id>/moves")
 class Moves(MethodView):
-    @blp.response(200, description="Your legal moves (none for a spectator).", headers=CALLERS_HEADERS)
+    @blp.response(
+        200, ref("Moves"), description="Your legal moves (none for a spectator).", headers=CALLERS_HEADERS
+    )
     @blp.alt_response(304, description=NOT_MODIFIED, headers=CALLERS_HEADERS)
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
     @blp.doc(operationId="getMoves", parameters=[GAME_ID, AUTH_HEADER], security=OPTIONAL_TOKEN)
-    def get(self, game_id):
+    def get(self, game_id: str) -> ResponseReturnValue:
         """List the legal moves of the caller's seat, with labels, and who is to act."""
         return conditional.reply(games().moves_json(game_id, caller_token()), vary=conditional.BY_CALLER)
 
@@ -263,8 +256,10 @@ class Moves(MethodView):
 @blp.route("/games/<game_id>/actions")
 class Actions(MethodView):
     @blp.arguments(ActionSchema())
-    @blp.arguments(ActionQuerySchema(), location="query")
-    @blp.response(200, description="The move's events and your new view (or, dry runs, `valid`).")
+    @blp.arguments(ACTION_QUERY, location="query")
+    @blp.response(
+        200, ref("ActionResult"), description="The move's events and your new view (or, dry runs, `valid`)."
+    )
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(403, response="Forbidden")
     @blp.alt_response(404, response="NotFound")
@@ -273,7 +268,7 @@ class Actions(MethodView):
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(
         operationId="postAction",
-        parameters=[GAME_ID, ACT_AUTH_HEADER, IDEMPOTENCY_HEADER, DRY_RUN],
+        parameters=[GAME_ID, ACT_AUTH_HEADER, IDEMPOTENCY_HEADER, query_parameters(ACTION_QUERY)],
         # The Authorization header above is required, and a move without a seat token is 401.
         # The security requirement lists the token as optional all the same: schemathesis's
         # ST401 check (in `--checks all`) takes a token its stateful phase got through the
@@ -281,7 +276,7 @@ class Actions(MethodView):
         # invalid authentication" (docs/contract-testing.md).
         security=OPTIONAL_TOKEN,
     )
-    def post(self, body, query, game_id):
+    def post(self, body: dict[str, Any], query: dict[str, Any], game_id: str) -> ResponseReturnValue:
         """Play one move of the caller's seat (or only check it, with dry_run=true)."""
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 1 <= len(key) <= 128:
@@ -299,9 +294,10 @@ class Actions(MethodView):
 
 @blp.route("/games/<game_id>/events")
 class Events(MethodView):
-    @blp.arguments(EventsQuerySchema(), location="query")
+    @blp.arguments(EVENTS_QUERY, location="query")
     @blp.response(
         200,
+        ref("Events"),
         description="The log, redacted for you; with Accept: text/event-stream, live.",
         headers={**CALLERS_HEADERS, "Vary": EVENTS_VARY},
     )
@@ -315,8 +311,12 @@ class Events(MethodView):
     )
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
-    @blp.doc(operationId="getEvents", parameters=[GAME_ID, AUTH_HEADER, SINCE], security=OPTIONAL_TOKEN)
-    def get(self, query, game_id):
+    @blp.doc(
+        operationId="getEvents",
+        parameters=[GAME_ID, AUTH_HEADER, query_parameters(EVENTS_QUERY)],
+        security=OPTIONAL_TOKEN,
+    )
+    def get(self, query: dict[str, Any], game_id: str) -> ResponseReturnValue:
         """The game's log, redacted for the caller; as text/event-stream, live updates."""
         token = caller_token()
         best = request.accept_mimetypes.best_match(["application/json", "text/event-stream"])
@@ -327,12 +327,12 @@ class Events(MethodView):
 
 @blp.route("/games/<game_id>/record")
 class Record(MethodView):
-    @blp.response(200, description="The record of a finished game.", headers=FIXED_HEADERS)
+    @blp.response(200, ref("Record"), description="The record of a finished game.", headers=FIXED_HEADERS)
     @blp.alt_response(304, description=NOT_MODIFIED, headers=FIXED_HEADERS)
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(409, response="Conflict")
     @blp.doc(operationId="getRecord", parameters=[GAME_ID])
-    def get(self, game_id):
+    def get(self, game_id: str) -> ResponseReturnValue:
         """Seed, options and every move, once the game is over (it reveals all)."""
         return conditional.reply(orjson.dumps(games().record(game_id)))
 
@@ -341,7 +341,7 @@ class Record(MethodView):
 class Index(MethodView):
     @ops.response(200, IndexSchema)
     @ops.doc(operationId="getIndex")
-    def get(self):
+    def get(self) -> ResponseReturnValue:
         """Where to start: the interactive reference, the contract, the catalog, a curl session."""
         return json_response(
             {
@@ -362,7 +362,7 @@ class Index(MethodView):
 class Health(MethodView):
     @ops.response(200, HealthSchema)
     @ops.doc(operationId="getHealth")
-    def get(self):
+    def get(self) -> ResponseReturnValue:
         """The process is up."""
         return json_response({"status": "ok"})
 
@@ -372,10 +372,10 @@ class Ready(MethodView):
     @ops.response(200, ReadySchema)
     @ops.alt_response(503, response="ServiceUnavailable")
     @ops.doc(operationId="getReady")
-    def get(self):
+    def get(self) -> ResponseReturnValue:
         """The process can reach Redis (503 if not); `degraded` while no bot worker is alive."""
         try:
-            workers = current_app.extensions["skyline.worker_presence"].alive()
+            workers = services().bot_workers.alive()
         except Exception:
             raise Problem(503, "redis_unreachable", "Redis cannot be reached.") from None
         return json_response({"status": "ready" if workers else "degraded", "bot_workers": workers})

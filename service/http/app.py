@@ -6,30 +6,14 @@ from typing import Any
 
 import flask
 import orjson
-import redis
 from flask import Flask
 from flask_smorest import Api
 
-from ..config import Settings
-from ..play.archiving import ArchivedReads
-from ..play.games import Games
-from ..play.players import Players
-from ..play.seats import Seats
-from ..play.versions import Versions
-from ..play.webhooks import Webhooks
-from ..store.botgames import BotGameQuota
-from ..store.botqueue import BotQueue, queue_redis
-from ..store.connect import settings_client
-from ..store.games import GameStore
-from ..store.lobby import LobbyIndex
-from ..store.migrate import refuse_first_layout
-from ..store.players import PlayerStore
-from ..store.seats import SeatStore
-from ..store.streamcaps import StreamCaps
-from ..store.webhooks import WebhookStore
-from ..store.workers import WorkerPresence
+from ..play.services import Services
 from . import bodylimit, conditional, cors, errors, fastlane, hooks, jsonbody, ratelimit
 from .schemas import ProblemSchema
+from .services import AppParts
+from .services import install as install_parts
 
 API_TITLE = "Skyline"
 API_VERSION = "1.0.0"
@@ -127,101 +111,25 @@ def api_config() -> dict[str, Any]:
     }
 
 
-def create_app(
-    settings: Settings | None = None,
-    *,
-    redis_client: redis.Redis | None = None,
-    enqueue_bots: bool = True,
-) -> Flask:
-    """Build the app. Tests pass their own settings or client; production reads the environment."""
-    settings = settings or Settings.from_env()
+def create_app(services: Services) -> Flask:
+    """The API over ``services`` (built by ``skyline.compose.build_services``, once per process)."""
+    settings = services.settings
     app = SkylineFlask(__name__)
     app.config.update(api_config())
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
-
-    if redis_client is None:
-        # A bounded pool: under gevent every waiting request would otherwise open its own
-        # connection, and a burst of thousands of event streams would open thousands.
-        redis_client = settings_client(settings, max_connections=settings.redis_connections)
-    refuse_first_layout(redis_client)
-    store = GameStore(
-        redis_client,
-        ttl_seconds=settings.game_ttl_seconds,
-        finished_ttl_seconds=settings.finished_game_ttl_seconds,
-        lobby_ttl_seconds=settings.lobby_ttl_seconds,
-    )
-    lobby = LobbyIndex(redis_client, settings.lobby_ttl_seconds)
-    # RQ_REDIS_URL's own pool, or the store's client when the queue shares its Redis.
-    rq_client = queue_redis(settings, store=redis_client, max_connections=settings.redis_connections)
-    enqueue = BotQueue(rq_client, job_timeout=settings.bot_job_timeout).offer_turn if enqueue_bots else None
-    bot_games = BotGameQuota(
-        redis_client, per_address=settings.bot_games_per_address, ttl_seconds=settings.game_ttl_seconds
-    )
-    # Games Redis has let go are read from the archive (Redis first: a live game pays nothing).
-    archived = ArchivedReads(settings.database_url) if settings.database_url else None
-    player_store = PlayerStore(redis_client)
-    games = Games(
-        store,
-        enqueue,
-        stall_seconds=settings.bot_stall_seconds,
-        recent_games=settings.recent_games,
-        bot_games=bot_games,
-        lobby=lobby,
-        archived=archived,
-        player_store=player_store,
-        live_games_per_player=settings.live_games_per_player,
-    )
-    app.extensions["skyline.settings"] = settings
-    app.extensions["skyline.games"] = games
-    app.extensions["skyline.versions"] = Versions(games)
-    webhooks = Webhooks(
-        WebhookStore(redis_client, ttl_seconds=max(settings.game_ttl_seconds, settings.lobby_ttl_seconds)),
-        games,
-        allow_http=settings.webhook_allow_http,
-        allow_private=settings.webhook_allow_private,
-    )
-    app.extensions["skyline.seats"] = Seats(games, SeatStore(redis_client), lobby, webhooks=webhooks)
-    app.extensions["skyline.webhooks"] = webhooks
-    app.extensions["skyline.players"] = Players(player_store, archived, webhooks)
-    catalog = orjson.dumps(games.catalog())
-    app.extensions["skyline.catalog_json"] = (catalog, conditional.entity_tag(catalog))
-    app.extensions["skyline.queue_redis"] = rq_client  # /metrics reads the queues there
-    app.extensions["skyline.worker_presence"] = WorkerPresence(redis_client)
-    app.extensions["skyline.stream_caps"] = StreamCaps(
-        redis_client,
-        per_address=settings.streams_per_address,
-        per_token=settings.streams_per_token,
-        lifetime=settings.sse_max_seconds,
-    )
+    api = SkylineApi(app)
+    catalog = orjson.dumps(services.games.catalog())
+    install_parts(app, AppParts(services, (catalog, conditional.entity_tag(catalog)), api))
 
     hooks.install_logs(app, enabled=settings.access_log)
     hooks.install_metrics(app)
-    ratelimit.install(app, redis_client, settings)
-    ratelimit.install_player_creations(app, redis_client, settings)
+    ratelimit.install(app, services.redis, settings)
+    ratelimit.install_player_creations(app, services.redis, settings)
 
-    api = SkylineApi(app)
     from . import pictures, versions_api
-    from .api import (
-        ACTION_LINKS,
-        CREATED_LINKS,
-        GAME_LINKS,
-        MOVES_LINKS,
-        SEAT_TOKEN,
-        TAGGED_REPLIES,
-        blp,
-        ops,
-    )
-    from .contract import (
-        add_game_schemas,
-        add_links,
-        document_requests,
-        name_error_responses,
-        use_items,
-        use_replies,
-        use_results,
-    )
+    from .api import ACTION_LINKS, CREATED_LINKS, GAME_LINKS, MOVES_LINKS, PLAYER_KEY, SEAT_TOKEN, blp, ops
+    from .contract import add_game_schemas, add_links, name_error_responses, prepare
     from .docs import docs_blueprint
-    from .players_api import PLAYER_KEY
     from .players_api import blp as players_blp
     from .players_api import install as install_player_keys
     from .seats_api import GAME_LINKS as SEAT_LINKS
@@ -238,6 +146,7 @@ def create_app(
         PLAYER_KEY,
         {"type": "http", "scheme": "bearer", "description": "A player key from POST /players."},
     )
+    prepare(api.spec, api.ma_plugin.converter)
     api.register_blueprint(ops)
     api.register_blueprint(blp)
     api.register_blueprint(seats_blp)
@@ -248,10 +157,6 @@ def create_app(
     api.register_blueprint(versions_api.blp)
     app.register_blueprint(docs_blueprint())
     add_game_schemas(api.spec)
-    use_replies(api.spec, TAGGED_REPLIES)
-    use_items(api.spec, "Lobby", "games", "LobbyGame")
-    use_items(api.spec, "MyGame", "seats", "Seat")  # as every reader sees them (players_api)
-    use_results(api.spec, "MyGame", "result")
     add_links(api.spec, "/games", "post", "201", CREATED_LINKS)
     add_links(
         api.spec,
@@ -263,12 +168,10 @@ def create_app(
     add_links(api.spec, "/games/{game_id}/join", "post", "201", JOINED_LINKS)
     add_links(api.spec, "/games/{game_id}/moves", "get", "200", MOVES_LINKS)
     add_links(api.spec, "/games/{game_id}/actions", "post", "200", ACTION_LINKS)
-    document_requests(api.spec)
     name_error_responses(api.spec, {code: name for code, (name, _) in ERROR_RESPONSES.items()})
     ratelimit.document(api.spec)
     jsonbody.refuse_bodies_not_json(app, api.spec._paths)
     errors.register(app)
-    app.extensions["skyline.api"] = api
 
     # WSGI layers, innermost first: the fast lane sees the client's address as ProxyFix reads
     # it, and a chunked body as the body limit has bounded it; CORS wraps them all.

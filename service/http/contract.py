@@ -1,9 +1,16 @@
-"""The title-dependent half of the OpenAPI contract, built from the games' own JSON Schemas.
+"""The contract's assembly, and its title-dependent half, built from the games' own JSON Schemas.
+
+openapi.yaml is written by apispec (through flask-smorest) from the marshmallow schemas the
+routes read their requests with (``service.http.schemas`` and the blueprints), the replies'
+schemas (``service.http.replies``) and, for what a title's rules decide, the engines' JSON
+Schemas (here). Nothing is described twice: tests/contract/test_request_constraints.py holds
+every constraint of the request schemas to the document.
 
 Every reply that depends on the title names it (``title``), and is a ``oneOf`` of one named
 component per title with a ``discriminator`` on ``title``; inside a title, a move is a ``oneOf``
 of one component per move ``type`` with a ``discriminator`` on ``type``. So a generated client
-reads a reply into the model of its own title and move type, never into another's.
+reads a reply into the model of its own title and move type, never into another's. The body of
+POST /games is such a union too: ``CreateGameSchema`` narrowed to each title.
 
 The games' schemas (``engines/<game>/*.schema.json``) are written for people and validators;
 code generators need a little more, added here rather than in every file:
@@ -19,30 +26,20 @@ from __future__ import annotations
 
 import http
 import json
-import re
 from pathlib import Path
 from typing import Any
 
+from apispec import APISpec
+from marshmallow import Schema, fields, validate
+
 from engines import registry
-from engines.bots import LEVELS
 
-REF = "#/components/schemas/"
+from .components import REF, Component, ComponentField, Constant, component_name, pascal, ref
+from .replies import SERVICE_EVENTS as SERVICE_EVENT_SCHEMAS
+from .replies import TAGGED_REPLIES, title_replies
+from .schemas import ActionSchema, ClockSchema, CreateGameSchema
 
-
-def pascal(text: str) -> str:
-    return "".join(word[:1].upper() + word[1:] for word in re.split(r"[^A-Za-z0-9]+", text) if word)
-
-
-def component_name(game_id: str, part: str) -> str:
-    return pascal(game_id) + part
-
-
-def ref(name: str) -> dict[str, str]:
-    return {"$ref": REF + name}
-
-
-def nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    return {"oneOf": [schema, {"type": "null"}]}
+__all__ = ["REF", "SERVICE_EVENTS", "TAGGED_REPLIES", "component_name", "pascal", "ref"]
 
 
 def _json_type(value: Any) -> str:
@@ -73,7 +70,8 @@ class Components:
 
     def split(self, name: str, schema: dict[str, Any]) -> dict[str, Any]:
         """Return ``schema`` with its ``$defs`` and nested objects turned into components."""
-        return self.nest(name, self.definitions(name, schema), root=True)
+        split: dict[str, Any] = self.nest(name, self.definitions(name, schema), root=True)
+        return split
 
     def definitions(self, name: str, schema: dict[str, Any]) -> dict[str, Any]:
         """Return ``schema`` typed, with its ``$defs`` turned into components ``<name><Def>``."""
@@ -93,7 +91,8 @@ class Components:
 
         for key, definition in definitions.items():
             self.add(def_names[key], self.nest(def_names[key], typed(rewrite_refs(definition)), root=True))
-        return typed(rewrite_refs(schema))
+        rewritten: dict[str, Any] = typed(rewrite_refs(schema))
+        return rewritten
 
     def nest(self, name: str, node: Any, root: bool = False) -> Any:
         """Hoist every object with properties below the root into a component named by its path."""
@@ -196,65 +195,9 @@ def _events(components: Components, game_id: str) -> None:
         union["discriminator"]["mapping"][kind] = REF + name
 
 
-# The service's events, in the log and the stream of every title beside the title's own: seat
-# changes have a log entry of their own (no `move`). Webhooks name them `seat.joined`, ... .
-SERVICE_EVENTS = {
-    "seat_joined": "SeatJoinedEvent",
-    "seat_left": "SeatLeftEvent",
-    "game_started": "GameStartedEvent",
-    "game_aborted": "GameAbortedEvent",
-    "game_expired": "GameExpiredEvent",
-    "seat_resigned": "SeatResignedEvent",
-    "turn_timed_out": "TurnTimedOutEvent",
-}
-
-
-def _service_events(components: Components) -> None:
-    seat = {"type": "integer", "minimum": 0}
-    shapes: dict[str, tuple[str, dict[str, Any], list[str]]] = {
-        "seat_joined": (
-            "A player took an open seat.",
-            {"seat": seat, "name": {"type": "string", "description": "The player's name, if any."}},
-            ["seat"],
-        ),
-        "seat_left": (
-            "A player gave a seat back before the start: it is open again.",
-            {"seat": seat},
-            ["seat"],
-        ),
-        "game_started": ("The last open seat was taken: the game is under way.", {}, []),
-        "turn_timed_out": (
-            "The seat's time ran out: the stand-in bot's move follows in the same entry, or its resignation.",
-            {"seat": seat, "deadline": {"type": "string", "format": "date-time"}},
-            ["seat"],
-        ),
-        "seat_resigned": (
-            "A player resigned: with two seats the game is over, else a stand-in bot plays the seat.",
-            {"seat": seat, "stand_in": {"type": "string", "description": "The stand-in bot's level."}},
-            ["seat"],
-        ),
-        "game_aborted": (
-            "A seated player aborted the game: it ends with no result.",
-            {"seat": seat},
-            ["seat"],
-        ),
-        "game_expired": (
-            "The game was left idle too long (SKYLINE_GAME_TTL_SECONDS after its last move, or the"
-            " lobby's lifetime after its creation while it waited): it ends with no result.",
-            {"idle_since": {"type": "string", "format": "date-time"}},
-            ["idle_since"],
-        ),
-    }
-    for kind, (description, properties, required) in shapes.items():
-        components.add(
-            SERVICE_EVENTS[kind],
-            {
-                "type": "object",
-                "description": description,
-                "required": ["type", *required],
-                "properties": {"type": {"type": "string", "enum": [kind]}, **properties},
-            },
-        )
+# The service's events (seats and time), in the log and the stream of every title beside the
+# title's own, by ``type``: their components (service.http.replies describes them).
+SERVICE_EVENTS = {kind: name for kind, (name, _, _) in SERVICE_EVENT_SCHEMAS.items()}
 
 
 def _result(components: Components, game_id: str) -> None:
@@ -304,316 +247,6 @@ def _result(components: Components, game_id: str) -> None:
     components.add(name, components.split(name, combined))
 
 
-STATUS = {
-    "type": "string",
-    "enum": ["waiting", "active", "finished", "aborted", "expired"],
-    "description": "`waiting` for players to join open seats, `active`, `finished`, `aborted` "
-    "(no result), or `expired` (left idle too long: no result).",
-}
-SEATS_LIST = {"type": "array", "items": {"type": "integer", "minimum": 0}}
-
-
-def _replies(components: Components, game_id: str) -> None:
-    """The per-title replies: each names its title and holds that title's moves, views, events."""
-
-    def c(part: str) -> str:
-        return component_name(game_id, part)
-
-    title = {"type": "string", "const": game_id, "description": "The game's title (catalog id)."}
-    options = ref(c("Options"))
-    result = nullable(ref(c("Result")))
-    replies: dict[str, tuple[list[str], dict[str, Any]]] = {
-        "GameCreated": (
-            ["id", "title", "version", "status", "to_act", "options", "seats", "human_seats"],
-            {
-                "id": {"type": "string"},
-                "title": title,
-                "version": {"type": "integer", "minimum": 0},
-                "status": STATUS,
-                "to_act": SEATS_LIST,
-                "options": options,
-                "seats": {"type": "array", "items": ref("NewSeat")},
-                "human_seats": {
-                    "type": "array",
-                    "items": ref("HumanSeat"),
-                    "description": "The human seats in seat order, each with its token (also in `seats`).",
-                },
-                "webhook_secret": {
-                    "type": "string",
-                    "pattern": "^whsec_",
-                    "description": "With `webhooks`: the secret that signs their notices, shown once; "
-                    "also the credential of GET /games/{id}/webhooks/deliveries for them.",
-                },
-            },
-        ),
-        "LobbyGame": (
-            ["id", "title", "options", "seats", "open_seats", "created"],
-            {
-                "id": {"type": "string"},
-                "title": title,
-                "options": options,
-                "seats": {"type": "array", "items": ref("Seat")},
-                "open_seats": {**SEATS_LIST, "description": "The seats one may join."},
-                "created": {
-                    "type": "string",
-                    "format": "date-time",
-                    "description": "When the game was created (RFC 3339, UTC, with `Z`).",
-                },
-            },
-        ),
-        "Game": (
-            ["id", "title", "rules_version", "version", "status", "to_act", "you", "options", "seats", "view"]
-            + ["result"],
-            {
-                "id": {"type": "string"},
-                "title": title,
-                "rules_version": {"type": "integer"},
-                "version": {"type": "integer", "minimum": 0},
-                "status": STATUS,
-                "to_act": SEATS_LIST,
-                "you": {
-                    "type": ["integer", "null"],
-                    "minimum": 0,
-                    "description": "Your seat; null = spectator.",
-                },
-                "options": options,
-                "seats": {"type": "array", "items": ref("Seat")},
-                "view": {**ref(c("View")), "description": "What you may see."},
-                "result": result,
-                "clock": {
-                    **ref("GameClock"),
-                    "description": "Games with a clock: the clock as set at creation, defaults filled in.",
-                },
-                "deadlines": ref("Deadlines"),
-                "rematch": {
-                    "type": "string",
-                    "description": "A finished game whose rematch a player asked for: the rematch's id "
-                    "(POST /games/{id}/rematch with your seat token takes your seat in it).",
-                },
-            },
-        ),
-        "ListedMove": (
-            ["move", "label"],
-            {"move": ref(c("Move")), "label": {"type": "string", "description": "For display."}},
-        ),
-        "Moves": (
-            ["title", "version", "seat", "to_act", "moves"],
-            {
-                "title": title,
-                "version": {"type": "integer", "minimum": 0},
-                "seat": {"type": ["integer", "null"], "minimum": 0, "description": "Your seat."},
-                "to_act": SEATS_LIST,
-                "moves": {"type": "array", "items": ref(c("ListedMove"))},
-                "deadlines": ref("Deadlines"),
-            },
-        ),
-        "ActionResult": (
-            ["title", "version", "seat"],
-            {
-                "title": title,
-                "version": {"type": "integer", "minimum": 0},
-                "seat": {"type": "integer", "minimum": 0},
-                "move": {
-                    **ref(c("Move")),
-                    "description": "The move as applied: the one sent, or the listed move it is the "
-                    "rules' equivalent of (Property: a 10 played beside the 9 of its suit is the 9).",
-                },
-                "status": STATUS,
-                "to_act": SEATS_LIST,
-                "events": {"type": "array", "items": ref(c("Event"))},
-                "view": ref(c("View")),
-                "result": result,
-                "replayed": {"type": "boolean", "description": "True when an Idempotency-Key replay."},
-                "valid": {"type": "boolean", "description": "Dry runs: the move would be accepted."},
-            },
-        ),
-        "LogEntry": (
-            ["version", "seat", "events"],
-            {
-                "version": {"type": "integer", "minimum": 1},
-                "seat": {
-                    "type": ["integer", "null"],
-                    "minimum": 0,
-                    "description": "The seat that made the entry; null: the service (an idle game's expiry).",
-                },
-                "move": {
-                    **ref(c("Move")),
-                    "description": "Shown to the seat that moved, and to all once the game is over.",
-                },
-                "events": {"type": "array", "items": ref(c("Event"))},
-                "deadlines": {
-                    **ref("Deadlines"),
-                    "description": "Games with a clock: as this entry left them.",
-                },
-            },
-        ),
-        "Events": (
-            ["title", "version", "status", "events"],
-            {
-                "title": title,
-                "version": {"type": "integer", "minimum": 0},
-                "status": STATUS,
-                "events": {"type": "array", "items": ref(c("LogEntry"))},
-            },
-        ),
-        "RecordMove": (
-            ["seat", "move"],
-            {"seat": {"type": "integer", "minimum": 0}, "move": ref(c("Move"))},
-        ),
-        "Record": (
-            ["id", "title", "rules_version", "seats", "options", "seed", "moves", "result"],
-            {
-                "id": {"type": "string"},
-                "title": title,
-                "rules_version": {"type": "integer"},
-                "seats": {"type": "array", "items": ref("Seat")},
-                "options": options,
-                "seed": {"type": "integer", "minimum": 0},
-                "moves": {"type": "array", "items": ref(c("RecordMove"))},
-                "result": ref(c("Result")),
-            },
-        ),
-    }
-    game_required, game_properties = replies["Game"]
-    replies["GameVersion"] = (
-        [*game_required, "entry"],
-        {
-            **{k: v for k, v in game_properties.items() if k != "rematch"},  # of now, not of then
-            "entry": {
-                **nullable(ref(c("LogEntry"))),
-                "description": "The log entry that made this version, as you saw it then (null: version 0).",
-            },
-        },
-    )
-    for part, (required, properties) in replies.items():
-        components.add(
-            c(part),
-            {"type": "object", "required": required, "properties": properties, "additionalProperties": False},
-        )
-
-
-TAGGED_REPLIES = (
-    "GameCreated",
-    "Game",
-    "GameVersion",
-    "Moves",
-    "ActionResult",
-    "Events",
-    "Record",
-    "LobbyGame",
-)
-
-
-def _tagged(part: str) -> dict[str, Any]:
-    ids = sorted(registry.GAMES)
-    return {
-        "description": "Told apart by `title`.",
-        "oneOf": [ref(component_name(g, part)) for g in ids],
-        "discriminator": {
-            "propertyName": "title",
-            "mapping": {g: REF + component_name(g, part) for g in ids},
-        },
-    }
-
-
-def _shared(components: Components) -> None:
-    seat = {
-        "seat": {"type": "integer", "minimum": 0},
-        "kind": {"type": "string", "enum": ["human", "bot", "open"], "description": "`open`: not taken yet."},
-        "name": {"type": "string"},
-        "bot": {"type": "string", "description": "Bot seats: the strategy."},
-        "level": {"type": "string", "description": "Bot seats: the level."},
-        "resigned": {
-            "type": "boolean",
-            "description": "Its player resigned: a stand-in bot plays it (kind `bot`), or the game ended.",
-        },
-    }
-    components.add(
-        "Seat",
-        {"type": "object", "required": ["seat", "kind"], "properties": seat, "additionalProperties": False},
-    )
-    components.add(
-        "NewSeat",
-        {
-            "type": "object",
-            "required": ["seat", "kind"],
-            "properties": {
-                **seat,
-                "token": {"type": "string", "description": "Secret seat token (human seats); shown once."},
-            },
-            "additionalProperties": False,
-        },
-    )
-    components.add(
-        "HumanSeat",
-        {
-            "type": "object",
-            "required": ["seat", "token"],
-            "properties": {
-                "seat": {"type": "integer", "minimum": 0},
-                "token": {
-                    "type": "string",
-                    "description": "`Authorization: Bearer <token>` plays this seat.",
-                },
-            },
-            "additionalProperties": False,
-        },
-    )
-
-
-def game_components() -> dict[str, dict[str, Any]]:
-    components = Components()
-    _shared(components)
-    components.add("Deadlines", DEADLINES)
-    _service_events(components)
-    for game_id in sorted(registry.GAMES):
-        game = registry.GAMES[game_id]
-        _moves(components, game_id)
-        view, view_name = game.view_schema, component_name(game_id, "View")
-        if "options" in view.get("properties", {}):
-            # A view's options are the title's options: the component requests use too.
-            options = ref(component_name(game_id, "Options"))
-            view = {**view, "properties": {**view["properties"], "options": options}}
-        components.add(view_name, components.split(view_name, view))
-        components.add(
-            component_name(game_id, "Options"),
-            components.split(component_name(game_id, "Options"), game.options_schema),
-        )
-        _events(components, game_id)
-        _result(components, game_id)
-        _replies(components, game_id)
-    for part in TAGGED_REPLIES:
-        components.add(part, _tagged(part))
-    return components.schemas
-
-
-def add_game_schemas(spec: Any) -> None:
-    for name, schema in game_components().items():
-        spec.components.schema(name, schema)
-
-
-def use_items(spec: Any, component: str, field: str, items: str) -> None:
-    """Point a list field of a marshmallow component at a contract component (a tagged union)."""
-    spec.components.schemas[component]["properties"][field]["items"] = ref(items)
-
-
-def use_results(spec: Any, component: str, field: str) -> None:
-    """Point a result field of a marshmallow component at the titles' results (any one of them,
-    or null): a listing of games of every title ("my games")."""
-    results = [ref(component_name(game_id, "Result")) for game_id in sorted(registry.GAMES)]
-    spec.components.schemas[component]["properties"][field] = {"anyOf": [*results, {"type": "null"}]}
-
-
-def use_replies(spec: Any, replies: dict[tuple[str, str, str], str]) -> None:
-    """Point responses at the tagged unions: ``{(path, method, status): component}``."""
-    for (path, method, status), name in replies.items():
-        response = spec._paths[path][method]["responses"][status]
-        # JSON first: generators type an operation by its first media type (the event stream
-        # of GET /events is the alternative).
-        others = {k: v for k, v in response.get("content", {}).items() if k != "application/json"}
-        response["content"] = {"application/json": {"schema": ref(name)}, **others}
-
-
 def add_links(spec: Any, path: str, method: str, status: str, links: dict[str, Any]) -> None:
     """Attach OpenAPI links to a response (flask-smorest's doc merge would drop its content)."""
     spec._paths[path][method]["responses"][status]["links"] = links
@@ -635,75 +268,6 @@ def name_error_responses(spec: Any, names: dict[int, str]) -> None:
                         responses[status] = {"$ref": f"#/components/responses/{by_status_name[name]}"}
 
 
-def create_game_schema() -> dict[str, Any]:
-    """The body of POST /games, exact per title: its seat counts and its options."""
-    variants = {}
-    for game_id in sorted(registry.GAMES):
-        game = registry.GAMES[game_id]
-        variants[component_name(game_id, "CreateGameRequest")] = {
-            "type": "object",
-            "description": f"A new game of {game.title}.",
-            "required": ["title", "seats"],
-            "additionalProperties": False,
-            "properties": {
-                "title": {"type": "string", "const": game_id},
-                "seats": {
-                    "type": "array",
-                    "minItems": game.min_seats,
-                    "maxItems": game.max_seats,
-                    "items": ref("SeatRequest"),
-                },
-                "options": ref(component_name(game_id, "Options")),
-                "seed": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 2**63 - 1,
-                    "description": "Seed of all chance; random when omitted. Secret until the end. "
-                    "Refused in a game with open seats (422 seed_with_open_seats).",
-                },
-                "clock": ref("GameClock"),
-                "webhooks": {
-                    "type": "array",
-                    "maxItems": 5,
-                    "items": ref("WebhookRequest"),  # service/http/schemas.py
-                    "description": "Endpoints told of the game's notices (signed, Standard Webhooks); the "
-                    "reply's `webhook_secret` (shown once) signs them. docs/notify-your-app.md.",
-                },
-                "stand_in": {
-                    "type": "string",
-                    "enum": list(LEVELS),
-                    "description": "Level of the bot that plays a resigned seat to the end (default greedy).",
-                },
-                "listed": {
-                    "type": "boolean",
-                    "default": False,
-                    "description": "Show the game in GET /lobby while it waits for players (else it is "
-                    "joined by its id, a link).",
-                },
-            },
-        }
-    return variants
-
-
-CLOCK = {
-    "type": "object",
-    "description": "Turn deadlines: every human seat to act has `turn_seconds` to act; when they run out, "
-    "with no client request, the server plays the turn with the stand-in bot or resigns the seat.",
-    "required": ["turn_seconds"],
-    "additionalProperties": False,
-    "properties": {
-        "turn_seconds": {"type": "integer", "minimum": 10, "maximum": 14 * 24 * 3600},
-        "on_timeout": {
-            "type": "string",
-            "enum": ["stand_in", "resign"],
-            "default": "stand_in",
-            "description": "`stand_in`: the stand-in bot plays that one turn (the seat stays human; "
-            "after `timeouts_to_resign` timeouts in a row it resigns). `resign`: the seat resigns.",
-        },
-        "timeouts_to_resign": {"type": "integer", "minimum": 1, "maximum": 100, "default": 3},
-    },
-    "example": {"turn_seconds": 86400, "on_timeout": "stand_in", "timeouts_to_resign": 3},
-}
 DEADLINES = {
     "type": "object",
     "description": "Games with a clock: each human seat to act (by number) and when its time runs out "
@@ -713,47 +277,113 @@ DEADLINES = {
 }
 
 
-def document_requests(spec: Any) -> None:
-    spec.components.schema("GameClock", CLOCK)
-    variants = create_game_schema()
-    for name, schema in variants.items():
-        spec.components.schema(name, schema)
-    spec.components.schema(
-        "CreateGameRequest",
-        {
-            "description": "Told apart by `title`.",
-            "oneOf": [ref(name) for name in variants],
-            "discriminator": {
-                "propertyName": "title",
-                "mapping": {g: REF + component_name(g, "CreateGameRequest") for g in sorted(registry.GAMES)},
-            },
+# ---- the contract, assembled -----------------------------------------------------------------
+
+
+def component_property(converter: Any, field: fields.Field[Any], **kwargs: Any) -> dict[str, Any]:
+    """apispec's converter function for the fields that stand for components (service.http.components)."""
+    if isinstance(field, (ComponentField, Constant)):
+        return field.openapi_property()
+    return {}
+
+
+def _tagged(part: str) -> dict[str, Any]:
+    ids = sorted(registry.GAMES)
+    return {
+        "description": "Told apart by `title`.",
+        "oneOf": [ref(component_name(g, part)) for g in ids],
+        "discriminator": {
+            "propertyName": "title",
+            "mapping": {g: REF + component_name(g, part) for g in ids},
         },
+    }
+
+
+def game_components() -> dict[str, dict[str, Any]]:
+    """The components made from the engines' JSON Schemas: each title's moves, views, options,
+    events and results."""
+    components = Components()
+    for game_id in sorted(registry.GAMES):
+        game = registry.GAMES[game_id]
+        _moves(components, game_id)
+        view, view_name = game.view_schema, component_name(game_id, "View")
+        if "options" in view.get("properties", {}):
+            # A view's options are the title's options: the component requests use too.
+            options = ref(component_name(game_id, "Options"))
+            view = {**view, "properties": {**view["properties"], "options": options}}
+        components.add(view_name, components.split(view_name, view))
+        components.add(
+            component_name(game_id, "Options"),
+            components.split(component_name(game_id, "Options"), game.options_schema),
+        )
+        _events(components, game_id)
+        _result(components, game_id)
+    return components.schemas
+
+
+def create_game_variants() -> dict[str, tuple[str, type[Schema]]]:
+    """``CreateGameSchema`` narrowed to each title, by component name: (description, schema).
+
+    The body of POST /games is read with ``CreateGameSchema``; the title's engine then holds it
+    to the title's seat counts and options (with codes of its own). Each variant is that schema
+    with those three fields as the engine takes them, and every other field inherited."""
+    envelope = CreateGameSchema().fields
+    seats = envelope["seats"]
+    assert isinstance(seats, fields.List)
+    variants = {}
+    for game_id in sorted(registry.GAMES):
+        game = registry.GAMES[game_id]
+        narrowed: dict[str, fields.Field[Any]] = {
+            "title": Constant(game_id, required=True, metadata=envelope["title"].metadata),
+            "seats": fields.List(
+                seats.inner,
+                required=True,
+                validate=validate.Length(min=game.min_seats, max=game.max_seats),
+                metadata=seats.metadata,
+            ),
+            "options": Component(component_name(game_id, "Options"), metadata=envelope["options"].metadata),
+        }
+        name = component_name(game_id, "CreateGameRequest")
+        variants[name] = (f"A new game of {game.title}.", CreateGameSchema.from_dict(narrowed, name=name))
+    return variants
+
+
+def prepare(spec: APISpec, converter: Any) -> None:
+    """Before the routes are registered: teach apispec our fields, and name the schemas whose
+    component names clients know (a nested schema is named where it is first met)."""
+    converter.map_to_openapi_type(ComponentField, None, None)
+    converter.add_attribute_function(component_property)
+    spec.components.schema(
+        "GameClock",
+        {
+            "description": "Turn deadlines: every human seat to act has `turn_seconds` to act; when they "
+            "run out, with no client request, the server plays the turn with the stand-in bot or resigns "
+            "the seat.",
+            "example": {"turn_seconds": 86400, "on_timeout": "stand_in", "timeouts_to_resign": 3},
+        },
+        schema=ClockSchema,
     )
+    spec.components.schema("ActionRequest", schema=ActionSchema)
+
+
+def add_game_schemas(spec: APISpec) -> None:
+    """After the routes: the title-dependent half of the contract (the module's docstring)."""
+    for name, schema in game_components().items():
+        spec.components.schema(name, schema)
+    spec.components.schema("Deadlines", DEADLINES)
+    for name, description, event in SERVICE_EVENT_SCHEMAS.values():
+        spec.components.schema(name, {"description": description}, schema=event)
+    for game_id in sorted(registry.GAMES):
+        for name, reply in title_replies(game_id).items():
+            spec.components.schema(name, schema=reply)
+    for part in TAGGED_REPLIES:
+        spec.components.schema(part, _tagged(part))
+
+    variants = create_game_variants()
+    for name, (description, variant) in variants.items():
+        spec.components.schema(name, {"description": description}, schema=variant)
+    spec.components.schema("CreateGameRequest", _tagged("CreateGameRequest"))
+    # The body POST /games reads with CreateGameSchema, as its variants describe it.
     body = spec._paths["/games"]["post"]["requestBody"]["content"]["application/json"]
     body["schema"] = ref("CreateGameRequest")
-    spec.components.schema(
-        "ActionRequest",
-        {
-            "type": "object",
-            "required": ["move"],
-            "additionalProperties": False,
-            "properties": {
-                "move": {
-                    "description": "One move, exactly as listed by GET /games/{id}/moves (a move of the "
-                    "game's title).",
-                    "anyOf": [ref(component_name(g, "Move")) for g in sorted(registry.GAMES)],
-                },
-                "version": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "description": "The version the move was chosen at; a stale one gets 409. "
-                    "Without it the move is judged against the current state.",
-                },
-            },
-        },
-    )
-    body = spec._paths["/games/{game_id}/actions"]["post"]["requestBody"]["content"]["application/json"]
-    body["schema"] = ref("ActionRequest")
-    # The marshmallow schemas that validate these bodies, replaced above by exact ones.
-    for name in ("CreateGame", "Action", "Clock"):
-        spec.components.schemas.pop(name, None)
+    spec.components.schemas.pop("CreateGame")

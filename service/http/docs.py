@@ -13,9 +13,10 @@ DOCS_PATH = "/docs"
 
 
 def docs_blueprint() -> Blueprint:
-    return get_swaggerui_blueprint(
+    blueprint: Blueprint = get_swaggerui_blueprint(
         DOCS_PATH,
         "/openapi.json",
         config={"app_name": "Skyline API", "tryItOutEnabled": False},
         blueprint_name="docs",
     )
+    return blueprint

@@ -105,7 +105,7 @@ def add_handler(app: Flask, kind: type[Exception], handler: Callable[[Any], Resp
 
 def response_for(app: Flask, error: BaseException) -> Response:
     """The app's answer to ``error``: the handler of its nearest class, as Flask would choose."""
-    handlers = app.extensions[_HANDLERS]
+    handlers: dict[type[BaseException], Callable[[Any], Response]] = app.extensions[_HANDLERS]
     for kind in type(error).__mro__:
         handler = handlers.get(kind)
         if handler is not None:

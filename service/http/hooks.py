@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import time
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, g, request
+from flask.typing import ResponseReturnValue
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -24,6 +25,7 @@ from ..watch.logs import (
     route_template,
 )
 from ..watch.metrics import child, exposition, request_answered, request_began, request_ended
+from .services import services
 
 
 def install_logs(app: Flask, *, enabled: bool = True) -> None:
@@ -110,7 +112,10 @@ METRICS_RESPONSES = {
 @blp.route("/metrics")
 class Metrics(MethodView):
     @blp.doc(operationId="getMetrics", responses=METRICS_RESPONSES)
-    def get(self):
+    def get(self) -> ResponseReturnValue:
         """Prometheus metrics: requests, latencies, moves, bot jobs, queue depth (never rate limited)."""
-        body, content_type = exposition(current_app.extensions["skyline.queue_redis"], QUEUE_NAMES)
+        found = services()
+        body, content_type = exposition(
+            found.queue_redis, QUEUE_NAMES, multiprocess=found.settings.prometheus_multiproc_dir is not None
+        )
         return Response(body, status=200, headers={"Content-Type": content_type})

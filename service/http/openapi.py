@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
-import redis
 import yaml
+from flask import Flask
 
-from ..config import Settings
-
-
-def document() -> dict[str, Any]:
-    """Build the app without touching Redis (clients connect lazily) and return its spec."""
-    from .app import create_app
-
-    never_connected = "redis://127.0.0.1:1/0"
-    settings = replace(Settings.from_env(), redis_url=never_connected, rq_redis_url=None)
-    app = create_app(settings, redis_client=redis.Redis.from_url(never_connected), enqueue_bots=False)
-    return app.extensions["skyline.api"].spec.to_dict()
+from .services import parts
 
 
-def document_yaml() -> str:
-    return yaml.safe_dump(document(), sort_keys=False, allow_unicode=True, width=100)
+def document(app: Flask) -> dict[str, Any]:
+    """The contract of ``app`` (``skyline.web.document_app`` builds one without touching Redis)."""
+    return parts(app).api.spec.to_dict()
+
+
+def document_yaml(app: Flask) -> str:
+    return yaml.safe_dump(document(app), sort_keys=False, allow_unicode=True, width=100)

@@ -8,9 +8,12 @@ view. ``/play`` is one static page that plays any title over the public API, lik
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from importlib import resources
+from typing import Any
 
 from flask import Response
+from flask.typing import ResponseReturnValue
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -49,7 +52,7 @@ GAME_LINKS = {
 }
 
 
-def _picture_responses(content_type: str, description: str) -> dict:
+def _picture_responses(content_type: str, description: str) -> dict[str, Any]:
     return {
         "200": {
             "description": description,
@@ -65,7 +68,7 @@ def _picture_responses(content_type: str, description: str) -> dict:
 PICTURE_HEADERS = {"X-Content-Type-Options": "nosniff", "Content-Security-Policy": PICTURE_POLICY}
 
 
-def _picture(game_id: str, render, content_type: str) -> Response:
+def _picture(game_id: str, render: Callable[[Any], str], content_type: str) -> Response:
     picture = render(games().show(game_id, caller_token())).encode()
     return conditional.reply(picture, content_type, vary=conditional.BY_CALLER, headers=PICTURE_HEADERS)
 
@@ -79,7 +82,7 @@ class BoardSvg(MethodView):
             "image/svg+xml", "The board as the caller's seat (or a spectator) sees it."
         ),
     )
-    def get(self, game_id):
+    def get(self, game_id: str) -> ResponseReturnValue:
         """The caller's view drawn as an SVG picture: board, holdings, whose turn, the result."""
         return _picture(game_id, boards.render_svg, "image/svg+xml; charset=utf-8")
 
@@ -91,7 +94,7 @@ class BoardText(MethodView):
         parameters=[GAME_ID, AUTH_HEADER],
         responses=_picture_responses("text/plain", "The board as text, for a terminal."),
     )
-    def get(self, game_id):
+    def get(self, game_id: str) -> ResponseReturnValue:
         """The caller's view drawn as plain text (the same facts as board.svg)."""
         return _picture(game_id, boards.render_text, "text/plain; charset=utf-8")
 
@@ -134,7 +137,7 @@ ASSET_NAME = {
 @blp.route("/play")
 class Playground(MethodView):
     @blp.doc(operationId="getPlayground", responses=PAGE_RESPONSES)
-    def get(self):
+    def get(self) -> ResponseReturnValue:
         """The playground: create a game of any title and play it in a browser, over this API."""
         body, etag = _static("index.html")
         headers = {
@@ -148,7 +151,7 @@ class Playground(MethodView):
 @blp.route("/play/<asset>")
 class PlaygroundAsset(MethodView):
     @blp.doc(operationId="getPlaygroundAsset", parameters=[ASSET_NAME], responses=ASSET_RESPONSES)
-    def get(self, asset):
+    def get(self, asset: str) -> ResponseReturnValue:
         """The playground's script and style sheet (plain files, no build step)."""
         if asset not in ASSETS:
             raise Problem(404, "not_found", "There is nothing at this address.")

@@ -23,11 +23,14 @@ from ..play.auth import PLAYER_KEY_PREFIX
 from ..play.players import MY_GAMES_PAGE, MY_GAMES_PAGE_MAX, Players
 from ..play.webhooks import PLAYER_NOTICES
 from . import jsonbody
-from .api import PLAYER_KEY, caller_token, json_response
+from .api import PLAYER_KEY, caller_token, json_response, query_parameters
 from .bearer import PLAYER_SEAT
+from .components import AnyTitle
 from .errors import problem_response
 from .ratelimit import address_key
+from .replies import SeatSchema
 from .schemas import paged_query, webhook_events, webhook_url
+from .services import services
 
 blp = Blueprint("players", __name__, description="Players: one key for all of a person's seats.")
 blp.ARGUMENTS_PARSER = jsonbody.PARSER
@@ -43,8 +46,7 @@ PLAYER_AUTH_HEADER = {
 
 
 def players() -> Players:
-    found: Players = current_app.extensions["skyline.players"]
-    return found
+    return services().players
 
 
 class PlayerKeyLayer:
@@ -105,6 +107,9 @@ class MyGamesQuerySchema(paged_query(MY_GAMES_PAGE, MY_GAMES_PAGE_MAX, "Games"))
     )
 
 
+MY_GAMES_QUERY = MyGamesQuerySchema()
+
+
 class MyGameSchema(Schema):
     id = fields.String(required=True)
     title = fields.String(required=True)
@@ -117,13 +122,15 @@ class MyGameSchema(Schema):
     )
     invited_seats = fields.List(fields.Integer(), metadata={"description": "An invitation's seats."})
     to_act = fields.List(fields.Integer(), required=True)
-    seats = fields.List(fields.Dict(), required=True, metadata={"description": "As every reader sees them."})
+    seats = fields.List(
+        fields.Nested(SeatSchema), required=True, metadata={"description": "As every reader sees them."}
+    )
     my_deadline = fields.String(
         required=True, allow_none=True, metadata={"description": "When my time to act runs out (RFC 3339)."}
     )
     last_move_at = fields.String(required=True, allow_none=True, metadata={"description": "RFC 3339."})
     updated = fields.String(required=True, metadata={"description": "The game's last change (RFC 3339)."})
-    result = fields.Dict(allow_none=True, metadata={"description": "A finished game's result."})
+    result = AnyTitle("Result", allow_none=True, metadata={"description": "A finished game's result."})
     my_rank = fields.Integer(allow_none=True, metadata={"description": "A finished game: my best rank."})
 
 
@@ -247,11 +254,15 @@ class PlayerWebhook(MethodView):
 
 @blp.route("/players/me/games")
 class MyGames(MethodView):
-    @blp.arguments(MyGamesQuerySchema(), location="query")
+    @blp.arguments(MY_GAMES_QUERY, location="query")
     @blp.response(200, MyGamesSchema, description="My games, the most urgent first.")
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(422, response="UnprocessableContent")
-    @blp.doc(operationId="getMyGames", parameters=[PLAYER_AUTH_HEADER], security=PLAYER_ONLY)
+    @blp.doc(
+        operationId="getMyGames",
+        parameters=[PLAYER_AUTH_HEADER, query_parameters(MY_GAMES_QUERY)],
+        security=PLAYER_ONLY,
+    )
     def get(self, query: dict[str, Any]) -> Response:
         """My games: my turn with the nearest deadline first, then my turn, then games waiting for
         others, then invitations; `counts` of my turns, active games and invitations."""

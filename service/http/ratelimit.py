@@ -1,17 +1,14 @@
-"""Rate limits per client address and per seat token, kept in Redis, shared by every API process.
+"""Rate limits per client address and per token, kept in Redis, shared by every API process.
 
 The counters and their script are ``service.store.ratelimit``'s (a sliding window, checked and
-counted atomically: concurrent processes never admit more than a limit, and a refused request
-is counted under no limit); this module decides which limits apply to a request and answers a
-refusal. On the routes that begin by reading a game (show, list moves, act) the check is made
-by the script that reads the game (``service.store.games``), so the limit costs no round trip
-of its own there; a move that skips the read (its game was committed by this process at the
-version it names, see ``service.play.games``) has its check made by the commit script. A
-request answered before any of these (a bad body, an illegal move judged without a read) is
-counted after, and over the limit its answer becomes the 429. On a Redis Cluster nothing rides
-along: an address's counters are not in the game's slot, and a script keeps to one slot. The
-check is then its own commands at the request's start (one per slot of its counters: an
-address's, a token's), before the game is read.
+counted atomically: concurrent processes never admit more than a limit); this module decides
+which limits apply to a request and answers a refusal. The check is its own step at the
+request's edge, on every deployment: the fast lane (``service.http.fastlane``) and Flask's
+first hook make it before the request reads or writes anything, so a refused request reads
+nothing and changes nothing, and the store's scripts know nothing of limits. On one Redis an
+address's and a token's counters are checked by one script (a refused request counts under
+neither); on a Redis Cluster they lie in two slots, each checked by its own script, and a
+request the token's limit refuses stays counted under its address: the limits are advisory.
 
 Refusals are 429 problem+json (``code: rate_limited``) with ``Retry-After`` in seconds.
 Health, readiness and metrics are never limited. IPv6 clients are counted per /64 (one
@@ -23,7 +20,6 @@ itself will then meet Redis or not.
 
 from __future__ import annotations
 
-import contextvars
 import functools
 import ipaddress
 import logging
@@ -34,7 +30,7 @@ import redis
 from flask import Flask, Response, request
 
 from ..play import auth
-from ..store.games import LimitParts
+from ..store.connect import StoreRedis
 from ..store.ratelimit import Check, Decision, Limit, RateLimiter
 from ..watch import metrics
 from . import errors
@@ -67,7 +63,7 @@ def token_key(token: str) -> str:
 
 
 class RateLimited(Exception):
-    """Raised where a check that rode along another command finds the request over a limit."""
+    """Raised by a check made inside a view (``skyline.player_creations``) over its limit."""
 
     def __init__(self, decision: Decision) -> None:
         super().__init__("rate limited")
@@ -95,103 +91,32 @@ def refusal(decision: Decision) -> Response:
     return response
 
 
-# Operations whose first Redis command is a read of the game: their check rides in the same
-# round trip as that read (``rides_along``), so limiting them costs no round trip of its own.
-RIDES_ON_GAME_LOAD = frozenset({"games.GameResource", "games.Moves", "games.Actions"})
-
-# The check of the request being answered in this context (a thread under gthread, a greenlet
-# under gevent), waiting to ride on its game's read or commit. A context variable rather than
-# Flask's ``g``: the fast lane (service.fastlane) answers requests without Flask.
-_pending: contextvars.ContextVar[list[Check] | None] = contextvars.ContextVar(
-    "skyline_rate_limit_checks", default=None
-)
-
-
-def _take_pending() -> list[Check] | None:
-    checks = _pending.get()
-    if checks is not None:
-        _pending.set(None)
-    return checks
-
-
 class RequestLimits:
-    """The limits of one app, applied to each request: by its Flask hooks and by the fast lane."""
+    """The limits of one app, checked at each request's edge: by Flask's first hook and by the
+    fast lane."""
 
     def __init__(self, limiter: RateLimiter, address_limit: Limit | None, token_limit: Limit | None) -> None:
         self.limiter = limiter
         self.address_limit = address_limit
         self.token_limit = token_limit
-        # Whether a check may ride on the game's read or commit: on one Redis only (on a cluster
-        # an address's counters are not in the game's slot).
-        self.ride = not limiter.cluster
 
-    def begin(
-        self,
-        path: str,
-        remote_addr: str | None,
-        authorization: str | None,
-        game_id: str | None,
-        rides_on_load: bool,
-    ) -> Response | None:
-        """At a request's start: its 429, or None (its check made, or left to ride along)."""
-        _pending.set(None)  # a thread's context outlives its requests under gthread
+    def check(self, path: str, remote_addr: str | None, authorization: str | None) -> Response | None:
+        """Count the request under its limits: its 429, or None to answer it."""
         if path in EXEMPT_PATHS:
             return None
         checks: list[Check] = []
         if self.address_limit is not None:
-            checks.append((self.address_limit, address_key(remote_addr), None))
+            checks.append((self.address_limit, address_key(remote_addr)))
         token = _bearer(authorization)
         if self.token_limit is not None and token is not None:
-            # A seat token is counted in its game's slot on the game's routes, beside the
-            # game's own keys; a player key, one for all its games, in a slot of its own.
-            slot = None if auth.is_player_key(token) else game_id
-            checks.append((self.token_limit, token_key(token), slot))
+            checks.append((self.token_limit, token_key(token)))
         if not checks:
             return None
-        if rides_on_load and self.ride:
-            _pending.set(checks)
-            return None
-        return self.decide(checks)
-
-    def finish(self) -> Response | None:
-        """At a request's end: answered before reading the game (a bad body, a malformed token),
-        it is counted now, and over the limit its answer becomes the 429 (nothing was read or
-        written)."""
-        checks = _take_pending()
-        return None if checks is None else self.decide(checks)
-
-    def decide(self, checks: list[Check]) -> Response | None:
         decision = _unless_unavailable(lambda: self.limiter.check(checks))
         return None if decision is None or decision.allowed else _refuse(decision)
 
-    # ---- the store's hooks: the check rides on the game's read or commit ----------------------
-    def carried_by_read(self) -> LimitParts | None:
-        """Take this request's pending check for the script that reads its game: the check's
-        keys and arguments, and what judges the script's verdict; None when none is pending
-        (or it was counted by an earlier read)."""
-        checks = _take_pending()
-        return None if checks is None else self._script_parts(checks)
 
-    def _script_parts(self, checks: list[Check]) -> LimitParts:
-        keys, args = self.limiter.arguments(checks)
-        limiter = self.limiter
-
-        def judge(reply: Any) -> None:
-            decision = limiter.decision(checks, reply)
-            if not decision.allowed:
-                raise RateLimited(decision)
-
-        return keys, args, judge
-
-    def carried_by_commit(self, game_id: str) -> LimitParts | None:
-        """Take this request's pending check for the game's commit script (a move that skipped
-        the read): as ``carried_by_read``. The counters of an address lie outside the game's
-        slot; like the limiter itself, the script then needs a single Redis."""
-        checks = _take_pending()
-        return None if checks is None else self._script_parts(checks)
-
-
-def install(app: Flask, client: redis.Redis, settings: Any) -> RequestLimits | None:
+def install(app: Flask, client: StoreRedis, settings: Any) -> RequestLimits | None:
     """Refuse requests over the configured limits (settings.rate_limit_per_address / _per_token)."""
     by_address = settings.rate_limit_per_address
     by_token = settings.rate_limit_per_token
@@ -203,31 +128,11 @@ def install(app: Flask, client: redis.Redis, settings: Any) -> RequestLimits | N
     limits = RequestLimits(limiter, address_limit, token_limit)
     app.extensions["skyline.ratelimiter"] = limiter
     app.extensions["skyline.request_limits"] = limits
-    errors.add_handler(app, RateLimited, lambda error: _refuse(error.decision))
 
     @app.before_request
     def _limit() -> Response | None:
-        game_id = (request.view_args or {}).get("game_id")
-        return limits.begin(
-            request.path,
-            request.remote_addr,
-            request.headers.get("Authorization"),
-            game_id if isinstance(game_id, str) else None,
-            request.endpoint in RIDES_ON_GAME_LOAD,
-        )
+        return limits.check(request.path, request.remote_addr, request.headers.get("Authorization"))
 
-    @app.after_request
-    def _limit_unloaded(response: Response) -> Response:
-        return limits.finish() or response
-
-    @app.teardown_request
-    def _forget(error: BaseException | None) -> None:
-        _pending.set(None)
-
-    if limits.ride:
-        store = app.extensions["skyline.games"].store
-        store.limit_for_read = limits.carried_by_read
-        store.limit_for_commit = limits.carried_by_commit
     return limits
 
 
@@ -268,7 +173,7 @@ def document(spec: Any, response_name: str = "TooManyRequests") -> None:
                 operation["responses"]["429"] = {"$ref": f"#/components/responses/{response_name}"}
 
 
-def install_player_creations(app: Flask, client: redis.Redis, settings: Any) -> None:
+def install_player_creations(app: Flask, client: StoreRedis, settings: Any) -> None:
     """``POST /players`` counted per client address under a limit of its own
     (settings.players_per_address): ``skyline.player_creations`` raises RateLimited over it."""
     rate = settings.players_per_address
@@ -278,7 +183,7 @@ def install_player_creations(app: Flask, client: redis.Redis, settings: Any) -> 
     limit = Limit("players", *rate)
 
     def admit(address: str) -> None:
-        decision = _unless_unavailable(lambda: limiter.check([(limit, address, None)]))
+        decision = _unless_unavailable(lambda: limiter.check([(limit, address)]))
         if decision is not None and not decision.allowed:
             raise RateLimited(decision)
 

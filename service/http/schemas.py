@@ -1,8 +1,9 @@
 """Marshmallow schemas: they validate every input and, through apispec, write the OpenAPI contract.
 
-Only the envelopes are checked here; a move's content is judged by its game's engine.
-The replies, and the request bodies whose shape depends on the title, are described in the
-contract by service/contract.py, from the games' own JSON Schemas.
+Only the envelopes are checked here; a move's content is judged by its game's engine. The
+contract's schema of each request body and query is the conversion of the schema below that
+reads it (tests/contract/test_request_constraints.py holds every constraint to it). The
+replies are described in ``service.http.replies``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from engines import registry
 from engines.bots import LEVELS, STRATEGIES
 
 from ..play.webhooks import NOTICE_TYPES
+from .components import AnyTitle
 
 MAX_SEATS = 12
 MAX_SEED = 2**63 - 1
@@ -94,8 +96,8 @@ class ClockSchema(Schema):
         load_default="stand_in",
         validate=validate.OneOf(["stand_in", "resign"]),
         metadata={
-            "description": "When time runs out: `stand_in`, the stand-in bot plays that one turn (the "
-            "seat resigns after `timeouts_to_resign` in a row); `resign`, the seat resigns."
+            "description": "`stand_in`: the stand-in bot plays that one turn (the seat stays human; "
+            "after `timeouts_to_resign` timeouts in a row it resigns). `resign`: the seat resigns."
         },
     )
     timeouts_to_resign = WholeNumber(
@@ -114,7 +116,7 @@ def webhook_url() -> fields.String:
     )
 
 
-def webhook_events(notices: Iterable[str]) -> fields.List:
+def webhook_events(notices: Iterable[str]) -> fields.List[str]:
     """The notice types a webhook asks for, out of ``notices`` (a game's, or a player's)."""
     return fields.List(
         fields.String(validate=validate.OneOf(list(notices))),
@@ -144,7 +146,10 @@ class CreateGameSchema(Schema):
     )
     seed = WholeNumber(
         validate=validate.Range(min=0, max=MAX_SEED),
-        metadata={"description": "Seed of all chance; random when omitted. Secret until the game ends."},
+        metadata={
+            "description": "Seed of all chance; random when omitted. Secret until the end. Refused in a "
+            "game with open seats (422 seed_with_open_seats)."
+        },
     )
     stand_in = fields.String(
         validate=validate.OneOf(list(LEVELS)),
@@ -156,24 +161,43 @@ class CreateGameSchema(Schema):
     )
     listed = StrictBoolean(
         load_default=False,
-        metadata={"description": "Show the game in GET /lobby while it waits for players to join."},
+        metadata={
+            "description": "Show the game in GET /lobby while it waits for players (else it is joined by "
+            "its id, a link)."
+        },
     )
-    webhooks = fields.List(fields.Nested(WebhookRequestSchema), validate=validate.Length(max=5))
+    webhooks = fields.List(
+        fields.Nested(WebhookRequestSchema),
+        validate=validate.Length(max=5),
+        metadata={
+            "description": "Endpoints told of the game's notices (signed, Standard Webhooks); the reply's "
+            "`webhook_secret` (shown once) signs them. docs/notify-your-app.md."
+        },
+    )
 
 
 class ActionSchema(Schema):
-    move = fields.Dict(
-        required=True, metadata={"description": "One move, exactly as listed by GET /games/{id}/moves."}
+    move = AnyTitle(
+        "Move",
+        required=True,
+        metadata={
+            "description": "One move, exactly as listed by GET /games/{id}/moves (a move of the game's "
+            "title)."
+        },
     )
     version = WholeNumber(
         validate=validate.Range(min=0, max=MAX_VERSION),
-        metadata={"description": "The version the move was chosen at; a stale one gets 409."},
+        metadata={
+            "description": "The version the move was chosen at; a stale one gets 409. Without it the move "
+            "is judged against the current state."
+        },
     )
 
 
 class ActionQuerySchema(Schema):
     dry_run = fields.Boolean(
-        load_default=False, metadata={"description": "Only check the move; change nothing."}
+        load_default=False,
+        metadata={"description": "Only judge the move (the reply says `valid`); change nothing."},
     )
 
 
@@ -182,7 +206,7 @@ class EventsQuerySchema(Schema):
         load_default=0,
         # Redis list indexes are 64-bit: a larger one would fail there instead of here.
         validate=validate.Range(min=0, max=MAX_VERSION),
-        metadata={"description": "Return entries after this version."},
+        metadata={"description": "Only the entries after this version."},
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import current_app
+from flask.typing import ResponseReturnValue
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
@@ -19,7 +19,9 @@ from engines import registry
 from ..play.seats import LOBBY_PAGE, LOBBY_PAGE_MAX, Seats
 from . import jsonbody
 from .api import ACT_AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_player, caller_token, json_response
+from .components import Component
 from .schemas import MAX_SEATS, display_name, paged_query
+from .services import services
 
 blp = Blueprint("seats", __name__, description="Open seats: join, leave, abort, and the lobby.")
 blp.ARGUMENTS_PARSER = jsonbody.PARSER
@@ -28,7 +30,7 @@ STATUS = validate.OneOf(["waiting", "active", "finished", "aborted", "expired"])
 
 
 def seats() -> Seats:
-    return current_app.extensions["skyline.seats"]
+    return services().seats
 
 
 class JoinSchema(Schema):
@@ -97,7 +99,7 @@ class LobbyQuerySchema(paged_query(LOBBY_PAGE, LOBBY_PAGE_MAX, "Games")):  # typ
 class LobbySchema(Schema):
     # Each item is a ``LobbyGame``: a union of one component per title, told apart by ``title``
     # (service/http/contract.py), so that a game's options are its title's typed ``Options``.
-    games = fields.List(fields.Dict(), required=True, metadata={"description": "Newest first."})
+    games = fields.List(Component("LobbyGame"), required=True, metadata={"description": "Newest first."})
     next = fields.String(
         required=True,
         allow_none=True,
@@ -136,13 +138,13 @@ class Join(MethodView):
     @blp.alt_response(415, response="UnsupportedMediaType")
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(operationId="joinGame", parameters=[GAME_ID])
-    def post(self, body, game_id):
+    def post(self, body: dict[str, Any], game_id: str) -> ResponseReturnValue:
         """Take an open seat of a waiting game (409 `seat_taken`, or `game_not_waiting` once it started)."""
         body = body or {}
         player = caller_player()
         joined = seats().join(game_id, body.get("seat"), body.get("name"), player=player)
         if player is not None:  # the player's webhook hears of its join, and of what follows
-            current_app.extensions["skyline.players"].attach(game_id, joined["version"] - 1, [player])
+            services().players.attach(game_id, joined["version"] - 1, [player])
         return json_response(joined, 201)
 
 
@@ -168,7 +170,7 @@ def seat_action(operation_id: str) -> Callable[[Callable[..., Any]], Callable[..
 class Leave(MethodView):
     @blp.response(200, LeftSchema, description="The seat is open again; its token no longer works.")
     @seat_action("leaveGame")
-    def post(self, game_id):
+    def post(self, game_id: str) -> ResponseReturnValue:
         """Give your seat back before the game starts (after the start: 409, resign instead)."""
         return json_response(seats().leave(game_id, caller_token()))
 
@@ -177,7 +179,7 @@ class Leave(MethodView):
 class Resign(MethodView):
     @blp.response(200, ResignedSchema, description="You resigned.")
     @seat_action("resignGame")
-    def post(self, game_id):
+    def post(self, game_id: str) -> ResponseReturnValue:
         """Give the game up: two seats, the other wins at once; more, a stand-in bot plays your seat,
         ranked last."""
         return json_response(seats().resign(game_id, caller_token()))
@@ -206,7 +208,7 @@ class RematchSchema(Schema):
 class Rematch(MethodView):
     @blp.response(201, RematchSchema, description="Your seat in the rematch, with its token (shown once).")
     @seat_action("rematchGame")
-    def post(self, game_id):
+    def post(self, game_id: str) -> ResponseReturnValue:
         """Ask for the finished game's one rematch: same title, options, clock and bots, a new seed;
         it starts once every human player has asked."""
         return json_response(seats().rematch(game_id, caller_token()), 201)
@@ -216,7 +218,7 @@ class Rematch(MethodView):
 class Abort(MethodView):
     @blp.response(200, AbortedSchema, description="The game is aborted: no result.")
     @seat_action("abortGame")
-    def post(self, game_id):
+    def post(self, game_id: str) -> ResponseReturnValue:
         """End the game with no result: while it waits, or before every human seat has moved."""
         return json_response(seats().abort(game_id, caller_token()))
 
@@ -227,7 +229,7 @@ class Lobby(MethodView):
     @blp.response(200, LobbySchema, description="Listed games waiting for players, newest first.")
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(operationId="getLobby")
-    def get(self, query):
+    def get(self, query: dict[str, Any]) -> ResponseReturnValue:
         """Listed games waiting for players (`listed: true` at creation), newest first, by pages."""
         return json_response(
             seats().lobby_page(query.get("title"), query.get("seats"), query.get("cursor"), query["limit"])

@@ -2,7 +2,10 @@
 
 The stream is resumable: a client that reconnects with ``Last-Event-ID: <version>``
 receives every entry after that version and no snapshot. Streams close after a bounded
-time (the client reconnects).
+time (the client reconnects). A game is read the same wherever it lives: once Redis has let an
+ended game go, the entries still to send come from the archive (service/play/repository.py), and
+the stream ends with the game's status (``finished``, ``aborted``, ``expired``) as on Redis;
+``gone`` only when no store holds it.
 
 A stream is cheap: under gunicorn's gevent worker it is a greenlet, not a thread, and it holds
 no Redis connection — it sleeps on its game's feed (service/store/fanout.py), woken only when its
@@ -28,8 +31,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import orjson
-from flask import Response, current_app, request
+from flask import Response, request
 
+from ..play.errors import ArchiveUnreachable, GameNotFound
 from ..play.games import Games
 from ..store.fanout import dispatcher, wake_every_stream
 from ..store.streamcaps import TooManyStreams
@@ -37,6 +41,7 @@ from ..watch import metrics
 from . import draining
 from .errors import problem_response
 from .ratelimit import address_key
+from .services import services
 
 # The log and its stream share an address: what is sent depends on Accept, and on whose token.
 VARY = ("Accept", "Authorization")
@@ -68,9 +73,10 @@ def stream(games: Games, game_id: str, token: str | None, last_event_id: str | N
     shown = games.show(game_id, token)  # raises 404 / 401 before the stream starts
     seat = shown["you"]
     since = _last_event_id(last_event_id)
-    settings = current_app.extensions["skyline.settings"]
+    found = services()
+    settings = found.settings
     try:
-        ticket = current_app.extensions["skyline.stream_caps"].admit(address_key(request.remote_addr), token)
+        ticket = found.stream_caps.admit(address_key(request.remote_addr), token)
     except TooManyStreams as refused:
         response = problem_response(
             429,
@@ -103,8 +109,18 @@ def stream(games: Games, game_id: str, token: str | None, last_event_id: str | N
                 first = False
                 entries, status, gone = feed.read(client, sent)
                 if gone:
-                    yield _message("gone", {"id": game_id})
-                    return
+                    # Redis let the game go once the archive held it: the rest of its log is the
+                    # archive's, and the stream ends as it would have on Redis. ``gone`` only
+                    # when neither store has it (no archive, the game expired).
+                    try:
+                        stored = games.read(game_id, parse_state=False)
+                        entries, status = games.log(stored, sent), stored.status
+                    except GameNotFound:
+                        yield _message("gone", {"id": game_id})
+                        return
+                    except ArchiveUnreachable:  # the client comes back with Last-Event-ID
+                        yield _closing()
+                        return
                 # A seat change may have taken the seat from this stream's token (it left, or
                 # a rematch's seat was issued a new token): the seat's next holder's redaction
                 # is not this reader's. Such a stream ends, as the token's next request would.

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-from flask import Response, current_app
+from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
@@ -20,10 +20,11 @@ import boards
 
 from ..play.versions import Versions
 from . import conditional
-from .api import AUTH_HEADER, GAME_ID, NOT_MODIFIED, caller_token
+from .api import AUTH_HEADER, GAME_ID, NOT_MODIFIED, caller_token, query_parameters
 from .pictures import PICTURE_HEADERS
 from .problems import Problem
 from .schemas import MAX_VERSION
+from .services import services
 
 blp = Blueprint("versions", __name__, description="Any version of a game, as it stood then.")
 
@@ -33,13 +34,6 @@ VERSION = {
     "required": True,
     "schema": {"type": "integer", "minimum": 0, "maximum": MAX_VERSION},
     "description": "The version: 0 is the game as created, n the game after its n-th log entry.",
-}
-SEAT = {
-    "in": "query",
-    "name": "seat",
-    "required": False,
-    "schema": {"type": "integer", "minimum": 0},
-    "description": "Once the game is finished: this seat's view, to anyone (refused while it runs).",
 }
 _ETAG = {"description": "A strong tag of these bytes (they never change).", "schema": {"type": "string"}}
 IMMUTABLE_HEADERS = {
@@ -66,11 +60,16 @@ GAME_LINKS = {
 
 
 class VersionQuerySchema(Schema):
-    seat = fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION), load_default=None)
+    seat = fields.Integer(
+        validate=validate.Range(min=0, max=MAX_VERSION),
+        metadata={
+            "description": "Once the game is finished: this seat's view, to anyone (refused while it runs)."
+        },
+    )
 
 
 def versions() -> Versions:
-    return current_app.extensions["skyline.versions"]
+    return services().versions
 
 
 def _version_number(text: str) -> int:
@@ -108,12 +107,13 @@ def _responses(content_type: str, description: str, schema: dict[str, Any]) -> d
     }
 
 
-PARAMETERS = [GAME_ID, VERSION, AUTH_HEADER, SEAT]
+VERSION_QUERY = VersionQuerySchema()
+PARAMETERS = [GAME_ID, VERSION, AUTH_HEADER, query_parameters(VERSION_QUERY)]
 
 
 @blp.route("/games/<game_id>/versions/<n>")
 class GameVersion(MethodView):
-    @blp.arguments(VersionQuerySchema(), location="query")
+    @blp.arguments(VERSION_QUERY, location="query")
     @blp.doc(
         operationId="getGameVersion",
         parameters=PARAMETERS,
@@ -126,7 +126,7 @@ class GameVersion(MethodView):
     )
     def get(self, query: dict[str, Any], game_id: str, n: str) -> Response:
         """The game as it stood at version n, as the caller's seat (or a spectator) saw it then."""
-        shown, public = _shown(game_id, n, query["seat"])
+        shown, public = _shown(game_id, n, query.get("seat"))
         return _reply(orjson.dumps(shown), "application/json", public)
 
 
@@ -139,7 +139,7 @@ def _picture(
 
 @blp.route("/games/<game_id>/versions/<n>/board.svg")
 class VersionBoardSvg(MethodView):
-    @blp.arguments(VersionQuerySchema(), location="query")
+    @blp.arguments(VERSION_QUERY, location="query")
     @blp.doc(
         operationId="getGameVersionBoardSvg",
         parameters=PARAMETERS,
@@ -150,12 +150,12 @@ class VersionBoardSvg(MethodView):
     )
     def get(self, query: dict[str, Any], game_id: str, n: str) -> Response:
         """The board at version n drawn as an SVG picture, with the caller's eyes of then."""
-        return _picture(game_id, n, query["seat"], boards.render_svg, "image/svg+xml; charset=utf-8")
+        return _picture(game_id, n, query.get("seat"), boards.render_svg, "image/svg+xml; charset=utf-8")
 
 
 @blp.route("/games/<game_id>/versions/<n>/board.txt")
 class VersionBoardText(MethodView):
-    @blp.arguments(VersionQuerySchema(), location="query")
+    @blp.arguments(VERSION_QUERY, location="query")
     @blp.doc(
         operationId="getGameVersionBoardText",
         parameters=PARAMETERS,
@@ -164,4 +164,4 @@ class VersionBoardText(MethodView):
     )
     def get(self, query: dict[str, Any], game_id: str, n: str) -> Response:
         """The board at version n drawn as plain text (the same facts as its board.svg)."""
-        return _picture(game_id, n, query["seat"], boards.render_text, "text/plain; charset=utf-8")
+        return _picture(game_id, n, query.get("seat"), boards.render_text, "text/plain; charset=utf-8")

@@ -6,7 +6,10 @@ here a seat registers its own with its token, and either credential lists what w
 
 from __future__ import annotations
 
-from flask import Response, current_app
+from typing import Any
+
+from flask import Response
+from flask.typing import ResponseReturnValue
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
@@ -20,8 +23,9 @@ from ..play.webhooks import (
     Webhooks,
 )
 from . import jsonbody
-from .api import ACT_AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_token, json_response
+from .api import ACT_AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_token, json_response, query_parameters
 from .schemas import WebhookRequestSchema, paged_query
+from .services import services
 
 blp = Blueprint("webhooks", __name__, description="Webhooks: signed notices to your app (Standard Webhooks).")
 blp.ARGUMENTS_PARSER = jsonbody.PARSER
@@ -49,7 +53,7 @@ DELIVERIES_AUTH_HEADER = {
 
 
 def webhooks() -> Webhooks:
-    return current_app.extensions["skyline.webhooks"]
+    return services().webhooks
 
 
 class SeatWebhookRequestSchema(WebhookRequestSchema):
@@ -102,6 +106,9 @@ class DeliveriesQuerySchema(paged_query(DELIVERIES_PAGE, DELIVERIES_PAGE_MAX, "D
     pass
 
 
+DELIVERIES_QUERY = DeliveriesQuerySchema()
+
+
 class DeliveriesSchema(Schema):
     deliveries = fields.List(
         fields.Nested(DeliverySchema),
@@ -124,7 +131,7 @@ class SeatWebhook(MethodView):
     @blp.alt_response(415, response="UnsupportedMediaType")
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(operationId="putSeatWebhook", parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN)
-    def put(self, body, game_id):
+    def put(self, body: dict[str, Any], game_id: str) -> ResponseReturnValue:
         """Register (or replace) your seat's own webhook: your turn, your deadline, the end."""
         return json_response(webhooks().put_seat(game_id, caller_token(), body["url"], body.get("events")))
 
@@ -132,7 +139,7 @@ class SeatWebhook(MethodView):
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound", description="No such game, or no webhook for your seat.")
     @blp.doc(operationId="deleteSeatWebhook", parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN)
-    def delete(self, game_id):
+    def delete(self, game_id: str) -> ResponseReturnValue:
         """Remove your seat's webhook."""
         webhooks().remove_seat(game_id, caller_token())
         return Response(status=204)
@@ -140,17 +147,17 @@ class SeatWebhook(MethodView):
 
 @blp.route("/games/<game_id>/webhooks/deliveries")
 class Deliveries(MethodView):
-    @blp.arguments(DeliveriesQuerySchema(), location="query")
+    @blp.arguments(DELIVERIES_QUERY, location="query")
     @blp.response(200, DeliveriesSchema, description="The deliveries to your endpoints, newest first.")
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound", description="No such game, or no webhook for your seat.")
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(
         operationId="getWebhookDeliveries",
-        parameters=[GAME_ID, DELIVERIES_AUTH_HEADER],
+        parameters=[GAME_ID, DELIVERIES_AUTH_HEADER, query_parameters(DELIVERIES_QUERY)],
         security=OPTIONAL_TOKEN,
     )
-    def get(self, query, game_id):
+    def get(self, query: dict[str, Any], game_id: str) -> ResponseReturnValue:
         """What was sent, and what waits: with a seat token, to its seat's endpoint; with the
         creation's `webhook_secret` as the bearer, to the creation's endpoints. Newest first, by
         pages (`next`)."""

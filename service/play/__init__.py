@@ -12,10 +12,14 @@
 - auth.py: seat tokens, made, hashed and matched to a seat;
 - webhooks.py: which URLs may receive notices, their secrets, what a committed version announces;
   webhook_addresses.py: which addresses may (an IPv6 judged by the IPv4 it embeds);
+- repository.py: ``GameRepository``, the one place that reads a game wherever it lives (Redis,
+  then the archive once Redis has let it go): the game, its log, the archive's snapshots;
+- replay.py: the one replay, a game's setup and its log's moves through its own rules;
 - archiving.py: an ended game as the archive keeps it (``ArchivedGame``), snapshots replayed;
-  the reads that fall back to the archive once Redis has let a game go;
 - replays.py: an archived game replayed by its engine: its record, and the states an import
   keeps, checked against the result it is said to reach (`skyline import`);
+- services.py: ``Services``, a process's use cases and stores as one typed value (built by
+  skyline/compose.py; named here, so that http/ and worker/ can be given it);
 - errors.py: the refusals, one class per reason (not found, stale version, bad token, ...),
   each with a stable code. The engines' ``RulesError`` (an illegal move, not your turn, game
   over) passes through as it is.

@@ -15,7 +15,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
@@ -35,10 +35,9 @@ from ..store.games import (
 )
 from ..store.lobby import LobbyIndex
 from ..store.players import PlayerStore
-from ..store.records import GameMeta, LogEntry, PublicSeat, SeatRecord, StandIn
+from ..store.records import GameMeta, GameResult, LogEntry, PublicSeat, SeatRecord, StandIn
 from ..watch import metrics
 from . import auth
-from .archiving import ArchivedReads
 from .deadlines import clock_of, next_deadlines
 from .deadlines import shown as shown_deadlines
 from .errors import (
@@ -60,6 +59,17 @@ from .errors import (
     TooManyLiveGames,
     TooMuchContention,
 )
+from .replay import engine_of
+from .replies import (
+    AppliedMove,
+    CheckedMove,
+    CreatedGame,
+    EventsPage,
+    GameRecord,
+    ShownEntry,
+    ShownGame,
+)
+from .repository import GameRepository
 from .results import game_result
 
 # Moves submitted without a version are judged against the current state; when another
@@ -110,6 +120,23 @@ def public_seat(seat: SeatRecord) -> PublicSeat:
 
 def public_seats(meta: GameMeta) -> list[PublicSeat]:
     return [public_seat(seat) for seat in meta["seats"]]
+
+
+def game_record(
+    game_id: str, meta: GameMeta, entries: list[LogEntry], result: GameResult | None
+) -> GameRecord:
+    """GET /games/{id}/record's shape, and an export's: the setup and the moves that replay to the
+    result. The moves only: the log's seat changes (joins, resignations) are not the rules'."""
+    return {
+        "id": game_id,
+        "title": meta["title"],
+        "rules_version": meta["rules_version"],
+        "seats": public_seats(meta),
+        "options": meta["options"],
+        "seed": meta["seed"],
+        "moves": [{"seat": entry["seat"], "move": entry["move"]} for entry in entries if "move" in entry],
+        "result": result,
+    }
 
 
 def request_fingerprint(move: Any, version: int | None) -> str:
@@ -217,14 +244,15 @@ class Games:
         recent_games: int = 256,
         bot_games: BotGameQuota | None = None,
         lobby: LobbyIndex | None = None,
-        archived: ArchivedReads | None = None,
+        repository: GameRepository | None = None,
         player_store: PlayerStore | None = None,
         live_games_per_player: int = 0,
     ) -> None:
         self.store = store
         self.player_store = player_store  # invitations name players that exist
         self.live_games_per_player = live_games_per_player  # SKYLINE_LIVE_GAMES_PER_PLAYER
-        self.archived = archived  # the games Redis has let go (DATABASE_URL)
+        # Every read of a game, live or archived (DATABASE_URL), goes through it.
+        self.repository = repository if repository is not None else GameRepository(store)
         self.lobby = lobby  # the index of listed games waiting for players
         self.enqueue_bot_turn = enqueue_bot_turn
         self.bot_games = bot_games  # SKYLINE_BOT_GAMES_PER_ADDRESS
@@ -249,7 +277,7 @@ class Games:
 
     def create(
         self, request: dict[str, Any], *, address: str | None = None, player: str | None = None
-    ) -> dict[str, Any]:
+    ) -> CreatedGame:
         """Create a game; a game of bots only counts against the quota of the client ``address``.
         ``player``: the creator's, when it sent a player key (a seat ``"player": "me"`` is bound to it)."""
         quota = self.bot_games if address is not None and not has_humans(request) else None
@@ -364,38 +392,28 @@ class Games:
 
     # ---- reading ---------------------------------------------------------------------
     def read(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
-        """The game as stored; GameNotFound when there is none (never was, or expired)."""
-        try:
-            return self.store.load(game_id, parse_state=parse_state)
-        except GameMissing:
-            found = (
-                None if self.archived is None else self.archived.stored_game(game_id, parse_state=parse_state)
-            )
-            if found is None:
-                raise GameNotFound(game_id) from None
-            return found
+        """The game as stored, live or archived; GameNotFound when there is none (never was, or
+        expired)."""
+        return self.repository.read(game_id, parse_state=parse_state)
 
-    def _log(self, game_id: str, start: int = 0) -> list[LogEntry]:
-        """The log from index ``start``: Redis's, else the archive's once Redis let the game go."""
-        entries = self.store.log(game_id, start)
-        if entries or self.archived is None or self.store.version(game_id) is not None:
-            return entries
-        return self.archived.log(game_id, start) or []
+    def log(self, stored: StoredGame, after: int = 0) -> list[LogEntry]:
+        """The log entries after version ``after``, up to the version ``stored`` was read at."""
+        return self.repository.log(stored, after)
 
     @staticmethod
     def _restore(stored: StoredGame, state: dict[str, Any]) -> State:
-        return registry.get(stored.meta["title"], stored.meta["rules_version"]).restore(state)
+        return engine_of(stored.meta).restore(state)
 
     def _load(self, game_id: str) -> tuple[StoredGame, State]:
         stored = self.read(game_id)
         return stored, self._restore(stored, stored.state)
 
-    def show(self, game_id: str, token: str | None) -> dict[str, Any]:
+    def show(self, game_id: str, token: str | None) -> ShownGame:
         stored, state = self._load(game_id)
         seat = auth.seat_of(stored.meta["seats"], token)
         self._heal_stalled_bots(stored, state)
         result = game_result(stored.meta, state)
-        return {
+        shown: ShownGame = {
             "id": game_id,
             "title": stored.meta["title"],
             "rules_version": stored.meta["rules_version"],
@@ -407,13 +425,13 @@ class Games:
             "seats": public_seats(stored.meta),
             "view": state.view(viewing_seat(stored.status, seat)),
             "result": result,
-            **(
-                {"clock": stored.meta["clock"], "deadlines": shown_deadlines(stored.deadlines)}
-                if "clock" in stored.meta
-                else {}
-            ),
-            **({"rematch": stored.rematch} if stored.rematch else {}),
         }
+        if "clock" in stored.meta:
+            shown["clock"] = stored.meta["clock"]
+            shown["deadlines"] = shown_deadlines(stored.deadlines)
+        if stored.rematch:
+            shown["rematch"] = stored.rematch
+        return shown
 
     def moves(self, game_id: str, token: str | None) -> dict[str, Any]:
         listing: dict[str, Any] = orjson.loads(self.moves_json(game_id, token))
@@ -442,10 +460,10 @@ class Games:
             self.listings.put(game_id, seat, stored.version, listing)
         return listing
 
-    def events(self, game_id: str, token: str | None, since: int = 0) -> dict[str, Any]:
+    def events(self, game_id: str, token: str | None, since: int = 0) -> EventsPage:
         stored = self.read(game_id, parse_state=False)  # the log says it all
         seat = auth.seat_of(stored.meta["seats"], token)
-        entries = self._log(game_id, since)
+        entries = self.log(stored, since)
         return {
             "title": stored.meta["title"],
             "version": stored.version,
@@ -462,12 +480,12 @@ class Games:
             return None
 
     @staticmethod
-    def redact_entry(entry: LogEntry, seat: int | None, status: str) -> dict[str, Any]:
+    def redact_entry(entry: LogEntry, seat: int | None, status: str) -> ShownEntry:
         """A log entry as ``seat`` may see it: its own moves, everyone's redacted events (a
         spectator's redaction while the game waits, as ``viewing_seat`` says)."""
         seat = viewing_seat(status, seat)
         over = status == "finished"
-        shown: dict[str, Any] = {
+        shown: ShownEntry = {
             "version": entry["version"],
             "seat": entry["seat"],
             "events": redact_all(entry["events"], seat, reveal_all=over),
@@ -478,21 +496,11 @@ class Games:
             shown["deadlines"] = entry["deadlines"]
         return shown
 
-    def record(self, game_id: str) -> dict[str, Any]:
+    def record(self, game_id: str) -> GameRecord:
         stored, state = self._load(game_id)
         if stored.status != "finished":
             raise GameNotOver("The record reveals every hidden card; it is given once the game is over.")
-        return {
-            "id": game_id,
-            "title": stored.meta["title"],
-            "rules_version": stored.meta["rules_version"],
-            "seats": public_seats(stored.meta),
-            "options": stored.meta["options"],
-            "seed": stored.meta["seed"],
-            # The moves only: the log's seat changes (joins, resignations) are not the rules'.
-            "moves": [{"seat": e["seat"], "move": e["move"]} for e in self._log(game_id) if "move" in e],
-            "result": game_result(stored.meta, state),
-        }
+        return game_record(game_id, stored.meta, self.log(stored), game_result(stored.meta, state))
 
     # ---- acting ------------------------------------------------------------------------
     def act(
@@ -507,7 +515,7 @@ class Games:
         bot_seat: int | None = None,
         wake_bots: bool = True,
         leading_events: list[dict[str, Any]] | None = None,
-    ) -> dict[str, Any]:
+    ) -> AppliedMove | CheckedMove:
         """Apply one move of the caller's seat and return the events and the new view."""
         for _ in range(_UNVERSIONED_ATTEMPTS):
             recent = None
@@ -531,7 +539,8 @@ class Games:
                 if earlier is not None:
                     if earlier["fingerprint"] != fingerprint:
                         raise IdempotencyKeyReused("This Idempotency-Key was used for a different request.")
-                    return {**earlier["reply"], "replayed": True}
+                    # The reply kept with the key when its first request committed.
+                    return cast(AppliedMove, {**earlier["reply"], "replayed": True})
             if stored.status != "active":
                 if stored.status == "finished":  # by the rules, or at once by a resignation
                     raise GameOver("game_over", "The game is over; no more moves are accepted.")
@@ -559,13 +568,14 @@ class Games:
                     continue  # judged on a kept state: read the game and judge again, as without one
                 raise
             if dry_run:
-                return {
+                checked: CheckedMove = {
                     "title": stored.meta["title"],
                     "valid": True,
                     "version": stored.version,
                     "seat": seat,
                     "move": applied,
                 }
+                return checked
             status = _status(state)
             acting = state.to_act()
             now = time.time()
@@ -585,7 +595,7 @@ class Games:
             if deadlines is not None:
                 entry["deadlines"] = shown_deadlines(deadlines)
             result = game_result(stored.meta, state)
-            reply = {
+            reply: AppliedMove = {
                 "title": stored.meta["title"],
                 "version": stored.version + 1,
                 "seat": seat,
@@ -639,9 +649,9 @@ class Games:
         status: str,
         meta: GameMeta,
         state: State,
-        reply: dict[str, Any],
+        reply: AppliedMove,
         deadlines: dict[str, float] | None = None,
-    ) -> dict[str, Any]:
+    ) -> AppliedMove:
         """Keep the committed state for the game's next move; return the reply, detached from it.
 
         The reply is sent after ``act`` returns, while the kept state may already be taken and
@@ -652,7 +662,7 @@ class Games:
             # Written as JSON now (a fifth of a deep copy's cost), to be sent as written; the
             # seats to act stay a list (of ints), as the worker reads them.
             detached = {
-                key: list(value)
+                key: list(cast(list[int], value))
                 if key == "to_act"
                 else orjson.Fragment(orjson.dumps(value))
                 if isinstance(value, dict | list)
@@ -663,7 +673,8 @@ class Games:
             return reply
         kept = StoredGame(game_id, version, status, meta, {}, time.time(), deadlines=deadlines or {})
         self.recent.keep(kept, state)
-        return detached
+        # The same reply, its views and events as JSON fragments orjson writes as they are.
+        return cast(AppliedMove, detached)
 
     # ---- bots ----------------------------------------------------------------------------
     def _wake_bots(self, game_id: str, version: int, meta: GameMeta, state: State) -> None:

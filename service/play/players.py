@@ -26,10 +26,11 @@ from ..store.games import GameMissing
 from ..store.players import PlayerStore
 from ..store.records import GameMeta, GameResult, LogEntry, SeatRecord
 from . import auth
-from .archiving import ArchivedReads
 from .cursors import read_cursor, write_cursor
 from .errors import BadCursor, InvalidPlayerKey, PlayerKeyRequired, WebhookNotFound
 from .games import public_seat
+from .replies import CreatedGame
+from .repository import GameRepository
 from .results import game_result
 from .times import rfc3339
 from .webhooks import DELIVERIES_PAGE, PLAYER_NOTICES, Webhooks, check_events, check_url, new_secret
@@ -79,11 +80,11 @@ class Players:
     def __init__(
         self,
         store: PlayerStore,
-        archived: ArchivedReads | None = None,
+        repository: GameRepository | None = None,
         webhooks: Webhooks | None = None,
     ) -> None:
         self.store = store
-        self.archived = archived  # finished games Redis has let go (DATABASE_URL)
+        self.repository = repository  # finished games Redis has let go (DATABASE_URL)
         self.webhooks = webhooks  # a player's webhook rides on each of its games' (play.webhooks)
 
     # ---- keys ----------------------------------------------------------------------------------
@@ -121,8 +122,8 @@ class Players:
         self._detach_all(player_id)
         if not self.store.delete(player_id):
             raise InvalidPlayerKey("That player no longer exists.")
-        if self.archived is not None:
-            self.archived.forget_player(player_id)
+        if self.repository is not None:
+            self.repository.forget_player(player_id)
 
     # ---- the player's webhook -------------------------------------------------------------------
     # One endpoint per game bound to the player (``P<player id>``), in the game's own webhooks: the
@@ -181,7 +182,7 @@ class Players:
         game_id: str,
         after_version: int,
         players: list[str] | None = None,
-        created: dict[str, Any] | None = None,
+        created: CreatedGame | None = None,
     ) -> None:
         """Give the game the webhooks of the players bound to it (``players``: only those): after a
         join, or after the creation (``created``, its reply: version 0 is announced too)."""
@@ -275,7 +276,7 @@ class Players:
             if status is not None and shown["status"] != status:
                 continue
             entries.append((position, shown))
-        if status == "finished" and self.archived is not None:
+        if status == "finished" and self.repository is not None:
             held = {game_id for game_id, read in zip(ids, reads, strict=True) if read is not None}
             entries += self._archived(player_id, title, after, limit, held)
         entries.sort(key=lambda item: item[0])
@@ -300,9 +301,11 @@ class Players:
         """The player's finished games from the archive after ``after``, at most a page more than
         it needs (those Redis still holds are listed from Redis)."""
         start = None if after is None or after[0] != ENDED else (-after[1], after[2])
-        found = [] if self.archived is None else self.archived.player_games(player_id, start, limit + 1)
+        found = (
+            [] if self.repository is None else self.repository.finished_games_of(player_id, start, limit + 1)
+        )
         listed = []
-        for game in found or []:
+        for game in found:
             meta: GameMeta = orjson.loads(game.meta)
             if game.game_id in in_redis or (title is not None and meta["title"] != title):
                 continue

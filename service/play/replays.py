@@ -8,15 +8,17 @@ rules.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 import orjson
 
-from engines import registry
-from engines.core import InvalidState, RulesError, UnknownGame
+from engines.core import InvalidState, RulesError, State, UnknownGame
 
 from ..archive.records import ArchivedGame, Snapshot, snapshot_versions
-from .games import public_seats
+from ..store.records import LogEntry
+from .games import game_record
+from .replay import engine_of, initial_state, replay
+from .replies import GameRecord
 from .results import game_result
 
 
@@ -24,20 +26,11 @@ class ReplayMismatch(ValueError):
     """The game's log does not replay to what the game says it reached (the sentence says how)."""
 
 
-def record_of(game: ArchivedGame) -> dict[str, Any]:
+def record_of(game: ArchivedGame) -> GameRecord:
     """GET /games/{id}/record's shape for an archived game; ``result`` is None unless finished."""
-    meta = orjson.loads(game.meta)
     entries = [orjson.loads(entry.entry) for entry in game.log]
-    return {
-        "id": game.id,
-        "title": meta["title"],
-        "rules_version": meta["rules_version"],
-        "seats": public_seats(meta),
-        "options": meta["options"],
-        "seed": meta["seed"],
-        "moves": [{"seat": e["seat"], "move": e["move"]} for e in entries if "move" in e],
-        "result": None if game.result is None else orjson.loads(game.result),
-    }
+    result = None if game.result is None else orjson.loads(game.result)
+    return game_record(game.id, orjson.loads(game.meta), entries, result)
 
 
 def replayed(game: ArchivedGame) -> ArchivedGame:
@@ -45,29 +38,34 @@ def replayed(game: ArchivedGame) -> ArchivedGame:
     ReplayMismatch unless every move is legal and the replay ends where the game says it ended."""
     meta = orjson.loads(game.meta)
     try:
-        engine = registry.get(meta.get("title"), meta.get("rules_version"))
-    except (UnknownGame, InvalidState) as error:
+        engine_of(meta)
+    except (UnknownGame, InvalidState, KeyError, TypeError) as error:
         raise ReplayMismatch(
             f"The game was played under rules version {meta.get('rules_version')!r} of "
             f"{meta.get('title')!r}, which this deployment does not play: {error}"
         ) from None
     try:
-        state = engine.setup(len(meta["seats"]), meta["options"], meta["seed"])
+        state = initial_state(meta)
     except (RulesError, KeyError, TypeError, ValueError) as error:
         raise ReplayMismatch(f"The game cannot be set up from its meta: {error}") from None
     kept = set(snapshot_versions(game.version))
     states = {0: orjson.dumps(state.to_dict())}
+
+    def keep(version: int, reached: State) -> None:
+        if version in kept:
+            states[version] = orjson.dumps(reached.to_dict())
+
     for logged in game.log:
         entry = orjson.loads(logged.entry)
-        if (
-            isinstance(entry, dict) and "move" in entry
-        ):  # seat changes (joins, resignations) are not the rules'
-            try:
-                state.apply(entry["seat"], entry["move"])
-            except (RulesError, KeyError, TypeError, ValueError) as error:
-                raise ReplayMismatch(f"Log entry {logged.version} is not a legal move: {error}") from None
-        if logged.version in kept:
-            states[logged.version] = orjson.dumps(state.to_dict())
+        if not isinstance(entry, dict):
+            raise ReplayMismatch(f"Log entry {logged.version} is not a JSON object.")
+        try:
+            # The import's log is untrusted: every move judged by the rules, as a client's is.
+            # Its shape unchecked (a LogEntry by cast): a missing key is a KeyError, refused below.
+            made = cast(LogEntry, {**entry, "version": logged.version})
+            replay(state, [made], checked=True, on_version=keep)
+        except (RulesError, KeyError, TypeError, ValueError) as error:
+            raise ReplayMismatch(f"Log entry {logged.version} is not a legal move: {error}") from None
     reached = game_result(meta, state)
     if game.status == "finished":
         if reached is None:

@@ -302,20 +302,20 @@ class Seats:
         made = self.rematches.create_once(
             game_id, new_game_id(beside=game_id), meta, state, "waiting", lifetime
         )
-        archived = self.games.archived
+        repository = self.games.repository
         if made is not None:
             new_id, in_archive = made
-            if in_archive and archived is not None:
-                archived.claim_rematch(game_id, new_id)  # the archiver has released the game already
+            if in_archive:
+                repository.claim_rematch(game_id, new_id)  # the archiver has released the game already
             return new_id
-        if archived is None:
+        if not repository.has_archive:
             raise GameNotFound(game_id)
         # Only the archive holds the game: the new game first, then the archive's claim; the first
         # claim wins and a loser's game goes (it was never shown to anyone).
         new_id = new_game_id()
         self.rematches.create_alone(new_id, meta, state, "waiting", lifetime)
         try:
-            winner = archived.claim_rematch(game_id, new_id)
+            winner = repository.claim_rematch(game_id, new_id)
         except Exception:
             self.rematches.discard(new_id)
             raise

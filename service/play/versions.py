@@ -24,19 +24,17 @@ from dataclasses import dataclass
 
 import orjson
 
-from engines import registry
-from engines.core import Game, State
+from engines.core import State
 
-from ..archive.archive import ArchiveUnavailable
-from ..archive.records import END_STATUSES, SNAPSHOT_EVERY
+from ..archive.records import SNAPSHOT_EVERY
 from ..store.records import GameMeta, GameResult, LogEntry, SeatRecord, StoredGame
 from . import auth
-from .archiving import ArchivedReads
 from .deadlines import next_deadlines
 from .deadlines import shown as shown_deadlines
-from .errors import ArchiveUnreachable, GameNotFound, NoSuchSeat, SeatViewWhileRunning, VersionNotFound
+from .errors import NoSuchSeat, SeatViewWhileRunning, VersionNotFound
 from .games import Games, public_seat, stand_in_of, viewing_seat
 from .games import to_act as seats_to_act
+from .replay import engine_of, initial_state, replay
 from .results import game_result, resignation_result
 
 CHECKPOINT_EVERY = 32
@@ -106,37 +104,6 @@ class Seating:
         return then
 
 
-class ArchivedHistory:
-    """What a version read of an ended game takes from the archive: its log once Redis has let it
-    go, and the snapshots. None from a read: the archive has not the game (not yet archived). The
-    log, needed, is a 503 (ArchiveUnreachable) when the archive cannot be reached; a snapshot, a
-    shortcut, is then None."""
-
-    def __init__(self, reads: ArchivedReads) -> None:
-        self.reads = reads
-
-    def entries(self, game_id: str, first: int, last: int) -> list[LogEntry] | None:
-        """The log entries of versions ``first``..``last`` (both included)."""
-        try:
-            kept = self.reads.archive.read_log(game_id, first, last)
-        except ArchiveUnavailable:
-            raise ArchiveUnreachable(game_id) from None
-        return [orjson.loads(entry.entry) for entry in kept] if kept else None
-
-    def snapshot(self, game_id: str, version: int) -> tuple[int, bytes] | None:
-        """The version and state (JSON) of the latest snapshot at or before ``version``."""
-        try:
-            found = self.reads.archive.snapshot_at_or_before(game_id, version)
-        except ArchiveUnavailable:  # a shortcut only: the replay starts further back
-            return None
-        return None if found is None else (found.version, found.state)
-
-
-def _engine(meta: GameMeta) -> Game[State]:
-    """The rules a game is played by: those of its own rules version."""
-    return registry.get(meta["title"], meta["rules_version"])
-
-
 def _created_seat(seat: SeatRecord, joined: set[int]) -> SeatRecord:
     """A seat as it was at the creation: every seat that was joined was open then (under the name
     its creator gave it), and a resigned seat of two was its player's; no secret kept."""
@@ -159,8 +126,8 @@ def _created_seat(seat: SeatRecord, joined: set[int]) -> SeatRecord:
 
 
 class Versions:
-    """Reads of a game at any of its versions, over ``Games`` (its store, its reads, and the
-    archive's once Redis has let the game go)."""
+    """Reads of a game at any of its versions, over ``Games`` and its repository (Redis's log, or
+    the archive's once Redis has let the game go)."""
 
     def __init__(
         self, games: Games, *, every: int = CHECKPOINT_EVERY, max_bytes: int = CHECKPOINT_BYTES
@@ -168,50 +135,35 @@ class Versions:
         self.games = games
         self.every = max(1, every)
         self.checkpoints = Checkpoints(max_bytes)
-        self.archived = None if games.archived is None else ArchivedHistory(games.archived)
+        self.repository = games.repository
         self._histories: OrderedDict[str, SeatHistory] = OrderedDict()
         self._lock = threading.Lock()
 
-    def _archive_of(self, stored: StoredGame) -> ArchivedHistory | None:
-        """The archive, for a game that may be in it: only an ended game is ever archived."""
-        return self.archived if stored.status in END_STATUSES else None
-
     # ---- the log ---------------------------------------------------------------------------
     def _entries(self, stored: StoredGame, first: int, last: int) -> list[LogEntry]:
-        """The log entries of versions ``first``..``last`` (both included): Redis's, else the
-        archive's once Redis has let the log go; GameNotFound when neither has them all."""
-        if last < first:
-            return []
-        wanted = last - first + 1
-        entries = self.games.store.log(stored.id, first - 1, last - 1)
-        if len(entries) == wanted:
-            return entries
-        archive = self._archive_of(stored)
-        kept = None if archive is None else archive.entries(stored.id, first, last)
-        if kept is None or len(kept) != wanted:
-            raise GameNotFound(stored.id)
-        return kept
+        """The log entries of versions ``first``..``last`` (both included), wherever the game lives."""
+        return self.repository.log(stored, first - 1, last)
 
     # ---- the state at a version ----------------------------------------------------------
     def nearest_state(self, stored: StoredGame, version: int) -> tuple[int, State]:
         """The nearest state known at or before ``version``: a checkpoint of this process, the
         archive's snapshot (an ended game's, when no checkpoint is as near), or the setup."""
-        game = _engine(stored.meta)
-        archive = self._archive_of(stored)
-        # The archive keeps a state every SNAPSHOT_EVERY versions: one probe of its key, asked for
-        # before the checkpoints below its snapshot (farther), after those at or above it.
-        floor = version - version % SNAPSHOT_EVERY if archive is not None else 0
+        game = engine_of(stored.meta)
+        archived = self.repository.may_be_archived(stored)
+        # The archive keeps an ended game's state every SNAPSHOT_EVERY versions: one probe of its
+        # key, asked for before the checkpoints below its snapshot (farther), after those at or
+        # above it.
+        floor = version - version % SNAPSHOT_EVERY if archived else 0
         marks = range(version - version % self.every, 0, -self.every)
         near = self._checkpoint(stored.id, [mark for mark in marks if mark >= floor])
         if near is not None:
             return near[0], game.restore(orjson.loads(near[1]))
-        snapshot = archive.snapshot(stored.id, version) if archive is not None and floor > 0 else None
+        snapshot = self.repository.snapshot(stored, version) if floor > 0 else None
         if snapshot is None:  # not archived (yet), or not reached: the checkpoints below
             snapshot = self._checkpoint(stored.id, [mark for mark in marks if mark < floor])
         if snapshot is not None:
             return snapshot[0], game.restore(orjson.loads(snapshot[1]))
-        meta = stored.meta
-        return 0, game.setup(len(meta["seats"]), meta["options"], meta["seed"])
+        return 0, initial_state(stored.meta)
 
     def _checkpoint(self, game_id: str, marks: list[int]) -> tuple[int, bytes] | None:
         """The first of ``marks`` this process keeps a checkpoint at, with its state (JSON)."""
@@ -225,17 +177,12 @@ class Versions:
         """The state at ``version`` and the log entry that made it (None for version 0)."""
         start, state = self.nearest_state(stored, version)
         entries = self._entries(stored, max(start, 1), version)
-        for entry in entries:
-            if entry["version"] <= start:
-                continue
-            if "move" in entry:
-                mover = entry["seat"]
-                assert mover is not None, "a move's entry names its seat (only the service's own have none)"
-                state.apply_listed(mover, entry["move"])
-            if entry["version"] % self.every == 0 and entry["version"] != version:
-                self.checkpoints.put(stored.id, entry["version"], orjson.dumps(state.to_dict(copy=False)))
-        if version > 0 and version % self.every == 0:
-            self.checkpoints.put(stored.id, version, orjson.dumps(state.to_dict(copy=False)))
+
+        def keep(reached: int, reached_state: State) -> None:
+            if reached % self.every == 0:
+                self.checkpoints.put(stored.id, reached, orjson.dumps(reached_state.to_dict(copy=False)))
+
+        replay(state, entries, after=start, on_version=keep)
         return state, (entries[-1] if entries else None)
 
     # ---- the seats at a version --------------------------------------------------------------
@@ -330,7 +277,7 @@ class Versions:
             reader = auth.seat_of(meta["seats"], token)
         entry: LogEntry | None
         if version == stored.version:
-            state = _engine(meta).restore(orjson.loads(stored.raw_state))
+            state = engine_of(meta).restore(orjson.loads(stored.raw_state))
             entry = self._entries(stored, version, version)[0] if version > 0 else None
         else:
             state, entry = self._replay(stored, version)

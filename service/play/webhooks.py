@@ -43,12 +43,18 @@ from urllib.parse import urlsplit
 
 import orjson
 
-from service.store.games import GameMissing
-
 from .auth import seat_of
 from .cursors import read_cursor, write_cursor
 from .deadlines import shown as shown_deadlines
-from .errors import InvalidToken, MissingToken, WebhookEventsRefused, WebhookNotFound, WebhookRefused
+from .errors import (
+    GameNotFound,
+    InvalidToken,
+    MissingToken,
+    WebhookEventsRefused,
+    WebhookNotFound,
+    WebhookRefused,
+)
+from .replies import CreatedGame
 from .results import game_result
 from .times import rfc3339
 from .webhook_addresses import refusal
@@ -325,10 +331,10 @@ class Webhooks:
         ]
         return endpoints, secret
 
-    def register_created(self, created: dict[str, Any], endpoints: list[dict[str, Any]]) -> None:
+    def register_created(self, created: CreatedGame, endpoints: list[dict[str, Any]]) -> None:
         self.store.register(created["id"], endpoints, self.start_of(created))
 
-    def start_of(self, created: dict[str, Any]) -> dict[str, Any]:
+    def start_of(self, created: CreatedGame) -> dict[str, Any]:
         """What version 0 of a game just created announces: who is to act, and when by."""
         start: dict[str, Any] = {"to_act": created["to_act"], "status": created["status"]}
         deadlines = self.games.store.load(created["id"]).deadlines  # a game with a clock: version 0's
@@ -432,8 +438,8 @@ class Webhooks:
         if notified is None:
             return 0
         try:
-            stored = self.games.store.load(game_id)
-        except GameMissing:  # the game expired: nothing more to announce
+            stored = self.games.read(game_id)  # live, or archived since its last fan-out
+        except GameNotFound:  # the game expired: nothing more to announce
             self.store.forget_due(game_id)
             return 0
         if stored.version <= notified:
@@ -447,7 +453,7 @@ class Webhooks:
             # starts there (a game with open seats starts with its last join, an entry of its own).
             began = [{"type": "game_started"}] if start.get("status") == "active" else []
             entries.append({"version": 0, "events": began, **start})
-        entries += self.games.store.log(game_id, max(notified, 0))
+        entries += self.games.log(stored, max(notified, 0))
         result = None
         if stored.status == "finished":
             result = game_result(meta, self.games._restore(stored, stored.state))

@@ -19,6 +19,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import redis
 
@@ -80,7 +81,7 @@ class EmbeddedRedis:
     """A redis-server child process on a private unix socket, with AOF persistence."""
 
     def __init__(
-        self, data_dir: str | Path, *, appendonly: bool = True, popen_options: dict | None = None
+        self, data_dir: str | Path, *, appendonly: bool = True, popen_options: dict[str, Any] | None = None
     ) -> None:
         self.data_dir = Path(data_dir).resolve() / "redis"
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -166,13 +167,13 @@ def gunicorn_command(host: str, port: int, workers: int) -> list[str]:
         f"{host}:{port}",
         "--workers",
         str(workers),
-        "service.run.wsgi:app",
+        "skyline.wsgi:app",
     ]
 
 
 def worker_command() -> list[str]:
-    return [sys.executable, "-m", "service.run.cli", "worker"]
+    return [sys.executable, "-m", "skyline.cli", "worker"]
 
 
 def webhook_worker_command() -> list[str]:
-    return [sys.executable, "-m", "service.run.cli", "worker", "--webhooks"]
+    return [sys.executable, "-m", "skyline.cli", "worker", "--webhooks"]

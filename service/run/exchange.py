@@ -165,7 +165,7 @@ def parse_moment(text: str) -> datetime.datetime:
 
 
 def run_export(args: argparse.Namespace, database_url: str | None) -> int:
-    """`skyline export`'s body (the arguments of service/run/cli.py)."""
+    """`skyline export`'s body (the arguments of skyline/cli.py)."""
     since, until, title = args.since, args.until, args.title
     output: str | None = args.output
     after: int = args.after
@@ -196,7 +196,7 @@ def run_export(args: argparse.Namespace, database_url: str | None) -> int:
 
 
 def run_import(args: argparse.Namespace, database_url: str | None) -> int:
-    """`skyline import`'s body (the arguments of service/run/cli.py)."""
+    """`skyline import`'s body (the arguments of skyline/cli.py)."""
     path: str = args.file
     with archive_url(database_url, args.data_dir, "import") as url:
         lines = sys.stdin.buffer if path == "-" else open(path, "rb")

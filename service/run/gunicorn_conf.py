@@ -1,4 +1,4 @@
-"""gunicorn settings for the API: ``gunicorn --config python:service.run.gunicorn_conf service.run.wsgi:app``.
+"""gunicorn settings for the API: ``gunicorn --config python:service.run.gunicorn_conf skyline.wsgi:app``.
 
 The image's default command, ``skyline serve`` and the tests all use it. Its settings come from
 ``service.config`` (``HOST``, ``PORT``, ``WEB_CONCURRENCY``, ``SKYLINE_WORKER_CLASS``,
@@ -19,6 +19,7 @@ import os
 import shutil
 import sys
 import tempfile
+from typing import TYPE_CHECKING, Any
 
 from gunicorn.glogging import Logger
 
@@ -26,6 +27,10 @@ from service.config import SettingError, Settings, export
 from service.run import gunicorn_refusals
 from service.run.gunicorn_workers import WORKER_CLASSES
 from service.watch.logs import logging_config
+
+if TYPE_CHECKING:
+    from gunicorn.arbiter import Arbiter
+    from gunicorn.workers.base import Worker
 
 
 class AppWritesAccessLines(Logger):
@@ -35,7 +40,7 @@ class AppWritesAccessLines(Logger):
     ``accesslog`` is off, only for its logger to drop it — a few per cent of a request's time.
     """
 
-    def access(self, resp, req, environ, request_time) -> None:
+    def access(self, resp: Any, req: Any, environ: Any, request_time: Any) -> None:
         return None
 
 
@@ -74,7 +79,7 @@ workers = _settings.web_concurrency
 # sleep) share a process with ordinary requests and never take their place. The rules are
 # pure Python and short; Redis, RQ's enqueue and the metrics files all work under gevent.
 # SKYLINE_WORKER_CLASS=gthread is the fallback (then streams hold a thread each). Both are
-# gunicorn's own, stopping as they should with open streams (service/gunicorn_workers.py).
+# gunicorn's own, stopping as they should with open streams (service/run/gunicorn_workers.py).
 worker_class = WORKER_CLASSES[_settings.worker_class]
 worker_connections = _settings.worker_connections
 threads = _settings.threads
@@ -100,20 +105,20 @@ gunicorn_refusals.install()
 forwarder_headers = ""
 
 
-def post_fork(server, worker) -> None:
+def post_fork(server: Arbiter, worker: Worker) -> None:
     """A worker dies with its master: a master killed with SIGKILL leaves no worker serving."""
     from service.run.parentdeath import die_with_parent
 
     die_with_parent()
 
 
-def child_exit(server, worker) -> None:
+def child_exit(server: Arbiter, worker: Worker) -> None:
     """A worker process ended (any cause): drop its live gauges from the metrics."""
     from prometheus_client import multiprocess
 
-    multiprocess.mark_process_dead(worker.pid)
+    multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]  # unannotated
 
 
-def on_exit(server) -> None:
+def on_exit(server: Arbiter) -> None:
     if _created_metrics_dir is not None:
         shutil.rmtree(_created_metrics_dir, ignore_errors=True)

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 import gevent
 from gunicorn.workers import ggevent, gthread
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 
 class GeventWorker(ggevent.GeventWorker):
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._idle: dict[greenlet, gevent.Timeout] = {}  # connection -> its keep-alive wait
 
@@ -51,7 +52,7 @@ class GeventWorker(ggevent.GeventWorker):
         finally:
             self._idle.pop(current, None)
 
-    def handle_exit(self, sig, frame) -> None:
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         super().handle_exit(sig, frame)
         # Out of the signal handler, as gunicorn does for its own SIGQUIT handling.
         gevent.spawn(self._drain)
@@ -74,7 +75,7 @@ class GeventWorker(ggevent.GeventWorker):
 
 
 class ThreadWorker(gthread.ThreadWorker):
-    def handle_exit(self, sig, frame) -> None:
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         super().handle_exit(sig, frame)
         draining.begin()
 

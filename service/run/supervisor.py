@@ -12,7 +12,7 @@ PostgreSQL (embedded unless DATABASE_URL is set, migrated at start), gunicorn an
   the supervisor leaves no orphan serving a half-dead stack.
 - A start fails only when a child could not come up at all: it exited with a status of its
   own (not killed by a signal) before it was ever ready — Redis answers PING, gunicorn answers
-  ``/healthz``, a bot worker is registered and beats (service/workerpresence.py). That is a
+  ``/healthz``, a bot worker is registered and beats (service/store/workers.py). That is a
   configuration error (a port in use, a bad setting, a Redis that refuses): everything stops,
   with the cause, and `skyline serve` exits non-zero.
 - Any other death, whatever its timing or signal (an OOM kill, a poison job, a kill -9 a
@@ -41,11 +41,13 @@ from typing import Any
 
 import psycopg
 import redis
+from redis.exceptions import RedisClusterException
 
 from ..archive.schema import MigrationError, migrate
 from ..config import Settings, environment
+from ..store.connect import StoreRedis, store_client
 from ..store.keys import BOT_WORKERS, WEBHOOK_WORKERS
-from ..store.migrate import FirstLayout, check_layout, migrate_layout
+from ..store.migrate import FirstLayout, FirstLayoutOnCluster, check_layout, migrate_layout
 from ..store.workers import WorkerPresence, member
 from .embedded import EmbeddedRedis, gunicorn_command, webhook_worker_command, worker_command
 from .parentdeath import die_with_parent
@@ -86,7 +88,8 @@ class DataDirLock:
 
     def _holder(self) -> dict[str, Any]:
         try:
-            return json.loads(self.path.read_text() or "{}")
+            holder: dict[str, Any] = json.loads(self.path.read_text() or "{}")
+            return holder
         except (OSError, ValueError):
             return {}
 
@@ -149,7 +152,7 @@ def _port_is_free(host: str, port: int) -> bool:
 
 def backoff(crashes: int) -> float:
     """The delay before restarting a child after ``crashes`` crashes in a row (1, 2, ...)."""
-    return min(MAX_BACKOFF_SECONDS, FIRST_BACKOFF_SECONDS * 2 ** max(0, crashes - 1))
+    return min(MAX_BACKOFF_SECONDS, FIRST_BACKOFF_SECONDS * 2.0 ** max(0, crashes - 1))
 
 
 def describe_exit(status: int) -> str:
@@ -166,11 +169,11 @@ class Child:
     """One supervised process: how to start it, how to tell it is ready, and its restarts."""
 
     name: str
-    start_process: Callable[[], subprocess.Popen]
+    start_process: Callable[[], subprocess.Popen[bytes]]
     # Asked until it says yes; None: ready once start_process returns (Redis waits for PING).
-    ready_check: Callable[[subprocess.Popen], bool] | None = None
-    on_death: Callable[[subprocess.Popen], None] | None = None
-    process: subprocess.Popen | None = None
+    ready_check: Callable[[subprocess.Popen[bytes]], bool] | None = None
+    on_death: Callable[[subprocess.Popen[bytes]], None] | None = None
+    process: subprocess.Popen[bytes] | None = None
     started_at: float = 0.0
     ready_at: float | None = None
     ever_ready: bool = False
@@ -223,6 +226,7 @@ def answers_healthz(host: str, port: int) -> bool:
 class Supervisor:
     def __init__(
         self,
+        settings: Settings,
         *,
         host: str,
         port: int,
@@ -233,7 +237,7 @@ class Supervisor:
     ) -> None:
         self.host, self.port, self.workers, self.bot_workers = host, port, workers, bot_workers
         self.data_dir = Path(data_dir).resolve()
-        self.settings = Settings.from_env()
+        self.settings = settings
         self.stop_grace = (
             self.settings.stop_grace_seconds if stop_grace_seconds is None else stop_grace_seconds
         )
@@ -253,20 +257,20 @@ class Supervisor:
     def _popen_options(self, death_signal: int, pass_fds: tuple[int, ...] = ()) -> dict[str, Any]:
         return {"start_new_session": True, "preexec_fn": _child_setup(death_signal), "pass_fds": pass_fds}
 
-    def _spawn(self, command: list[str]) -> Callable[[], subprocess.Popen]:
+    def _spawn(self, command: list[str]) -> Callable[[], subprocess.Popen[bytes]]:
         # Stateless children die at once with the supervisor: RQ's maintenance and the sweeper
         # recover a bot turn cut short, and the API holds nothing.
         return lambda: subprocess.Popen(
             command, env=self.env, stdin=subprocess.DEVNULL, **self._popen_options(signal.SIGKILL)
         )
 
-    def _start_redis(self) -> subprocess.Popen:
+    def _start_redis(self) -> subprocess.Popen[bytes]:
         assert self.redis is not None
         self.redis.start()
         assert self.redis.process is not None
         return self.redis.process
 
-    def _start_postgres(self) -> subprocess.Popen:
+    def _start_postgres(self) -> subprocess.Popen[bytes]:
         assert self.postgres is not None
         self.postgres.start()
         assert self.postgres.process is not None
@@ -296,11 +300,14 @@ class Supervisor:
     def _move_to_current_layout(self) -> None:
         """A Redis written by the first key layout is moved before anything else starts on it:
         the supervisor starts every process that uses it, so none can write meanwhile."""
-        client = redis.Redis.from_url(self.env["REDIS_URL"])
+        client = self._store_client()
         try:
             check_layout(client)
         except FirstLayout:
-            moved = migrate_layout(client)
+            try:
+                moved = migrate_layout(client)
+            except FirstLayoutOnCluster as refused:
+                raise SystemExit(f"skyline: {refused}") from None
             log(
                 f"moved {moved.games} games ({moved.keys} keys, {moved.index_entries} index entries) "
                 "to the partitioned key layout"
@@ -308,57 +315,65 @@ class Supervisor:
         finally:
             client.close()
 
-    def _check_external_redis(self, url: str, timeout: float = 5.0, variable: str = "REDIS_URL") -> None:
+    def _store_client(self, **options: Any) -> StoreRedis:
+        """The store's client on REDIS_URL: redis-py's cluster client with SKYLINE_REDIS_CLUSTER=1,
+        since a plain one on a cluster's node is answered MOVED for every key another node holds."""
+        return store_client(self.env["REDIS_URL"], cluster=self.settings.redis_cluster, **options)
+
+    def _check_external_redis(
+        self, url: str, timeout: float = 5.0, variable: str = "REDIS_URL", *, cluster: bool = False
+    ) -> None:
         """A REDIS_URL (or RQ_REDIS_URL) that refuses is a configuration error: say so before
-        starting anything."""
-        client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        starting anything. On a cluster every node is asked (the cluster client's PING)."""
         deadline = time.monotonic() + timeout
-        try:
-            while True:
-                try:
-                    client.ping()
-                    return
-                except (redis.RedisError, OSError) as error:
-                    if time.monotonic() >= deadline:
-                        raise SystemExit(
-                            f"skyline: the Redis at {variable} cannot be used ({error}); check the URL "
-                            f"and that Redis runs there, or unset {variable} for the embedded one."
-                        ) from None
-                    time.sleep(0.25)
-        finally:
-            client.close()
+        while True:
+            client: StoreRedis | None = None
+            try:
+                # Built in the loop: a cluster client asks for the slots as it is built.
+                client = store_client(url, cluster=cluster, socket_connect_timeout=1, socket_timeout=1)
+                client.ping()
+                return
+            except (redis.RedisError, RedisClusterException, OSError) as error:
+                if time.monotonic() >= deadline:
+                    raise SystemExit(
+                        f"skyline: the Redis at {variable} cannot be used ({error}); check the URL "
+                        f"and that Redis runs there, or unset {variable} for the embedded one."
+                    ) from None
+                time.sleep(0.25)
+            finally:
+                if client is not None:
+                    client.close()
 
     def _presence(self, key: str) -> WorkerPresence:
         """The heartbeats of one kind of worker (``sk:bot-workers``, ``sk:webhook-workers``)."""
         if key not in self._worker_presences:
-            url = self.env["REDIS_URL"]
-            client = redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
+            client = self._store_client(socket_connect_timeout=0.5, socket_timeout=0.5)
             self._worker_presences[key] = WorkerPresence(client, key=key)
         return self._worker_presences[key]
 
-    def _worker_is_ready(self, key: str) -> Callable[[subprocess.Popen], bool]:
+    def _worker_is_ready(self, key: str) -> Callable[[subprocess.Popen[bytes]], bool]:
         """A worker child counts as started once it beats under ``key``."""
 
-        def ready(process: subprocess.Popen) -> bool:
+        def ready(process: subprocess.Popen[bytes]) -> bool:
             try:
                 return self._presence(key).is_alive(member(process.pid))
-            except (redis.RedisError, OSError):
+            except (redis.RedisError, RedisClusterException, OSError):
                 return False
 
         return ready
 
-    def _forget_worker(self, key: str) -> Callable[[subprocess.Popen], None]:
+    def _forget_worker(self, key: str) -> Callable[[subprocess.Popen[bytes]], None]:
         """A worker child died: it no longer counts as alive (/readyz), without waiting out its beat."""
 
-        def forget(process: subprocess.Popen) -> None:
+        def forget(process: subprocess.Popen[bytes]) -> None:
             try:
                 self._presence(key).leave(member(process.pid))
-            except (redis.RedisError, OSError):
+            except (redis.RedisError, RedisClusterException, OSError):
                 pass
 
         return forget
 
-    def _api_is_ready(self, process: subprocess.Popen) -> bool:
+    def _api_is_ready(self, process: subprocess.Popen[bytes]) -> bool:
         return answers_healthz(self.host, self.port)
 
     def prepare(self) -> None:
@@ -374,7 +389,7 @@ class Supervisor:
         if self.settings.rq_redis_url and self.settings.rq_redis_url != self.settings.redis_url:
             self._check_external_redis(self.settings.rq_redis_url, variable="RQ_REDIS_URL")
         if self.settings.redis_url:
-            self._check_external_redis(self.settings.redis_url)
+            self._check_external_redis(self.settings.redis_url, cluster=self.settings.redis_cluster)
         else:
             # Redis keeps the lock's file open: the folder stays locked until it has exited.
             held = () if self.lock.fd is None else (self.lock.fd,)  # taken above: never None here
@@ -538,6 +553,10 @@ class Supervisor:
         return status
 
 
-def serve(*, port: int, host: str, workers: int, data_dir: str, bot_workers: int = 1) -> int:
+def serve(
+    settings: Settings, *, port: int, host: str, workers: int, data_dir: str, bot_workers: int = 1
+) -> int:
     """Run Redis (if needed), gunicorn and the bot workers until interrupted."""
-    return Supervisor(host=host, port=port, workers=workers, data_dir=data_dir, bot_workers=bot_workers).run()
+    return Supervisor(
+        settings, host=host, port=port, workers=workers, data_dir=data_dir, bot_workers=bot_workers
+    ).run()

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import redis
-
+from .connect import StoreRedis
 from .keys import ARCHIVE_DUE, IDLE, game_key, index_of, log_key
 from .partitioned import PartitionedIndex
 
@@ -55,7 +54,7 @@ class EndedGame:
 class ArchiveDue:
     """``archive-due``: claim games to archive (over every partition), postpone one, release one."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: StoreRedis) -> None:
         self.redis = client
         self._due = PartitionedIndex(client, ARCHIVE_DUE)
         self._release = client.register_script(_RELEASE)
@@ -106,7 +105,7 @@ class IdleGames:
     lease as the due set's are (a sweeper killed holding one lets it come due again), ended as ``expired`` by
     ``service.play.seats.Seats.expire_idle``; that commit takes them off."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: StoreRedis) -> None:
         self.redis = client
         self._idle = PartitionedIndex(client, IDLE)
 

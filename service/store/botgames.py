@@ -11,13 +11,12 @@ from __future__ import annotations
 import time
 from typing import cast
 
-import redis
-
+from .connect import StoreRedis
 from .keys import bot_games_key, game_key
 
 
 class BotGameQuota:
-    def __init__(self, client: redis.Redis, *, per_address: int, ttl_seconds: int) -> None:
+    def __init__(self, client: StoreRedis, *, per_address: int, ttl_seconds: int) -> None:
         self.client = client
         self.per_address = per_address
         self.ttl = ttl_seconds

@@ -14,6 +14,7 @@ turn: the sweeper (worker/sweeper.py) enqueues each one again.
 from __future__ import annotations
 
 import logging
+from typing import cast
 
 import redis
 from rq import Queue, Retry
@@ -24,6 +25,7 @@ from rq.serializers import JSONSerializer
 
 from ..config import SettingError, Settings
 from ..watch.logs import current_request_id
+from .connect import StoreRedis
 
 QUEUE_NAME = "skyline-bots"  # games with a human seat: played first
 ALL_BOT_QUEUE_NAME = "skyline-bots-all-bot"  # games of bots only: when no human waits
@@ -35,7 +37,7 @@ log = logging.getLogger(__name__)
 
 
 def queue_redis(
-    settings: Settings, *, store: redis.Redis | None = None, max_connections: int | None = None
+    settings: Settings, *, store: StoreRedis | None = None, max_connections: int | None = None
 ) -> redis.Redis:
     """The client of RQ's Redis (``Settings.queue_redis_url``), never decoding responses: RQ stores
     compressed bytes, which a decoding client cannot read (its jobs would stay queued).
@@ -46,7 +48,9 @@ def queue_redis(
     """
     url = settings.queue_redis_url
     if store is not None and settings.rq_redis_url in (None, settings.redis_url):
-        client = store
+        # RQ speaks to a plain Redis; a cluster's client handed here (no RQ_REDIS_URL) is refused
+        # by the first job that meets it (worker.jobs), as RQ itself would fail on it.
+        client = cast(redis.Redis, store)
     elif not url:
         raise RuntimeError("REDIS_URL is not set; `skyline serve` starts an embedded Redis for you.")
     elif max_connections is None:

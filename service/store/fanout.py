@@ -34,9 +34,8 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-import redis
 
-from .connect import is_cluster
+from .connect import StoreRedis, is_cluster
 from .keys import (
     EVENTS_PATTERN,
     LEGACY_EVENTS_PATTERN,
@@ -90,7 +89,7 @@ class Feed:
     def moved_past(self, version: int) -> bool:
         return self.must_read or self.published > version
 
-    def read(self, client: redis.Redis, after: int) -> tuple[list[LogEntry], str, bool]:
+    def read(self, client: StoreRedis, after: int) -> tuple[list[LogEntry], str, bool]:
         """The log entries after version ``after``, the game's status, and whether it is gone."""
         with self.lock:
             missing = any(v not in self.entries for v in range(after + 1, self.through + 1))
@@ -118,7 +117,7 @@ class Feed:
 class Dispatcher:
     """The process's subscription and its feeds, made on first use (after gunicorn has forked)."""
 
-    def __init__(self, client: redis.Redis, *, on_change: Callable[[int], None] | None = None) -> None:
+    def __init__(self, client: StoreRedis, *, on_change: Callable[[int], None] | None = None) -> None:
         self.client = client
         self.feeds: dict[str, Feed] = {}
         self.lock = threading.Lock()
@@ -301,7 +300,7 @@ def wake_every_stream() -> None:
             found.wake_all()
 
 
-def dispatcher(client: redis.Redis, on_change: Callable[[int], None] | None = None) -> Dispatcher:
+def dispatcher(client: StoreRedis, on_change: Callable[[int], None] | None = None) -> Dispatcher:
     """This process's dispatcher for ``client``'s Redis (a forked process makes its own).
 
     A server process has one client, so one dispatcher; a process holding apps on several

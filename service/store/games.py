@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
 from typing import Any, cast
 
 import orjson
-import redis
 
 from .aftercommit import ARCHIVE_OR_EXPIRE, ENDED, INDEX_AFTER_COMMIT
-from .connect import publish_command
+from .connect import StoreRedis, publish_command
 from .keys import (
     ARCHIVE_DUE,
     BOTS_DUE,
@@ -37,7 +35,6 @@ from .partitioned import PartitionedIndex
 from .partitions import partition_of
 from .players import PlayerOverCap, PlayerStore, Reservation
 from .records import GameMeta, LogEntry, StoredGame
-from .slidingwindow import ADMIT
 
 __all__ = [
     "DuplicateRequest",
@@ -49,26 +46,20 @@ __all__ = [
     "new_game_id",
 ]
 
-# Result codes of the commit script (a refusal by the rate limit is its reply table instead).
+# Result codes of the commit script.
 _MISSING, _STALE, _DUPLICATE = -1, -2, -3
 
 _COMMIT = (
-    ADMIT
-    + INDEX_AFTER_COMMIT
+    INDEX_AFTER_COMMIT
     + ARCHIVE_OR_EXPIRE
     + """
 -- KEYS: game hash, move log, idempotency key (or the game hash again when none), the index of
 --       deadlines, the game's webhooks, the webhooks' outbox, the games due to be archived, the
---       idle games, then the counters of the request's rate limit when they ride along (an
---       address's are outside the game's slot: like the limiter, this needs a single Redis)
+--       idle games
 -- ARGV: expected version, state, status, log entry, ttl, channel (the partition's), idempotent
 --       reply, idem ttl, now, deadlines ('' = a game without a clock: nothing), the earliest
 --       deadline ('' = none), game id, the publish command ('SPUBLISH' on a cluster, else
---       'PUBLISH'), then the rate limit's arguments
-if #KEYS > 8 then
-  local admitted = admit(9, 14, (#KEYS - 8) / 2)
-  if admitted[1] == 0 then return admitted end
-end
+--       'PUBLISH')
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return -1 end
 -- The key first: a retry of a request that landed is a duplicate (answered with the first
@@ -111,20 +102,8 @@ return 0
 """
 
 
-# A game's read with the request's rate-limit check before it, in one round trip. The limit's
-# counters may lie outside the game's slot (an address's): like the limiter, this needs a
-# single Redis. A refused request reads nothing.
+# What a game's read takes from its hash.
 _LOAD_FIELDS = ("version", "status", "meta", "state", "updated", "deadlines", "rematch")
-_LOAD = (
-    ADMIT
-    + """
--- KEYS: game hash, then the counters of the request's rate limit; ARGV: the limit's arguments
-local admitted = admit(2, 1, (#KEYS - 1) / 2)
-if admitted[1] == 0 then return {admitted} end
-return {admitted, redis.call('HMGET', KEYS[1], 'version', 'status', 'meta', 'state', 'updated', 'deadlines',
-  'rematch')}
-"""
-)
 
 
 # Forget a game in BOTS_DUE only if nobody marked it again since the sweeper read its score.
@@ -134,11 +113,6 @@ if redis.call('ZSCORE', KEYS[1], ARGV[1]) == ARGV[2] then
 end
 return 0
 """
-
-
-# A rate-limit check as a script takes it: its keys, its arguments, and the judge of the
-# script's verdict (which raises to refuse the request).
-LimitParts = tuple[list[str], list[Any], Callable[[Any], None]]
 
 
 class GameMovedOn(Exception):
@@ -171,7 +145,7 @@ class GameStore:
 
     def __init__(
         self,
-        client: redis.Redis,
+        client: StoreRedis,
         *,
         ttl_seconds: int,
         finished_ttl_seconds: int,
@@ -187,17 +161,9 @@ class GameStore:
         self._publish = publish_command(client)
         self._create = client.register_script(_CREATE)
         self._forget_if_unchanged = client.register_script(_FORGET_IF_UNCHANGED)
-        self._load_after_limit = client.register_script(_LOAD)
         self.players = PlayerStore(client)
         self._bots_due = PartitionedIndex(client, BOTS_DUE)
         self._deadlines = PartitionedIndex(client, DEADLINES)
-        # Set by the API's rate limiter: takes the request's pending check for the next game
-        # read (its keys, arguments, and the judge of the script's reply, which raises to
-        # refuse the request), or None when none is pending.
-        self.limit_for_read: Callable[[], LimitParts | None] | None = None
-        # Also set by the rate limiter, for a move that skips the read: what takes the request's
-        # pending check for the commit script (keys, arguments, judge, as above).
-        self.limit_for_commit: Callable[[str], LimitParts | None] | None = None
 
     def _ttl_for(self, status: str) -> int:
         """How long a live game may stay idle before the sweeper ends it as ``expired`` (sk:idle);
@@ -248,16 +214,8 @@ class GameStore:
 
     def load(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
         """The game as stored; with ``parse_state=False`` its state is left as JSON in ``raw_state``."""
-        key = game_key(game_id)
-        limit = self.limit_for_read() if self.limit_for_read is not None else None
-        values: list[Any]  # bytes, or None for a field the game has not (yet)
-        if limit is None:
-            values = cast(list[Any], self.redis.hmget(key, _LOAD_FIELDS))
-        else:
-            keys, args, judge = limit
-            admitted, *read = self._load_after_limit(keys=[key, *keys], args=args)
-            judge(admitted)
-            values = read[0]
+        # bytes, or None for a field the game has not (yet)
+        values = cast(list[Any], self.redis.hmget(game_key(game_id), _LOAD_FIELDS))
         if values[0] is None:
             raise GameMissing(game_id)
         version, status, meta, state, updated, deadlines, rematch = values
@@ -321,14 +279,7 @@ class GameStore:
             game_id,
             self._publish,
         ]
-        limit = self.limit_for_commit(game_id) if self.limit_for_commit is not None else None
-        if limit is not None:
-            keys += limit[0]
-            args += limit[1]
         result = self._commit(keys=keys, args=args)
-        if isinstance(result, list):  # the rate limit refused the request: nothing was written
-            limit[2](result)  # type: ignore[index]
-            raise RuntimeError("the commit script refused a request its rate limit admitted")
         if result == _MISSING:
             raise GameMissing(game_id)
         if result == _STALE:

@@ -24,8 +24,8 @@ only a digest of it. The layout before partitions, and how a Redis moves from it
     ``<game> <version>`` there, with SPUBLISH on a cluster (sharded pub/sub) and PUBLISH on one
     Redis; every API process subscribes once (``store.fanout``). The channel of releases before
     (``sk:{<T>}:g:<game>:events``, the version alone) is still listened to on one Redis.
-``sk:rl:{<T>}:token:<digest>:<window>`` (string): a seat token's requests in one window,
-    beside its game (``store.ratelimit``, or riding on the game's read or commit script).
+``sk:rl:{token:<digest>}:<window>`` (string): a token's requests in one window (a seat token's
+    or a player key's digest), counted at the request's edge (``store.ratelimit``).
 ``sk:rl:{address:<address>}:<window>`` (string): an address's requests in one window (IPv6
     counted per /64). Each counter lives two windows.
 ``sk:{<T>}:archive-due`` (sorted set, one per partition as every index below): games that ended
@@ -170,12 +170,10 @@ def index_of(index: str, game_id: str) -> str:
 RATE_LIMIT_PREFIX = "sk:rl"
 
 
-def rate_limit_key(prefix: str, scope: str, identity: str, slot: str | None) -> str:
-    """The counters of one limit for one identity, without the window (``<key>:<window index>``);
-    in the game's slot when ``slot`` names the game, else in a slot of the identity's own."""
-    if slot is None:
-        return f"{prefix}:{{{scope}:{identity}}}"
-    return f"{prefix}:{{{tag_of(slot)}}}:{scope}:{identity}"  # beside the game's own keys, in its slot
+def rate_limit_key(prefix: str, scope: str, identity: str) -> str:
+    """The counters of one limit for one identity, without the window (``<key>:<window index>``),
+    in a slot of the identity's own."""
+    return f"{prefix}:{{{scope}:{identity}}}"
 
 
 # Games whose bot seat was due to act, scored by when it was last found so: the workers'

@@ -10,15 +10,15 @@ from __future__ import annotations
 import time
 
 import orjson
-import redis
 
+from .connect import StoreRedis
 from .keys import LOBBY, game_key, index_of
 from .partitioned import PartitionedIndex
 from .records import GameMeta
 
 
 class LobbyIndex:
-    def __init__(self, client: redis.Redis, ttl_seconds: int) -> None:
+    def __init__(self, client: StoreRedis, ttl_seconds: int) -> None:
         self.redis = client
         self.ttl = ttl_seconds
         self._index = PartitionedIndex(client, LOBBY)

@@ -13,6 +13,9 @@ second on one Redis, with the API and the workers stopped (docs/deploy.md says h
   index of games, which the first layout's binding scripts counted by reading each game.
 
 It may be run again after an interruption, and on a Redis already moved it changes nothing.
+On a Redis Cluster it only marks the layout: the first layout's games move on one Redis (a
+rename across slots is refused by a cluster), before the data is imported into the cluster
+(docs/cluster.md, "Moving a deployment"); a cluster holding such games is refused, unchanged.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import cast
 import orjson
 import redis
 
+from .connect import StoreRedis, is_cluster
 from .keys import (
     FIRST_LAYOUT_GAME_HASHES,
     FIRST_LAYOUT_INDEXES,
@@ -78,7 +82,7 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-def _move_indexes(client: redis.Redis, moved: Moved) -> None:
+def _move_indexes(client: StoreRedis, moved: Moved) -> None:
     for index, old in OLD_INDEXES.items():
         for member, score in client.zscan_iter(old, count=500):
             game_id = _text(member).split(" ", 1)[0]
@@ -87,7 +91,7 @@ def _move_indexes(client: redis.Redis, moved: Moved) -> None:
         client.delete(old)
 
 
-def _move_game(client: redis.Redis, game_id: str, moved: Moved) -> None:
+def _move_game(client: StoreRedis, game_id: str, moved: Moved) -> None:
     prefix = first_layout_prefix(game_id)
     renames: list[tuple[str, str]] = []
     for raw in client.scan_iter(match=_escape(prefix) + ":*", count=1000):
@@ -111,7 +115,7 @@ def _escape(pattern: str) -> str:
     return "".join("\\" + c if c in "*?[]\\" else c for c in pattern)
 
 
-def first_layout_games(client: redis.Redis) -> Iterator[str]:
+def first_layout_games(client: StoreRedis) -> Iterator[str]:
     """The games still under the first layout (their hash ``sk:{<id>}:game``; an id holds no
     brace, which tells them from a new key that happens to end so)."""
     for raw in client.scan_iter(match=FIRST_LAYOUT_GAME_HASHES, count=1000):
@@ -120,7 +124,7 @@ def first_layout_games(client: redis.Redis) -> Iterator[str]:
             yield game_id
 
 
-def _count_live_games(client: redis.Redis, moved: Moved) -> None:
+def _count_live_games(client: StoreRedis, moved: Moved) -> None:
     for raw in client.scan_iter(match=PLAYER_GAMES_PATTERN, count=1000):
         key = _text(raw)
         player_id = player_of_games_key(key)
@@ -143,8 +147,14 @@ def _count_live_games(client: redis.Redis, moved: Moved) -> None:
             moved.players += 1
 
 
-def migrate_layout(client: redis.Redis) -> Moved:
+def migrate_layout(client: StoreRedis) -> Moved:
     """Move everything of the first layout to the partitioned one; what was moved."""
+    if is_cluster(client) and next(first_layout_games(client), None) is not None:
+        raise FirstLayoutOnCluster(
+            "this Redis Cluster holds games in the first key layout, which move on one Redis only "
+            "(a cluster refuses a rename across slots): run `skyline migrate-keys` on the Redis they "
+            'came from, then import it into the cluster (docs/cluster.md, "Moving a deployment")'
+        )
     moved = Moved()
     _move_indexes(client, moved)
     for game_id in list(first_layout_games(client)):
@@ -159,7 +169,11 @@ class FirstLayout(Exception):
     """This Redis holds games of the first layout: ``skyline migrate-keys`` moves them."""
 
 
-def check_layout(client: redis.Redis) -> None:
+class FirstLayoutOnCluster(FirstLayout):
+    """A Redis Cluster holds games of the first layout: they move on one Redis, not there."""
+
+
+def check_layout(client: StoreRedis) -> None:
     """Refuse a Redis written by the first layout, before anything reads or writes it: its games
     would look gone. Marks an empty Redis (or one moved already) as of the current layout. One
     round trip: the first layout always held its indexes of live games (a live game is in
@@ -175,7 +189,7 @@ def check_layout(client: redis.Redis) -> None:
     client.set(LAYOUT, CURRENT_LAYOUT, nx=True)
 
 
-def refuse_first_layout(client: redis.Redis) -> None:
+def refuse_first_layout(client: StoreRedis) -> None:
     """``check_layout`` at a process's start; a Redis that does not answer yet is let be (the
     process starts and reports itself not ready, as it does for any Redis down)."""
     try:

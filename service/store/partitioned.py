@@ -4,16 +4,16 @@ An index of games (the deadlines, the bots due, the lobby, the games due to be a
 one sorted set per partition, in the slot of its games, so that the script that changes a game
 changes its entry in the same step. Whoever reads an index as a whole (a sweeper, the lobby)
 runs one script over every partition's key: one round trip, and a claim stays one atomic step
-(a lease written in the same script that found the entries). On one Redis the script takes all
-1,024 keys. On a Redis Cluster it runs once per primary with that primary's partitions' keys
-(``#!lua flags=allow-cross-slot-keys``: many slots, one node), and the replies are merged: the
-oldest or newest over all of them, as on one Redis. A claim asks each primary in turn (the first
-one drawn at random, so that no primary's backlog waits behind another's) for what is still
-wanted, so a claim never takes more than asked. When a slot moved or a primary failed over
-between the client's view of the slots and the script (MOVED, ASK, TRYAGAIN, CLUSTERDOWN, a lost
-connection, a demoted primary), the client reloads the slots and asks again: a claim already
-made stays made (its entries are leased, no other reader takes them), and the retry takes only
-what is still wanted.
+(a lease written in the same script that found the entries). The script runs once per node with
+that node's partitions' keys, and the replies are merged, the oldest or newest over all of them:
+one Redis is a cluster of one node, whose script takes all 1,024 keys; on a Redis Cluster each
+primary's carries ``#!lua flags=allow-cross-slot-keys`` (many slots, one node). A claim asks
+each primary in turn (the first one drawn at random, so that no primary's backlog waits behind
+another's) for what is still wanted, so a claim never takes more than asked. When a slot moved
+or a primary failed over between the client's view of the slots and the script (MOVED, ASK,
+TRYAGAIN, CLUSTERDOWN, a lost connection, a demoted primary), the client reloads the slots and
+asks again: a claim already made stays made (its entries are leased, no other reader takes
+them), and the retry takes only what is still wanted.
 """
 
 from __future__ import annotations
@@ -22,9 +22,11 @@ import hashlib
 import random
 import time
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import redis
+from redis.cluster import ClusterNode
+from redis.commands.core import Script
 from redis.exceptions import (
     AskError,
     ClusterDownError,
@@ -36,7 +38,7 @@ from redis.exceptions import (
     TryAgainError,
 )
 
-from .connect import CROSS_SLOT_SHEBANG, is_cluster
+from .connect import CROSS_SLOT_SHEBANG, StoreRedis, is_cluster
 from .keys import index_key, index_keys
 from .partitions import all_partitions, tag_slot
 
@@ -158,16 +160,25 @@ local ARGV = {unpack(ARGV, declared + 2)}
 """
 
 
-class _NodeScript:
-    """A script run on one cluster node over keys of that node's slots: EVALSHA, or EVAL when
-    the node has not seen it yet (a promoted replica, a node added)."""
+# One Redis as a cluster of one node: it holds every partition, and takes any keys in one script.
+ONE_REDIS = None
+Node = ClusterNode | None
 
-    def __init__(self, client: Any, source: str) -> None:
+
+class _NodeScript:
+    """A script run on one node over keys of that node's partitions. On a cluster node: EVALSHA of
+    the cross-slot script, or EVAL when the node has not seen it yet (a promoted replica, a node
+    added). On one Redis: the script as any other, its keys declared."""
+
+    def __init__(self, client: StoreRedis, source: str, on_one_redis: Script) -> None:
         self.client = client
         self.source = CROSS_SLOT_SHEBANG + _KEYS_FROM_ARGUMENTS + _NONE_EXIST_ON_A_NODE + source
         self.sha = hashlib.sha1(self.source.encode()).hexdigest()
+        self._on_one_redis = on_one_redis  # the same source, its keys declared
 
-    def __call__(self, node: Any, keys: list[str], args: list[Any]) -> Any:
+    def __call__(self, node: Node, keys: list[str], args: list[Any]) -> Any:
+        if node is ONE_REDIS:
+            return self._on_one_redis(keys=keys, args=args)
         arguments = [len(keys), *keys, *args]
         try:
             return self.client.execute_command("EVALSHA", self.sha, 0, *arguments, target_nodes=node)
@@ -179,34 +190,32 @@ class PartitionedIndex:
     """One index of games over every partition: its oldest due entries, a claim of them under a
     lease, its newest entries, its size."""
 
-    def __init__(self, client: redis.Redis, index: str) -> None:
+    def __init__(self, client: StoreRedis, index: str) -> None:
         self.redis = client
         self.index = index
-        self.keys = index_keys(index)
-        self.cluster = is_cluster(client)
-        if self.cluster:
-            self._oldest_on = _NodeScript(client, _OLDEST)
-            self._newest_on = _NodeScript(client, _NEWEST)
-        else:
-            self._oldest = client.register_script(_NONE_EXIST + _OLDEST)
-            self._newest = client.register_script(_NONE_EXIST + _NEWEST)
+        self._oldest_on = _NodeScript(client, _OLDEST, client.register_script(_NONE_EXIST + _OLDEST))
+        self._newest_on = _NodeScript(client, _NEWEST, client.register_script(_NONE_EXIST + _NEWEST))
 
-    # ---- on a cluster: one script per primary ---------------------------------------------------
-    def _by_node(self) -> list[tuple[Any, list[int]]]:
-        """Each primary with its partitions, as the client sees the slots now."""
-        manager = cast(Any, self.redis).nodes_manager
-        nodes: dict[str, tuple[Any, list[int]]] = {}
+    # ---- one script per node ----------------------------------------------------------------------
+    def _by_node(self) -> list[tuple[Node, list[int]]]:
+        """Each node with its partitions: on a cluster each primary's, as the client sees the slots
+        now; one Redis holds them all."""
+        if not is_cluster(self.redis):
+            return [(ONE_REDIS, list(all_partitions()))]
+        manager = self.redis.nodes_manager
+        nodes: dict[str, tuple[Node, list[int]]] = {}
         for partition in all_partitions():
             node = manager.get_node_from_slot(tag_slot(partition))
             nodes.setdefault(node.name, (node, []))[1].append(partition)
         return list(nodes.values())
 
-    def _on_every_node(self, step: Callable[[Any, list[int]], bool]) -> None:
-        """Run ``step(node, partitions)`` for each primary; a step returns False to end the round.
-        A step met by a moved slot is asked again, with the slots reloaded, for the partitions
-        whose step has not landed yet."""
+    def _on_every_node(self, step: Callable[[Node, list[int]], bool]) -> None:
+        """Run ``step(node, partitions)`` for each node; a step returns False to end the round.
+        On a cluster, a step met by a moved slot is asked again, with the slots reloaded, for the
+        partitions whose step has not landed yet (one Redis has no slots to move: it raises)."""
         pending = set(all_partitions())
-        for attempt in range(_ATTEMPTS):
+        attempts = _ATTEMPTS if is_cluster(self.redis) else 1
+        for attempt in range(attempts):
             try:
                 groups = self._by_node()
                 random.shuffle(groups)
@@ -223,10 +232,10 @@ class PartitionedIndex:
                 if isinstance(error, ResponseError) and not isinstance(error, _SLOTS_MOVED):
                     if not _moved_reply(error):
                         raise
-                if attempt == _ATTEMPTS - 1:
+                if attempt == attempts - 1 or not is_cluster(self.redis):
                     raise
                 time.sleep(0.05 * 2**attempt)
-                cast(Any, self.redis).nodes_manager.initialize()
+                self.redis.nodes_manager.initialize()
 
     def _keys_of(self, index: str, partitions: list[int]) -> list[str]:
         return [index_key(index, p) for p in partitions]
@@ -236,12 +245,9 @@ class PartitionedIndex:
     ) -> list[Any]:
         """The flat reply of _OLDEST (entry, score, ...) over every partition."""
         lease = "" if lease_end is None else repr(lease_end)
-        if not self.cluster:
-            keys = self.keys + ([] if holding is None else index_keys(holding))
-            return cast(list[Any], self._oldest(keys=keys, args=[repr(before), limit, lease, len(self.keys)]))
         rows: list[tuple[bytes, bytes]] = []
 
-        def step(node: Any, partitions: list[int]) -> bool:
+        def step(node: Node, partitions: list[int]) -> bool:
             wanted = limit - len(rows) if lease_end is not None else limit
             keys = self._keys_of(self.index, partitions)
             keys += [] if holding is None else self._keys_of(holding, partitions)
@@ -263,7 +269,7 @@ class PartitionedIndex:
     def claim(self, now: float, lease_end: float, limit: int, *, holding: str | None = None) -> list[str]:
         """Up to ``limit`` entries due by ``now``, their scores moved to ``lease_end`` in the same
         step; with ``holding`` (another index), each is also put there, in its partition, scored
-        so. On one Redis they are the oldest due; on a cluster, the oldest of each primary asked."""
+        so: the oldest due of each node asked (on one Redis, the oldest due)."""
         rows = self._rows_oldest(now, limit, lease_end, holding)
         return [_text(rows[i]) for i in range(0, len(rows), 2)]
 
@@ -277,12 +283,9 @@ class PartitionedIndex:
             count,
             "" if drop_before is None else repr(drop_before),
         ]
-        if not self.cluster:
-            rows = cast(list[Any], self._newest(keys=self.keys, args=args))
-            return [(_text(rows[i]), float(rows[i + 1])) for i in range(0, len(rows), 2)]
         found: list[tuple[str, float]] = []
 
-        def step(node: Any, partitions: list[int]) -> bool:
+        def step(node: Node, partitions: list[int]) -> bool:
             reply = self._newest_on(node, self._keys_of(self.index, partitions), args)
             found.extend((_text(reply[i]), float(reply[i + 1])) for i in range(0, len(reply), 2))
             return True
@@ -294,6 +297,6 @@ class PartitionedIndex:
 
     def size(self) -> int:
         pipe = self.redis.pipeline(transaction=False)  # on a cluster, split by node
-        for key in self.keys:
+        for key in index_keys(self.index):
             pipe.zcard(key)
         return sum(int(count) for count in pipe.execute())

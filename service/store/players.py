@@ -31,9 +31,8 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import orjson
-import redis
 
-from .connect import is_cluster
+from .connect import StoreRedis, is_cluster
 from .keys import (
     game_key,
     log_key,
@@ -152,7 +151,7 @@ KEY_POINTER_PREFIX = player_by_key("")
 class PlayerStore:
     """Create, find, rotate and delete players; read a player's games in a bounded number of trips."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: StoreRedis) -> None:
         self.redis = client
         self._rotate = client.register_script(_ROTATE)
         self._delete = client.register_script(_DELETE)

@@ -3,12 +3,13 @@
 A sliding-window counter: each limit keeps one counter per fixed window (``N`` requests per
 ``W`` seconds) and weighs the previous window's count by how much of it still overlaps the
 last ``W`` seconds (``service.store.slidingwindow``). The checks of every limit that applies
-(address, token) and the increments are one Lua script — atomic, so concurrent processes never
-admit more than a limit. A refused request is counted under no limit. The same check can ride
-on the script that reads a game or commits a move (``service.store.games``), with the keys and
-arguments ``RateLimiter.arguments`` gives, on one Redis (an address's counters are not in the
-game's slot). Which requests are limited, and how a refusal is answered, is HTTP's
-(``service.http.ratelimit``).
+(address, token) and the increments are one Lua script, atomic, so concurrent processes never
+admit more than a limit, and a refused request is counted under no limit — as long as the
+counters may share a script: on one Redis they always do; on a Redis Cluster an address's
+counters and a token's lie in two slots, each slot's checked by a script of its own, and a
+request refused by a later one stays counted under the earlier (the limits are advisory). Which
+requests are limited, and how a refusal is answered, is HTTP's (``service.http.ratelimit``),
+which checks at the request's edge, before anything else reads or writes.
 """
 
 from __future__ import annotations
@@ -17,10 +18,7 @@ import math
 import time
 from dataclasses import dataclass
 
-import redis
-from redis.crc import key_slot
-
-from .connect import is_cluster
+from .connect import StoreRedis, script_slots
 from .keys import RATE_LIMIT_PREFIX, rate_limit_key
 from .slidingwindow import ADMIT_ALL
 
@@ -32,9 +30,8 @@ class Limit:
     window_seconds: int
 
 
-# One limit to check for a request: the limit, whom it counts (an address, a token's digest)
-# and, for a seat token on its game's routes, the game id whose Redis slot holds the counters.
-Check = tuple[Limit, str, str | None]
+# One limit to check for a request: the limit, and whom it counts (an address, a token's digest).
+Check = tuple[Limit, str]
 
 
 @dataclass(frozen=True)
@@ -48,32 +45,27 @@ class Decision:
 class RateLimiter:
     """Checks and counts requests against the limits, in Redis."""
 
-    def __init__(self, client: redis.Redis, *, prefix: str = RATE_LIMIT_PREFIX) -> None:
+    def __init__(self, client: StoreRedis, *, prefix: str = RATE_LIMIT_PREFIX) -> None:
         self.redis = client
         self.prefix = prefix
         self._script = client.register_script(ADMIT_ALL)
-        self.cluster = is_cluster(client)
+        self._slot = script_slots(client)
 
     def hit(self, limit: Limit, identity: str, now: float | None = None) -> Decision:
         """Count one request under one limit."""
-        return self.check([(limit, identity, None)], now)
+        return self.check([(limit, identity)], now)
 
     def check(self, checks: list[Check], now: float | None = None) -> Decision:
-        """Count the request under every limit, in one round trip; refused, it counts under none.
+        """Count the request under every limit; refused, it counts under none of a script's.
 
-        On a Redis Cluster the limits whose counters share a slot are checked by one script, and
-        the slots one after the other (an address's counters and a token's are in two): a request
-        refused by a later slot's limit stays counted under the earlier ones. The limits are
-        advisory, so that is the price of needing no key outside a slot."""
-        if not self.cluster:
-            keys, args = self.arguments(checks, now)
-            return self.decision(checks, self._script(keys=keys, args=args))
+        The limits whose counters may share a script (every one on one Redis, those of one slot
+        on a cluster) are checked by one script, and the scripts one after the other: a request
+        refused by a later script's limit stays counted under the earlier ones' (advisory)."""
         by_slot: dict[int, list[Check]] = {}
         for check in checks:
-            limit, identity, slot = check
-            by_slot.setdefault(
-                key_slot(rate_limit_key(self.prefix, limit.scope, identity, slot).encode()), []
-            ).append(check)
+            limit, identity = check
+            slot = self._slot(rate_limit_key(self.prefix, limit.scope, identity))
+            by_slot.setdefault(slot, []).append(check)
         remaining: list[int] = []
         for group in by_slot.values():
             keys, args = self.arguments(group, now)
@@ -88,10 +80,10 @@ class RateLimiter:
         now_ms = int((time.time() if now is None else now) * 1000)
         keys: list[str] = []
         args: list[int] = []
-        for limit, identity, slot in checks:
+        for limit, identity in checks:
             window_ms = limit.window_seconds * 1000
             index = now_ms // window_ms
-            base = rate_limit_key(self.prefix, limit.scope, identity, slot)
+            base = rate_limit_key(self.prefix, limit.scope, identity)
             keys += [f"{base}:{index}", f"{base}:{index - 1}"]
             args += [limit.requests, window_ms, now_ms - index * window_ms]
         return keys, args

@@ -134,3 +134,5 @@ class StoredGame:
     deadlines: dict[str, float] = field(default_factory=dict)
     # A finished game's rematch, once a player asked for it (service.store.seats.RematchStore).
     rematch: str | None = None
+    # Read from the archive: Redis had let the game go (service.play.repository).
+    archived: bool = False

@@ -13,10 +13,9 @@ import time
 from typing import Any
 
 import orjson
-import redis
 
 from .aftercommit import ARCHIVE_OR_EXPIRE, INDEX_AFTER_COMMIT
-from .connect import publish_command
+from .connect import StoreRedis, publish_command
 from .games import GameMissing, GameMovedOn
 from .keys import (
     ARCHIVE_DUE,
@@ -65,7 +64,7 @@ return version
 class SeatStore:
     """The compare-and-set of a seat change (``commit``)."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: StoreRedis) -> None:
         self.redis = client
         self.players = PlayerStore(client)
         self._commit = client.register_script(_SEAT_COMMIT)
@@ -173,7 +172,7 @@ return 1
 class RematchStore:
     """The one rematch of a finished game: created by whoever asks first, found by the others."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: StoreRedis) -> None:
         self.redis = client
         self._rematch = client.register_script(_REMATCH)
         self._new_game = client.register_script(_NEW_GAME)

@@ -1,13 +1,12 @@
-"""The rate limit's sliding-window check, in Lua, shared by the limiter's script and the commit.
+"""The rate limit's sliding-window check, in Lua: the limiter's script.
 
 A limit of ``N`` requests per ``W`` seconds keeps one counter per fixed window and weighs the
 previous window's count by how much of it still overlaps the last ``W`` seconds. ``admit``
 checks every limit given and, only when all admit the request, counts it under each: a
 refused request is counted under none. It returns ``{allowed, refused_by, remaining, wait_ms}``.
 
-The limiter (service.store.ratelimit) runs it alone; the game's read and commit scripts
-(service.store.games) run it before reading the game or before a move's compare-and-set, so
-the check and the move are one atomic step and one round trip.
+The limiter (service.store.ratelimit) runs it at each request's edge, before the request reads
+or writes anything.
 """
 
 ADMIT = """

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import redis
 
+from .connect import StoreRedis
 from .keys import streams_key
 
 # KEYS[1]: the scope's set. ARGV: now, this stream's expiry, member, cap.
@@ -44,7 +45,7 @@ class TooManyStreams(Exception):
 class Ticket:
     """An admitted stream's places; ``release`` gives them back (once)."""
 
-    client: redis.Redis
+    client: StoreRedis
     member: str
     keys: list[str] = field(default_factory=list)
 
@@ -62,7 +63,7 @@ class Ticket:
 
 
 class StreamCaps:
-    def __init__(self, client: redis.Redis, *, per_address: int, per_token: int, lifetime: float) -> None:
+    def __init__(self, client: StoreRedis, *, per_address: int, per_token: int, lifetime: float) -> None:
         self.client = client
         self.per_address = per_address
         self.per_token = per_token

@@ -32,8 +32,8 @@ import time
 from typing import Any, cast
 
 import orjson
-import redis
 
+from .connect import StoreRedis
 from .keys import (
     WEBHOOKS_DUE,
     WEBHOOKS_HELD,
@@ -116,7 +116,7 @@ return tostring(due)
 
 
 class WebhookStore:
-    def __init__(self, client: redis.Redis, *, ttl_seconds: int = 14 * 24 * 3600) -> None:
+    def __init__(self, client: StoreRedis, *, ttl_seconds: int = 14 * 24 * 3600) -> None:
         self.redis = client
         self.ttl = ttl_seconds
         self._due = PartitionedIndex(client, WEBHOOKS_DUE)

@@ -16,8 +16,7 @@ from __future__ import annotations
 import os
 import socket
 
-import redis
-
+from .connect import StoreRedis
 from .keys import BOT_WORKERS as KEY
 
 # A member older than this is a dead worker's; a live one beats every WINDOW / 4 seconds.
@@ -47,7 +46,7 @@ def member(pid: int | None = None, hostname: str | None = None) -> str:
 
 
 class WorkerPresence:
-    def __init__(self, client: redis.Redis, *, window_seconds: int = WINDOW_SECONDS, key: str = KEY) -> None:
+    def __init__(self, client: StoreRedis, *, window_seconds: int = WINDOW_SECONDS, key: str = KEY) -> None:
         self.client = client
         self.window = window_seconds
         self.key = key

@@ -46,11 +46,11 @@ def current_request_id() -> str | None:
     return _request_id.get()
 
 
-def bind_request_id(value: str | None) -> contextvars.Token:
+def bind_request_id(value: str | None) -> contextvars.Token[str | None]:
     return _request_id.set(value)
 
 
-def reset_request_id(token: contextvars.Token) -> None:
+def reset_request_id(token: contextvars.Token[str | None]) -> None:
     _request_id.reset(token)
 
 
@@ -193,7 +193,7 @@ def access_line(
     access_log.info("request", extra=fields)
 
 
-def end_request_id(token: contextvars.Token) -> None:
+def end_request_id(token: contextvars.Token[str | None]) -> None:
     try:
         reset_request_id(token)
     except ValueError:  # pragma: no cover - a context switch between threads

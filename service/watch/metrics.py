@@ -25,8 +25,6 @@ from typing import Any, TypeVar
 
 import redis
 
-from ..config import Settings
-
 HTTP_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
 T = TypeVar("T")
@@ -150,7 +148,10 @@ class QueueCollector:
                     "queued": queue.count,
                     # cleanup=False: a scrape must not requeue anything, only look.
                     "started": StartedJobRegistry(queue=queue).get_job_count(cleanup=False),
-                    "scheduled": ScheduledJobRegistry(queue=queue).get_job_count(cleanup=False),
+                    # rq leaves this class's constructor unannotated.
+                    "scheduled": ScheduledJobRegistry(queue=queue).get_job_count(  # type: ignore[no-untyped-call]
+                        cleanup=False
+                    ),
                     "failed": FailedJobRegistry(queue=queue).get_job_count(cleanup=False),
                 }
             worker_count = Worker.count(queue=Queue(self.queue_names[0], connection=self.connection))
@@ -178,17 +179,20 @@ class _Forward:
         yield from self.registry.collect()
 
 
-def exposition(connection: redis.Redis | None, queue_names: tuple[str, ...] = ()) -> tuple[bytes, str]:
-    """The text exposition of every metric: this process's, or all processes' in multiprocess mode;
-    with a ``connection``, the bot queues ``queue_names`` (the first one's workers) read from it."""
+def exposition(
+    connection: redis.Redis | None, queue_names: tuple[str, ...] = (), *, multiprocess: bool = False
+) -> tuple[bytes, str]:
+    """The text exposition of every metric: this process's, or all processes' in ``multiprocess``
+    mode (PROMETHEUS_MULTIPROC_DIR set); with a ``connection``, the bot queues ``queue_names`` (the
+    first one's workers) read from it."""
     from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
     from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 
     registry = CollectorRegistry()
-    if Settings.from_env().prometheus_multiproc_dir:
-        from prometheus_client import multiprocess
+    if multiprocess:
+        from prometheus_client import multiprocess as processes
 
-        multiprocess.MultiProcessCollector(registry)
+        processes.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]  # unannotated
     else:
         registry.register(_Forward(REGISTRY))
     if connection is not None:

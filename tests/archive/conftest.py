@@ -24,6 +24,7 @@ from service.archive.archive import Archive
 from service.archive.records import ArchivedGame
 from service.archive.schema import migrate
 from service.run.postgres import EmbeddedPostgres
+from service.store.archiving import ArchiveDue
 from service.store.keys import ARCHIVE_DUE, index_keys
 from worker.archiver import Archiver
 
@@ -82,7 +83,9 @@ GRACE = 30  # how long an archived game stays in Redis, in the archiver's tests
 def archiver(redis_client, database_url: str) -> Iterator[Archiver]:
     """A worker's archiver on the session's Redis (its due set emptied: only this test's games)."""
     redis_client.delete(*index_keys(ARCHIVE_DUE))
-    made = Archiver(redis_client, database_url, interval_seconds=0, lease_seconds=30, grace_seconds=GRACE)
+    made = Archiver(
+        ArchiveDue(redis_client), database_url, interval_seconds=0, lease_seconds=30, grace_seconds=GRACE
+    )
     yield made
     made.stop()
 

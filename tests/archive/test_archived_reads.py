@@ -16,11 +16,12 @@ from dataclasses import replace
 import pytest
 
 from engines import registry
-from service.archive import archive as archive_module
 from service.archive.schema import migrate
-from service.http.app import create_app
+from service.http.services import services
 from service.run.postgres import EmbeddedPostgres
+from service.store.archiving import ArchiveDue
 from service.store.keys import ARCHIVE_DUE, IDLE, game_key, index_keys, index_of, log_key
+from skyline.web import api_app
 from worker.archiver import Archiver
 from worker.sweeper import Sweeper
 
@@ -32,10 +33,10 @@ READS = ("", "/events", "/record", "/board.svg", "/board.txt", "/moves")
 @pytest.fixture
 def archived_clients(settings, redis_client, database_url: str) -> Iterator:
     """Two apps on the same Redis and archive: the second, started afresh, has nothing kept."""
-    apps = [create_app(replace(settings, database_url=database_url), redis_client=redis_client) for _ in "ab"]
+    apps = [api_app(replace(settings, database_url=database_url), redis_client=redis_client) for _ in "ab"]
     yield [app.test_client() for app in apps]
     for app in apps:
-        app.extensions["skyline.games"].archived.close()
+        services(app).games.repository.close()
 
 
 def every_read(client, game_id: str, seat_tokens: dict[int, str]) -> dict[tuple[str, int | None], tuple]:
@@ -51,7 +52,7 @@ def every_read(client, game_id: str, seat_tokens: dict[int, str]) -> dict[tuple[
 
 
 def test_every_read_of_an_archived_game_answers_the_same_bytes_as_before_it_left_redis(
-    archived_clients, redis_client, database_url: str
+    archived_clients, redis_client, worker_services, database_url: str
 ) -> None:
     client, fresh = archived_clients
     redis_client.delete(*index_keys(ARCHIVE_DUE))
@@ -65,14 +66,16 @@ def test_every_read_of_an_archived_game_answers_the_same_bytes_as_before_it_left
     assert client.post(f"/games/{waiting['id']}/abort", headers=bearer(tokens(waiting)[0])).status_code == 200
     games[waiting["id"]] = tokens(waiting)
     idle = create(client, seats=[{"kind": "human"}, {"kind": "human"}], seed=9)  # left idle: expired
-    swept = Sweeper(redis_client, stall_seconds=0, interval_seconds=1)
+    swept = Sweeper(worker_services, stall_seconds=0, interval_seconds=1)
     redis_client.delete(*index_keys(IDLE))
     redis_client.zadd(index_of(IDLE, idle["id"]), {idle["id"]: 0})
     assert swept.sweep_idle(now=time.time() + 30 * 24 * 3600) == {"expired": 1}
     games[idle["id"]] = tokens(idle)
     before = {game_id: every_read(client, game_id, seat_tokens) for game_id, seat_tokens in games.items()}
 
-    archiver = Archiver(redis_client, database_url, interval_seconds=0, lease_seconds=30, grace_seconds=1)
+    archiver = Archiver(
+        ArchiveDue(redis_client), database_url, interval_seconds=0, lease_seconds=30, grace_seconds=1
+    )
     try:
         assert archiver.archive_once()["written"] == len(games)
     finally:
@@ -91,7 +94,11 @@ def test_every_read_of_an_archived_game_answers_the_same_bytes_as_before_it_left
 
 def _archive_all(redis_client, database_url: str, grace_seconds: int = 60) -> int:
     archiver = Archiver(
-        redis_client, database_url, interval_seconds=0, lease_seconds=30, grace_seconds=grace_seconds
+        ArchiveDue(redis_client),
+        database_url,
+        interval_seconds=0,
+        lease_seconds=30,
+        grace_seconds=grace_seconds,
     )
     try:
         return archiver.archive_once()["written"]
@@ -138,15 +145,15 @@ def test_a_rematch_made_before_the_archive_while_in_its_grace_or_after_redis_let
 
 
 def test_a_game_gone_from_redis_while_the_archive_is_down_is_a_503_not_a_404(
-    settings, redis_client, data_folder, monkeypatch
+    settings, redis_client, data_folder
 ) -> None:
-    # Each read waits out the pool's timeout for a connection that cannot come: a short one here
-    # (the answer is the same 503; the default's 10 s a read was most of this test's time).
-    monkeypatch.setattr(archive_module, "POOL_TIMEOUT_SECONDS", 1.0)
+    # Each read waits out the archive's timeout for a connection that cannot come: a short one
+    # here (the answer is the same 503; the default's 10 s a read was most of this test's time).
+    settings = replace(settings, archive_timeout_seconds=1.0)
     server = EmbeddedPostgres(data_folder, settings={"fsync": "off"}).start()
     try:
         migrate(server.url)
-        app = create_app(replace(settings, database_url=server.url), redis_client=redis_client)
+        app = api_app(replace(settings, database_url=server.url), redis_client=redis_client)
         client = app.test_client()
         redis_client.delete(*index_keys(ARCHIVE_DUE))
         created = create(client, seed=8)
@@ -165,6 +172,41 @@ def test_a_game_gone_from_redis_while_the_archive_is_down_is_a_503_not_a_404(
         while client.get(f"/games/{created['id']}").status_code != 200 and time.monotonic() < deadline:
             time.sleep(0.2)
         assert client.get(f"/games/{created['id']}/board.txt").status_code == 200
-        app.extensions["skyline.games"].archived.close()
+        services(app).games.repository.close()
     finally:
         server.stop()
+
+
+def test_an_archived_games_event_stream_ends_and_resumes_as_the_live_games_did(
+    archived_clients, redis_client, database_url: str
+) -> None:
+    """Issue 61: the same game read the same way answers the same wherever it lives: once Redis
+    has let a game go, its stream still ends with ``finished`` (not ``gone``), and a stream resumed
+    with Last-Event-ID still receives every move after that id, from the archive."""
+    client, fresh = archived_clients
+    redis_client.delete(*index_keys(ARCHIVE_DUE))
+    created = create(client, seed=13)
+    game_id, seat_tokens = created["id"], tokens(created)
+    _play_to_the_end(client, game_id, seat_tokens)
+
+    def streams(reader) -> dict[tuple[str | None, int | None], bytes]:
+        found = {}
+        for last_event_id in (None, "0", "2"):
+            for seat in (None, 0):
+                headers = {"Accept": "text/event-stream"}
+                if last_event_id is not None:
+                    headers["Last-Event-ID"] = last_event_id
+                if seat is not None:
+                    headers.update(bearer(seat_tokens[seat]))
+                reply = reader.get(f"/games/{game_id}/events", headers=headers, buffered=True)
+                assert reply.status_code == 200 and reply.mimetype == "text/event-stream"
+                found[(last_event_id, seat)] = reply.get_data()
+        return found
+
+    live = streams(client)
+    assert b"event: finished" in live[("0", 0)] and b"event: gone" not in live[("0", 0)]
+    assert live[("2", None)].count(b"event: move") == live[("0", None)].count(b"event: move") - 2
+    assert _archive_all(redis_client, database_url, grace_seconds=1) == 1
+    _gone_from_redis(redis_client, game_id)
+    for reader in (client, fresh):
+        assert streams(reader) == live

@@ -21,8 +21,10 @@ import pytest
 
 from engines import registry
 from service.archive.records import SNAPSHOT_EVERY
-from service.http.app import create_app
+from service.http.services import services
+from service.store.archiving import ArchiveDue
 from service.store.keys import ARCHIVE_DUE, game_key, index_keys, log_key
+from skyline.web import api_app
 from worker.archiver import Archiver
 
 from ..service.test_api import assert_problem, bearer
@@ -39,7 +41,7 @@ def make_app(settings, redis_client, database_url: str) -> Iterator:
     apps = []
 
     def made():
-        app = create_app(
+        app = api_app(
             replace(settings, database_url=database_url), redis_client=redis_client, enqueue_bots=False
         )
         apps.append(app)
@@ -47,7 +49,7 @@ def make_app(settings, redis_client, database_url: str) -> Iterator:
 
     yield made
     for app in apps:
-        app.extensions["skyline.games"].archived.close()
+        services(app).games.repository.close()
 
 
 class Game:
@@ -55,7 +57,7 @@ class Game:
 
     def __init__(self, app, title: str, rng: random.Random) -> None:
         self.app, self.client, self.rng = app, app.test_client(), rng
-        self.games = app.extensions["skyline.games"]
+        self.games = services(app).games
         self.seats = _seats_for(title, rng)
         created = self.client.post("/games", json={"title": title, "seats": self.seats}).get_json()
         self.id = created["id"]
@@ -148,7 +150,9 @@ def read_versions(client, game_id: str, versions: list[int], who: list) -> dict[
 
 
 def archive_every_due_game(redis_client, database_url: str, count: int) -> None:
-    archiver = Archiver(redis_client, database_url, interval_seconds=0, lease_seconds=30, grace_seconds=60)
+    archiver = Archiver(
+        ArchiveDue(redis_client), database_url, interval_seconds=0, lease_seconds=30, grace_seconds=60
+    )
     try:
         assert archiver.archive_once()["written"] == count
     finally:
@@ -157,7 +161,7 @@ def archive_every_due_game(redis_client, database_url: str, count: int) -> None:
 
 def starts_of(monkeypatch, app) -> list[tuple[int, int]]:
     """(version asked, version the replay started from), for every replay of ``app``'s reads."""
-    versions = app.extensions["skyline.versions"]
+    versions = services(app).versions
     starts: list[tuple[int, int]] = []
     nearest = versions.nearest_state
 

@@ -132,7 +132,9 @@ def test_postgres_down_keeps_the_game_due_with_a_backoff_then_archives_it_once(
     migrate(server.url)
     server.halt()  # stopped while games end
     finished = finished_game(client)
-    archiver = Archiver(redis_client, server.url, interval_seconds=0, lease_seconds=30, grace_seconds=GRACE)
+    archiver = Archiver(
+        ArchiveDue(redis_client), server.url, interval_seconds=0, lease_seconds=30, grace_seconds=GRACE
+    )
     try:
         started = time.time()
         assert archiver.archive_once()["retried"] == 1

@@ -42,7 +42,7 @@ def skyline(
     if url is not None:
         env["DATABASE_URL"] = url
     return subprocess.run(
-        [sys.executable, "-m", "service.run.cli", *args],
+        [sys.executable, "-m", "skyline.cli", *args],
         cwd=ROOT,
         env=env,
         input=stdin,
@@ -53,7 +53,7 @@ def skyline(
 
 def start_skyline(*args: str, url: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "service.run.cli", *args],
+        [sys.executable, "-m", "skyline.cli", *args],
         cwd=ROOT,
         env={**os.environ, "DATABASE_URL": url},
         stdout=subprocess.PIPE,

@@ -25,9 +25,9 @@ LATER = 30 * 24 * 3600  # past any idle time of the settings
 
 
 @pytest.fixture
-def sweeper(redis_client) -> Sweeper:
+def sweeper(redis_client, worker_services) -> Sweeper:
     redis_client.delete(*index_keys(IDLE))  # the session's Redis: only this test's games
-    return Sweeper(redis_client, stall_seconds=0, interval_seconds=1)
+    return Sweeper(worker_services, stall_seconds=0, interval_seconds=1)
 
 
 def play_one_move(client, created: dict) -> None:

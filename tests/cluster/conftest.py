@@ -8,21 +8,28 @@ without redis-server 7 skips, saying so. A cluster found but failing to start al
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
+import psutil
 import pytest
 import redis
+import requests
 from redis.cluster import RedisCluster
 
 from harness.cluster import LocalCluster, find_cluster_binaries
-from harness.live import Processes, api_command, free_port, wait_http
+from harness.live import Processes, free_port
 from service.config import Settings
-from service.run.embedded import EmbeddedRedis, webhook_worker_command, worker_command
+from service.run.embedded import EmbeddedRedis
+from service.run.postgres import EmbeddedPostgres
 from service.store.connect import store_client
+from tests.archive.conftest import new_database, postgres  # noqa: F401  (the session's server)
 from tests.conftest import LIVE_ENV
 
 
@@ -128,19 +135,53 @@ def queue_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedR
     server.stop()
 
 
-class ClusterLive:
-    """The service on a cluster, as tests/conftest.py's ``live`` on one Redis: a gunicorn API, two
-    bot workers (each with its sweeper: two sweepers over every partition) and a webhook worker,
-    with ``SKYLINE_REDIS_CLUSTER=1`` and RQ on a standalone Redis of its own."""
+def serve_command(port: int, data_dir: Path) -> list[str]:
+    """`skyline serve` as the README runs it: its API (gunicorn, two processes), two bot workers
+    (each with its sweeper: two sweepers over every partition) and a webhook worker."""
+    return [
+        sys.executable,
+        "-m",
+        "skyline.cli",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        "2",
+        "--bot-workers",
+        "2",
+        "--data-dir",
+        str(data_dir),
+    ]
 
-    def __init__(self, cluster: LocalCluster, queue: EmbeddedRedis, **env: str) -> None:
+
+def _running(process: psutil.Process) -> bool:
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+class ClusterLive:
+    """The service on a cluster as an operator starts it: `skyline serve` (``serve_command``) with
+    ``SKYLINE_REDIS_CLUSTER=1``, ``REDIS_URL`` one node of the cluster, RQ on a standalone Redis
+    of its own (``RQ_REDIS_URL``) and the archive on ``DATABASE_URL``. ``api``, ``workers`` and
+    ``webhook_worker`` are serve's children as it started them; ``processes`` holds serve and
+    whatever a test starts beside it."""
+
+    def __init__(
+        self, cluster: LocalCluster, queue: EmbeddedRedis, database_url: str, data_dir: Path, **env: str
+    ) -> None:
         self.cluster = cluster
+        self.database_url = database_url
         self.env = {
             **os.environ,
             **LIVE_ENV,
             "REDIS_URL": cluster.url,
             "SKYLINE_REDIS_CLUSTER": "1",
             "RQ_REDIS_URL": queue.url,
+            "DATABASE_URL": database_url,
             "SKYLINE_SSE_MAX_SECONDS": "5",
             "SKYLINE_SSE_HEARTBEAT_SECONDS": "1",
             "SKYLINE_SWEEP_SECONDS": "1",
@@ -152,24 +193,65 @@ class ClusterLive:
         }
         self.processes = Processes(self.env)
         port = free_port()
-        self.api = self.processes.start(api_command(port))
-        self.workers = [self.processes.start(worker_command()) for _ in range(2)]
-        self.webhook_worker = self.processes.start(webhook_worker_command())
         self.url = f"http://127.0.0.1:{port}"
-        wait_http(self.url + "/readyz", timeout=60)
+        self.serve = self.processes.start(serve_command(port, data_dir))
         self.store = store_client(cluster.url, cluster=True)
+        self._wait_ready(timeout=90)
+        children = psutil.Process(self.serve.pid).children()
+        self.descendants = psutil.Process(self.serve.pid).children(recursive=True)
+        lines = {child: " ".join(child.cmdline()) for child in children}
+        (self.api,) = [child for child, line in lines.items() if "gunicorn" in line]
+        self.workers = [c for c, line in lines.items() if "cli worker" in line and "--webhooks" not in line]
+        (self.webhook_worker,) = [child for child, line in lines.items() if "--webhooks" in line]
+        assert len(self.workers) == 2, lines
+
+    def _wait_ready(self, timeout: float) -> None:
+        """Until /readyz answers 200; a serve that exits (a configuration it refuses) fails at once."""
+        deadline = time.monotonic() + timeout
+        while self.serve.poll() is None and time.monotonic() < deadline:
+            try:
+                if requests.get(self.url + "/readyz", timeout=1).status_code == 200:
+                    return
+            except requests.RequestException:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"skyline serve did not come up on the cluster:\n{self.log()[-4000:]}")
+
+    def log(self) -> str:
+        """What serve and its children wrote."""
+        return Path(self.processes.logs[0].name).read_text(errors="replace")
+
+    def running(self, *processes: psutil.Process) -> bool:
+        """Whether serve and each of ``processes`` (its children as it started them) still run."""
+        return self.serve.poll() is None and all(_running(process) for process in processes)
+
+    def interrupt(self, timeout: float = 60.0) -> int:
+        """Ctrl-C: SIGINT to serve alone (its children run in sessions of their own, as they do
+        under a terminal); serve's exit status."""
+        self.serve.send_signal(signal.SIGINT)
+        return self.serve.wait(timeout=timeout)
 
     def stop(self) -> None:
+        if self.serve.poll() is None:
+            try:
+                self.interrupt()
+            except subprocess.TimeoutExpired:
+                pass
         self.processes.stop()
+        for process in getattr(self, "descendants", []):
+            if _running(process):
+                process.kill()
         self.store.close()
 
 
 @contextmanager
-def live_on(cluster: LocalCluster, folder: Path) -> Iterator[ClusterLive]:
-    """ClusterLive on ``cluster`` with a queue Redis of its own in ``folder``; both stopped after."""
-    queue = EmbeddedRedis(folder, appendonly=False).start()
+def live_on(cluster: LocalCluster, folder: Path, archive: EmbeddedPostgres) -> Iterator[ClusterLive]:
+    """ClusterLive on ``cluster``, with a queue Redis and a data folder of its own in ``folder`` and
+    a new database on ``archive``; serve and the queue stopped after."""
+    queue = EmbeddedRedis(folder / "queue", appendonly=False).start()
     try:
-        service = ClusterLive(cluster, queue)
+        service = ClusterLive(cluster, queue, new_database(archive), folder / "serve")
         try:
             yield service
         finally:
@@ -179,10 +261,14 @@ def live_on(cluster: LocalCluster, folder: Path) -> Iterator[ClusterLive]:
 
 
 @pytest.fixture(scope="module")
-def clustered(redis_cluster: LocalCluster, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClusterLive]:
+def clustered(
+    redis_cluster: LocalCluster,
+    tmp_path_factory: pytest.TempPathFactory,
+    postgres: EmbeddedPostgres,  # noqa: F811
+) -> Iterator[ClusterLive]:
     """The live service on a cluster and a queue of the module's own: its webhook and bot workers
     must not act on the games of the in-process tests (session_cluster's), nor take their jobs."""
-    with live_on(redis_cluster, tmp_path_factory.mktemp("live-queue")) as service:
+    with live_on(redis_cluster, tmp_path_factory.mktemp("live"), postgres) as service:
         yield service
 
 
@@ -193,8 +279,9 @@ def live(clustered: ClusterLive) -> str:
 
 
 @pytest.fixture
-def hooked(clustered: ClusterLive) -> tuple[str, Processes, subprocess.Popen[bytes]]:
-    """tests/ops/test_webhooks_live.py's live stack with a webhook worker, on the cluster."""
+def hooked(clustered: ClusterLive) -> tuple[str, Processes, psutil.Process]:
+    """tests/ops/test_webhooks_live.py's live stack with a webhook worker, on the cluster: serve's
+    own webhook worker (a test that kills it sees serve start another beside its replacement)."""
     return clustered.url, clustered.processes, clustered.webhook_worker
 
 

@@ -24,7 +24,6 @@ import pytest
 
 from harness.cluster import LocalCluster
 from service.config import Settings
-from service.http.app import create_app
 from service.store.archiving import ArchiveDue
 from service.store.connect import SHEBANG, ShebangCluster
 from service.store.games import GameStore
@@ -35,18 +34,17 @@ from service.store.seats import RematchStore
 from service.store.streamcaps import StreamCaps
 from service.store.webhooks import WebhookStore
 from service.store.workers import WorkerPresence
+from skyline.web import api_app
 
 STORE = Path(__file__).resolve().parents[2] / "service" / "store"
 # What a cluster never runs, each with what runs there instead.
 ONE_REDIS_ONLY = {
-    # Rides a rate limit's counters on the game's read (on a cluster the limits are checked on
-    # their own, service/http/ratelimit.py).
-    "games._LOAD",
     # A key's rotation and a player's deletion with its key's pointer, another slot (on a cluster:
     # players._SWAP_DIGEST and players._DELETE_IN_SLOT, then the pointer alone).
     "players._ROTATE",
     "players._DELETE",
-    # An index over every partition in one script (on a cluster: one per primary, _NodeScript).
+    # An index over every partition in one script: one Redis's one node (on a cluster: one per
+    # primary, _NodeScript's cross-slot source).
     "partitioned._NONE_EXIST + _OLDEST",
     "partitioned._NONE_EXIST + _NEWEST",
 }
@@ -124,7 +122,7 @@ def test_every_script_of_the_store_runs_on_three_primaries_in_one_slot(
         webhook_allow_http=True,
         webhook_allow_private=True,
     )
-    app = create_app(settings, redis_client=recording, enqueue_bots=False)
+    app = api_app(settings, redis_client=recording, enqueue_bots=False)
     http = app.test_client()
     games: list[str] = []
     seat_tokens: dict[str, list[str]] = {}

@@ -1,6 +1,7 @@
 """The live tests on a Redis Cluster of three primaries and three replicas (issue 56): the service
-as production runs it (gunicorn, two bot workers with their sweepers, a webhook worker) with
-``SKYLINE_REDIS_CLUSTER=1`` and RQ on a standalone Redis. The live tests of one Redis are imported
+as an operator runs it, `skyline serve` (gunicorn, two bot workers with their sweepers, a webhook
+worker) with ``SKYLINE_REDIS_CLUSTER=1``, RQ on a standalone Redis and the archive on
+``DATABASE_URL``. The live tests of one Redis are imported
 and run here unchanged (tests/cluster/conftest.py's ``live`` and ``hooked`` stand on the cluster);
 the tests below add what only a cluster has: games whose keys spread over every primary, the
 lobby and two sweepers reading every partition on all three."""
@@ -125,7 +126,7 @@ def test_two_sweepers_act_on_every_deadline_of_every_primary_exactly_once(cluste
         assert [e["seat"] for e in entries] == [first, 1 - first, first]
         assert [e["type"] for e in entries[-1]["events"]] == ["turn_timed_out", "seat_resigned"]
         assert store.zscore(index_of(DEADLINES, game_id), game_id) is None
-    assert all(p.poll() is None for p in [clustered.api, *clustered.workers]), "the API and workers are alive"
+    assert clustered.running(clustered.api, *clustered.workers), "the API and workers are alive"
 
 
 def _follow(url: str, game_id: str, until: float) -> list[int]:

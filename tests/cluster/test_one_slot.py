@@ -22,7 +22,6 @@ from redis.cluster import key_slot
 
 from harness.cluster import LocalCluster
 from service.config import Settings
-from service.http.app import create_app
 from service.http.ratelimit import RequestLimits
 from service.store.archiving import ArchiveDue
 from service.store.botgames import BotGameQuota
@@ -44,6 +43,7 @@ from service.store.seats import RematchStore
 from service.store.streamcaps import StreamCaps, TooManyStreams
 from service.store.webhooks import WebhookStore
 from service.store.workers import WorkerPresence
+from skyline.web import api_app
 from worker.webhooks import _rate_admits
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
@@ -150,8 +150,7 @@ def test_each_limit_is_counted_in_its_own_slot_and_a_later_refusal_is_advisory(
 ) -> None:
     limiter = RateLimiter(store, prefix=f"test:rl:{secrets.token_hex(4)}")
     address, token = Limit("address", 5, 60), Limit("token", 3, 60)
-    game_id = new_game_id()
-    checks = [(address, "10.0.0.1", None), (token, "tok", game_id)]
+    checks = [(address, "10.0.0.1"), (token, "tok")]
     now = 1_000_000_005.0
     keys, _ = limiter.arguments(checks, now)
     assert len({key_slot(key.encode()) for key in keys}) == 2
@@ -179,14 +178,12 @@ def test_the_window_slides_on_a_cluster(store: redis.Redis) -> None:
     assert limiter.hit(limit, "b", now=base + 5).allowed
 
 
-def test_on_a_cluster_no_check_waits_to_ride_on_the_games_scripts(store: redis.Redis) -> None:
+def test_on_a_cluster_the_limits_are_checked_at_the_edge(store: redis.Redis) -> None:
     limits = RequestLimits(RateLimiter(store), Limit("address", 1, 60), Limit("token", 5, 60))
-    assert not limits.ride
     game_id, address = new_game_id(), f"10.1.{secrets.randbelow(250)}.{secrets.randbelow(250)}"
     bearer = f"Bearer tok-{secrets.token_hex(4)}"
-    assert limits.begin(f"/games/{game_id}", address, bearer, game_id, rides_on_load=True) is None
-    assert limits.carried_by_read() is None  # counted already, nothing pending
-    refused = limits.begin(f"/games/{game_id}", address, bearer, game_id, rides_on_load=True)
+    assert limits.check(f"/games/{game_id}/moves", address, bearer) is None
+    refused = limits.check(f"/games/{game_id}/moves", address, bearer)
     assert refused is not None and refused.status_code == 429
 
 
@@ -318,15 +315,13 @@ def test_the_lobby_reads_games_on_every_primary(store: redis.Redis, cluster: Loc
 def cluster_app(cluster: LocalCluster, store: redis.Redis, **limits: Any) -> Any:
     base = dict(rate_limit_per_address=None, rate_limit_per_token=None)
     settings = replace(Settings.from_env(), redis_url=cluster.url, redis_cluster=True, **{**base, **limits})
-    return create_app(settings, redis_client=store)
+    return api_app(settings, redis_client=store)
 
 
 def test_the_api_checks_each_limit_before_the_games_read(store: redis.Redis, cluster: LocalCluster) -> None:
     """tests/service/test_ratelimit.py's refusal by the token, on a cluster: the address is then
-    counted (advisory), and no check rides on the game's scripts."""
+    counted (advisory)."""
     app = cluster_app(cluster, store, rate_limit_per_address=(6, 60), rate_limit_per_token=(3, 60))
-    games = app.extensions["skyline.games"].store
-    assert games.limit_for_read is None and games.limit_for_commit is None
     client = app.test_client()
     address = {"REMOTE_ADDR": f"10.4.{secrets.randbelow(250)}.{secrets.randbelow(250)}"}
     created = client.post("/games", json={"title": "property", "seats": HUMANS}, environ_base=address)

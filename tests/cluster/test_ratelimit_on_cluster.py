@@ -7,9 +7,8 @@ from tests.service.test_ratelimit import HUMANS, _a_game, _round_trips, an_addre
 # One script over an address's counters and a token's, which lie in two slots: on a cluster each
 # slot's are checked by their own script, so a refusal by the second leaves the first counted.
 del test_a_refused_request_counts_under_no_limit  # noqa: F821
-# The check rides on the game's read only on one Redis (an address's counters are not in the
-# game's slot): on a cluster it is its own commands before the read.
-del test_reading_a_game_and_checking_the_limits_is_one_round_trip  # noqa: F821
+# One script for an address's counters and a token's on one Redis: on a cluster, one a slot.
+del test_on_one_redis_both_limits_are_one_script_before_the_games_read  # noqa: F821
 
 
 def test_on_a_cluster_a_request_refused_by_its_token_still_counts_under_its_address(limited):
@@ -32,7 +31,7 @@ def test_on_a_cluster_the_limits_are_checked_before_the_read_one_command_a_slot(
     assert limited.get(f"/games/{game_id}", headers=bearer, environ_base=address).status_code == 200
     sent = _round_trips(monkeypatch)
     assert limited.get(f"/games/{game_id}/moves", headers=bearer, environ_base=address).status_code == 200
-    assert len(sent) == 3, "the address's check, the token's (in the game's slot), the game's read"
+    assert sent == [b"EVALSHA", b"EVALSHA", b"HMGET"], "the address's check, the token's, the game's read"
     sent.clear()
     assert limited.get("/catalog", environ_base=address).status_code == 200
-    assert len(sent) == 1
+    assert sent == [b"EVALSHA"]

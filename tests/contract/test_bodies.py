@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from service.http.app import create_app
+from skyline.web import api_app
 from tests.conftest import read_yaml
 from tests.service.test_api import assert_problem, bearer
 
@@ -46,7 +46,7 @@ HOOK = "http://127.0.0.1:9/hook"  # never called: the worker is not running here
 def client(settings, redis_client):
     # Webhooks to a local address over http are allowed, so that a seat's webhook can be put.
     hooks = replaced(settings, webhook_allow_http=True, webhook_allow_private=True)
-    return create_app(hooks, redis_client=redis_client).test_client()
+    return api_app(hooks, redis_client=redis_client).test_client()
 
 
 @dataclass

@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from service.config import Settings, environment  # noqa: E402
-from service.http.app import create_app  # noqa: E402
 from service.run.embedded import EmbeddedRedis, gunicorn_command  # noqa: E402
+from skyline.web import api_app  # noqa: E402
 
 HUMAN = {"kind": "human", "name": "Ada"}
 BOT = {"kind": "bot", "bot": "random"}
@@ -34,7 +34,7 @@ BOT = {"kind": "bot", "bot": "random"}
 
 def through_flask(redis_url: str) -> str:
     """A human's move, the docs, CORS, metrics and a refusal; returns the game, whose bot is to act."""
-    client = create_app(Settings(redis_url=redis_url, rate_limit_per_address=None)).test_client()
+    client = api_app(Settings(redis_url=redis_url, rate_limit_per_address=None)).test_client()
     assert client.get("/catalog").status_code == 200
     created = client.post("/games", json={"title": "property", "seed": 1, "seats": [HUMAN, BOT]})
     assert created.status_code == 201, created.get_data(as_text=True)
@@ -58,7 +58,7 @@ def through_flask(redis_url: str) -> str:
 def through_a_worker(redis_url: str, game_id: str) -> None:
     """`skyline worker --burst` plays the bot's turn."""
     done = subprocess.run(
-        [sys.executable, "-m", "service.run.cli", "worker", "--burst"],
+        [sys.executable, "-m", "skyline.cli", "worker", "--burst"],
         env=environment(REDIS_URL=redis_url, PYTHONPATH=str(ROOT)),
         capture_output=True,
         text=True,

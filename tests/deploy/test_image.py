@@ -51,7 +51,7 @@ def test_multi_stage_slim_non_root_with_healthcheck_and_gunicorn():
     (health,) = [arg for op, arg in steps if op == "HEALTHCHECK"]
     assert '["skyline", "healthcheck"]' in health
     (cmd,) = [arg for op, arg in steps if op == "CMD"]
-    assert cmd == '["gunicorn", "--config", "python:service.run.gunicorn_conf", "service.run.wsgi:app"]'
+    assert cmd == '["gunicorn", "--config", "python:service.run.gunicorn_conf", "skyline.wsgi:app"]'
     runs = " ".join(arg for op, arg in steps if op == "RUN")
     assert "-c constraints.txt ." in runs and "[dev" not in runs and "embedded" not in runs
 
@@ -88,7 +88,7 @@ def test_the_wheel_holds_the_app_and_needs_no_dev_dependency(wheel):
         metadata = archive.read(next(n for n in names if n.endswith("METADATA"))).decode()
         entry_points = archive.read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
     for needed in (
-        "service/run/wsgi.py",
+        "skyline/wsgi.py",
         "service/run/gunicorn_conf.py",
         "worker/runner.py",
         "worker/jobs.py",
@@ -100,7 +100,7 @@ def test_the_wheel_holds_the_app_and_needs_no_dev_dependency(wheel):
     ):
         assert needed in names, needed
     assert not any(name.startswith(("tests/", "bench/")) for name in names)
-    assert "skyline = service.run.cli:main" in entry_points
+    assert "skyline = skyline.cli:main" in entry_points
     runtime = [
         line for line in metadata.splitlines() if line.startswith("Requires-Dist:") and "extra ==" not in line
     ]
@@ -142,10 +142,10 @@ sys.meta_path.insert(0, Block())
 
 def test_the_api_gunicorn_config_and_worker_run_without_dev_dependencies(tmp_path):
     code = BLOCK_DEV + (
-        "import service.run.gunicorn_conf, service.run.wsgi, worker.runner, worker.jobs, service.run.cli\n"
-        "assert service.run.wsgi.app.name == 'service.http.app'\n"
+        "import service.run.gunicorn_conf, skyline.wsgi, worker.runner, worker.jobs, skyline.cli\n"
+        "assert skyline.wsgi.app.name == 'service.http.app'\n"
         "assert service.run.gunicorn_conf.control_socket_disable is True\n"
-        "raise SystemExit(service.run.cli.main(['healthcheck', '--timeout', '0.2']))\n"
+        "raise SystemExit(skyline.cli.main(['healthcheck', '--timeout', '0.2']))\n"
     )
     env = {
         **os.environ,

@@ -215,7 +215,7 @@ class Serve:
                 [
                     sys.executable,
                     "-m",
-                    "service.run.cli",
+                    "skyline.cli",
                     "serve",
                     "--port",
                     str(self.port),

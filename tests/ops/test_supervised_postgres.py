@@ -226,7 +226,7 @@ def test_the_archiving_worker_killed_mid_write_leaves_nothing_half_done_and_the_
             waiting = query(url, "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
             time.sleep(0.1)
         assert waiting, "the archiver is held in its write"
-        (worker,) = serve.named("service.run.cli worker", without="--webhooks")
+        (worker,) = serve.named("skyline.cli worker", without="--webhooks")
         worker.kill()
         holder.rollback()
     assert wait_archived_and_gone(serve, [game["id"]], timeout=60) == {game["id"]: 1}

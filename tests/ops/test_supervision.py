@@ -28,7 +28,7 @@ from .test_crashes import FAST_RECOVERY, STALL_SECONDS, stored_version, wait_for
 
 pytestmark = pytest.mark.xdist_group("supervisor")
 
-BOT_WORKER = "service.run.cli worker"
+BOT_WORKER = "skyline.cli worker"
 WEBHOOKS = "--webhooks"  # the webhook worker's command line is the bot worker's and this
 HARD_BOT_FIRST = {  # seed 4: the cut makes seat 0 open
     "title": "property",

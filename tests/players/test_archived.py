@@ -9,9 +9,11 @@ import psycopg
 import pytest
 
 from service.archive.schema import migrate
-from service.http.app import create_app
+from service.http.services import services
 from service.run.postgres import EmbeddedPostgres
+from service.store.archiving import ArchiveDue
 from service.store.keys import ARCHIVE_DUE, game_key, index_keys, log_key
+from skyline.web import api_app
 from tests.archive.conftest import new_database, postgres  # noqa: F401  (the session's server)
 from worker.archiver import Archiver
 
@@ -27,9 +29,9 @@ def database_url(postgres: EmbeddedPostgres) -> str:  # noqa: F811
 
 @pytest.fixture
 def archived_client(settings, redis_client, database_url: str) -> Iterator:
-    app = create_app(replace(settings, database_url=database_url), redis_client=redis_client)
+    app = api_app(replace(settings, database_url=database_url), redis_client=redis_client)
     yield app.test_client()
-    app.extensions["skyline.games"].archived.close()
+    services(app).games.repository.close()
 
 
 def finished_by_resignation(client, key: str) -> dict:
@@ -57,7 +59,9 @@ def test_finished_games_come_from_the_archive_once_redis_let_them_go(
     ada = client.post("/players").get_json()
     games = [finished_by_resignation(client, ada["key"]) for _ in range(3)]
     in_redis = client.get("/players/me/games?status=finished", headers=bearer(ada["key"])).get_json()
-    archiver = Archiver(redis_client, database_url, interval_seconds=0, lease_seconds=30, grace_seconds=1)
+    archiver = Archiver(
+        ArchiveDue(redis_client), database_url, interval_seconds=0, lease_seconds=30, grace_seconds=1
+    )
     try:
         assert archiver.archive_once()["written"] == 3
     finally:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from service.http.app import create_app
 from service.store.keys import game_key, player_games_key
+from skyline.web import api_app
 from tests.service.test_api import assert_problem
 
 from .conftest import bearer
@@ -77,7 +77,7 @@ def test_a_client_without_players_sees_nothing_change(client, redis_client):
 
 
 def test_the_cap_of_live_games_refuses_one_more_and_writes_nothing(settings, redis_client):
-    app = create_app(replace(settings, live_games_per_player=2), redis_client=redis_client)
+    app = api_app(replace(settings, live_games_per_player=2), redis_client=redis_client)
     client = app.test_client()
     ada = client.post("/players").get_json()
     body = {"title": "property", "seats": [{"kind": "human", "player": "me"}, {"kind": "open"}]}

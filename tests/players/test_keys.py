@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from service.http.app import create_app
 from service.store.keys import player_by_key, player_key
+from skyline.web import api_app
 from tests.service.test_api import assert_problem
 
 from .conftest import bearer, first_move
@@ -153,7 +153,7 @@ def test_the_players_routes_want_a_player_key(client):
 
 
 def test_creating_players_is_limited_per_address(settings, redis_client):
-    app = create_app(replace(settings, players_per_address=(2, 3600)), redis_client=redis_client)
+    app = api_app(replace(settings, players_per_address=(2, 3600)), redis_client=redis_client)
     client = app.test_client()
     address = {"REMOTE_ADDR": "10.55.{}.{}".format(*__import__("os").urandom(2))}
     assert [client.post("/players", environ_base=address).status_code for _ in range(2)] == [201, 201]
@@ -212,7 +212,7 @@ def test_no_read_of_a_game_shows_a_player_id(client, new_player):
 
 
 def test_a_player_key_is_rate_limited_as_one_token_across_its_games(settings, redis_client):
-    app = create_app(replace(settings, rate_limit_per_token=(4, 60)), redis_client=redis_client)
+    app = api_app(replace(settings, rate_limit_per_token=(4, 60)), redis_client=redis_client)
     client = app.test_client()
     player = client.post("/players").get_json()
     headers = bearer(player["key"])

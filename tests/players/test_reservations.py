@@ -11,11 +11,12 @@ from dataclasses import replace
 import orjson
 import pytest
 
-from service.http.app import create_app
+from service.http.services import services
 from service.store.games import GameMovedOn
 from service.store.keys import game_key, player_games_key, player_live_games_key
 from service.store.players import PlayerOverCap, PlayerStore
 from service.store.seats import SeatStore
+from skyline.web import api_app
 
 from .conftest import bearer
 
@@ -58,7 +59,7 @@ def test_two_bindings_racing_for_the_last_place_cannot_both_pass(redis_client):
 
 
 def test_a_reservation_left_by_a_crash_shows_nowhere_and_frees_its_place(settings, redis_client):
-    app = create_app(replace(settings, live_games_per_player=1), redis_client=redis_client)
+    app = api_app(replace(settings, live_games_per_player=1), redis_client=redis_client)
     client = app.test_client()
     ada = client.post("/players").get_json()
     # Another player's game: Ada's reservation of it never became a binding (a crash after the
@@ -82,7 +83,7 @@ def test_a_seat_change_that_loses_its_race_takes_its_reservation_back(client, re
     bo = client.post("/players").get_json()
     game = client.post("/games", json={"title": "property", "seats": [{"kind": "human"}, {"kind": "open"}]})
     game_id = game.get_json()["id"]
-    stored = client.application.extensions["skyline.games"].store.load(game_id)
+    stored = services(client.application).games.store.load(game_id)
     seats = SeatStore(redis_client)
     entry = {"version": stored.version + 1, "seat": 1, "events": [], "at": 0.0}
     with pytest.raises(GameMovedOn):  # a rival committed first: the version moved on

@@ -8,7 +8,8 @@ from dataclasses import replace
 import orjson
 import pytest
 
-from service.http.app import create_app
+from service.http.services import services
+from skyline.web import api_app
 from tests.service.test_api import assert_problem
 
 from .conftest import bearer
@@ -19,14 +20,14 @@ URL = "http://127.0.0.1:9/player-hook"
 @pytest.fixture
 def app(settings, redis_client):
     # Nothing is delivered here (no webhook worker): a loopback http URL only has to be accepted.
-    return create_app(
+    return api_app(
         replace(settings, webhook_allow_http=True, webhook_allow_private=True), redis_client=redis_client
     )
 
 
 def fan_out(app, *game_ids: str) -> None:
     for game_id in game_ids:
-        app.extensions["skyline.webhooks"].fan_out(game_id)
+        services(app).webhooks.fan_out(game_id)
 
 
 def notices(client, key: str) -> list[tuple[str, str, int]]:
@@ -93,10 +94,10 @@ def test_the_notices_are_signed_with_the_players_secret_by_the_game_webhooks_own
     body = {"title": "property", "seed": 1, "seats": [{"kind": "human", "player": "me"}, {"kind": "human"}]}
     game = client.post("/games", json=body, headers=bearer(ada["key"])).get_json()
     fan_out(app, game["id"])
-    endpoints, _, _ = app.extensions["skyline.webhooks"].store.read(game["id"])
+    endpoints, _, _ = services(app).webhooks.store.read(game["id"])
     endpoint = endpoints["P" + ada["id"]]
     assert endpoint["secret"] == secret and endpoint["url"] == URL and endpoint["seats"] == [0]
-    record = app.extensions["skyline.webhooks"].store.deliveries(game["id"])[0]
+    record = services(app).webhooks.store.deliveries(game["id"])[0]
     payload = orjson.loads(record["body"])
     assert payload["data"]["game_id"] == game["id"] and "token" not in record["body"]
 
@@ -106,7 +107,7 @@ def test_a_webhook_removed_or_a_player_deleted_leaves_its_games(app, client, new
     client.put("/players/me/webhook", json={"url": URL}, headers=bearer(ada["key"]))
     body = {"title": "property", "seats": [{"kind": "human", "player": "me"}, {"kind": "human"}]}
     game = client.post("/games", json=body, headers=bearer(ada["key"])).get_json()
-    store = app.extensions["skyline.webhooks"].store
+    store = services(app).webhooks.store
     assert "P" + ada["id"] in store.read(game["id"])[0]
     assert client.delete("/players/me/webhook", headers=bearer(ada["key"])).status_code == 204
     assert "P" + ada["id"] not in store.read(game["id"])[0]

@@ -8,6 +8,7 @@ import uuid
 import pytest
 
 from engines import registry
+from service.http.services import services
 from service.store.keys import game_key
 
 HUMANS_2 = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bo"}]
@@ -35,7 +36,7 @@ def tokens(created):
 
 
 def stored(app, game_id):
-    game = app.extensions["skyline.games"].store.load(game_id)
+    game = services(app).games.store.load(game_id)
     return game.version, game.state
 
 
@@ -385,10 +386,16 @@ def test_openapi_document_is_served(client):
 
 def test_health_and_readiness(app, client, redis_client, monkeypatch):
     """Issue 45: ready with a bot worker alive; degraded (still 200) while none is."""
+    from dataclasses import replace
+
+    from service.http.services import EXTENSION, parts
     from service.store.workers import WorkerPresence
 
     presence = WorkerPresence(redis_client, window_seconds=2, key=f"test:workers:{uuid.uuid4().hex}")
-    monkeypatch.setitem(app.extensions, "skyline.worker_presence", presence)  # the module's app, after
+    # The module's app as it was after the test (monkeypatch): it is shared (module_app).
+    monkeypatch.setitem(
+        app.extensions, EXTENSION, replace(parts(app), services=replace(services(app), bot_workers=presence))
+    )
     assert client.get("/healthz").get_json() == {"status": "ok"}
     reply = client.get("/readyz")
     assert reply.status_code == 200 and reply.get_json() == {"status": "degraded", "bot_workers": 0}
@@ -412,12 +419,10 @@ def test_games_of_bots_only_are_capped_per_address(app, client):
     """Issue 21: one address may keep a bounded number of games of bots only running."""
     from dataclasses import replace
 
-    from service.http.app import create_app
+    from skyline.web import api_app
 
-    settings = replace(app.extensions["skyline.settings"], bot_games_per_address=2)
-    capped = create_app(
-        settings, redis_client=app.extensions["skyline.games"].store.redis, enqueue_bots=False
-    )
+    settings = replace(services(app).settings, bot_games_per_address=2)
+    capped = api_app(settings, redis_client=services(app).games.store.redis, enqueue_bots=False)
     http = capped.test_client()
     bots = {"title": "property", "seats": [{"kind": "bot"}, {"kind": "bot"}]}
     address = {"REMOTE_ADDR": "192.0.2.77"}
@@ -431,6 +436,6 @@ def test_games_of_bots_only_are_capped_per_address(app, client):
     human = {"title": "property", "seats": [{"kind": "human"}, {"kind": "bot"}]}
     assert http.post("/games", json=human, environ_base=address).status_code == 201
     # A finished (here: expired) game frees its place.
-    store = app.extensions["skyline.games"].store
+    store = services(app).games.store
     store.redis.delete(game_key(first[0].get_json()["id"]))
     assert http.post("/games", json=bots, environ_base=address).status_code == 201

@@ -7,6 +7,7 @@ import time
 
 import orjson
 
+from service.http.services import services
 from service.play.clocks import Clocks
 from service.store.keys import DEADLINES, game_key, index_of, log_key
 
@@ -28,7 +29,7 @@ def deadlines(redis_client, game_id):
 
 
 def clocks(app):
-    return Clocks(app.extensions["skyline.games"], app.extensions["skyline.seats"])
+    return Clocks(services(app).games, services(app).seats)
 
 
 def test_a_clock_gives_each_human_seat_to_act_a_deadline_written_with_the_move(client, redis_client):
@@ -107,14 +108,14 @@ def test_on_timeout_resign_and_a_move_landing_first_wins(app, client, redis_clie
     toks = {s["seat"]: s["token"] for s in game["human_seats"]}
     seat = game["to_act"][0]
     score = redis_client.zscore(index_of(DEADLINES, game_id), game_id)
-    stored = app.extensions["skyline.games"].store.load(game_id)
+    stored = services(app).games.store.load(game_id)
     # The player's move lands first; the sweeper then acts on what it read, and loses.
     move, version = first_move(client, game_id, toks[seat])
     client.post(
         f"/games/{game_id}/actions", json={"move": move, "version": version}, headers=bearer(toks[seat])
     )
     try:
-        app.extensions["skyline.seats"].resign_seat(stored, seat, [{"type": "turn_timed_out", "seat": seat}])
+        services(app).seats.resign_seat(stored, seat, [{"type": "turn_timed_out", "seat": seat}])
         raise AssertionError("a stale resignation landed")
     except Exception as error:  # GameMovedOn
         assert type(error).__name__ == "GameMovedOn"

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from service.config import parse_origins
-from service.http.app import create_app
+from skyline.web import api_app
 
 ORIGIN = "https://app.example"
 PREFLIGHT = {
@@ -25,7 +25,7 @@ def app(module_app):
 
 
 def _app(settings, redis_client, origins):
-    return create_app(replace(settings, cors_origins=origins), redis_client=redis_client)
+    return api_app(replace(settings, cors_origins=origins), redis_client=redis_client)
 
 
 @pytest.fixture

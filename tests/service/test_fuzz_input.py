@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.config import Settings
-from service.http.app import create_app
 from service.store.keys import game_key, log_key
+from skyline.web import api_app
 
 FUZZ = settings(
     max_examples=250,
@@ -229,7 +229,7 @@ def fuzz(redis_server):
         rate_limit_per_address=None,
         rate_limit_per_token=None,
     )
-    app = create_app(app_settings, redis_client=client, enqueue_bots=False)
+    app = api_app(app_settings, redis_client=client, enqueue_bots=False)
     http = app.test_client()
     created = http.post(
         "/games", json={"title": "property", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": 7}

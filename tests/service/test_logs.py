@@ -11,7 +11,6 @@ from dataclasses import replace
 
 import redis
 
-from service.http.app import create_app
 from service.run.embedded import EmbeddedRedis
 from service.watch.logs import (
     JsonFormatter,
@@ -22,6 +21,7 @@ from service.watch.logs import (
     logging_config,
     reset_request_id,
 )
+from skyline.web import api_app
 
 from ..conftest import burst_worker
 
@@ -76,7 +76,7 @@ def test_the_formatter_writes_one_json_object_per_line_with_the_exception():
 
 
 def test_the_access_log_can_be_turned_off(settings, redis_client, caplog):
-    client = create_app(replace(settings, access_log=False), redis_client=redis_client).test_client()
+    client = api_app(replace(settings, access_log=False), redis_client=redis_client).test_client()
     with caplog.at_level(logging.INFO, logger="skyline.access"):
         response = client.get("/catalog")
     assert response.headers["X-Request-ID"] and not [r for r in caplog.records if r.name == "skyline.access"]
@@ -85,9 +85,7 @@ def test_the_access_log_can_be_turned_off(settings, redis_client, caplog):
 def test_the_worker_logs_one_json_line_per_bot_job_with_the_request_that_caused_it(settings, tmp_path):
     server = EmbeddedRedis(tmp_path / "redis", appendonly=False).start()
     try:
-        app = create_app(
-            replace(settings, redis_url=server.url), redis_client=redis.Redis.from_url(server.url)
-        )
+        app = api_app(replace(settings, redis_url=server.url), redis_client=redis.Redis.from_url(server.url))
         created = app.test_client().post(
             "/games",
             json={"title": "property", "seed": 2, "seats": [{"kind": "bot", "bot": "random"}] * 2},

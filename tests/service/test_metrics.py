@@ -18,9 +18,9 @@ import requests
 from rq import Queue
 from rq.serializers import JSONSerializer
 
-from service.http.app import create_app
 from service.run.embedded import EmbeddedRedis
 from service.store.botqueue import ALL_BOT_QUEUE_NAME
+from skyline.web import api_app
 
 from ..conftest import LIVE_ENV, Processes, api_command, free_port, wait_http, worker_command
 
@@ -45,7 +45,7 @@ def private_redis(tmp_path):
 @pytest.fixture
 def app_on_private_redis(settings, private_redis):
     client = redis.Redis.from_url(private_redis.url)
-    return create_app(replace(settings, redis_url=private_redis.url), redis_client=client)
+    return api_app(replace(settings, redis_url=private_redis.url), redis_client=client)
 
 
 def test_requests_are_counted_by_route_template_and_status(client):
@@ -197,7 +197,7 @@ def test_the_worker_serves_its_own_metrics_and_health(private_redis, app_on_priv
 
 def test_healthcheck_command_finds_the_api_or_the_worker(live, tmp_path):
     port = live.rsplit(":", 1)[1]
-    command = [sys.executable, "-m", "service.run.cli", "healthcheck", "--timeout", "2"]
+    command = [sys.executable, "-m", "skyline.cli", "healthcheck", "--timeout", "2"]
     env = {**os.environ, "PORT": port, "SKYLINE_WORKER_PORT": ""}
     assert subprocess.run(command, env=env, timeout=30).returncode == 0
     env = {**os.environ, "PORT": str(free_port()), "SKYLINE_WORKER_PORT": port}

@@ -12,7 +12,6 @@ from dataclasses import replace
 import pytest
 import redis
 
-from service.http.app import create_app
 from service.store.keys import (
     ARCHIVE_DUE,
     DEADLINES,
@@ -31,6 +30,7 @@ from service.store.keys import (
     webhooks_key,
 )
 from service.store.migrate import OLD_INDEXES, FirstLayout, migrate_layout
+from skyline.web import api_app
 
 from .test_api import bearer, create, first_move, tokens
 
@@ -146,11 +146,11 @@ def test_a_redis_of_the_first_layout_moves_with_skyline_migrate_keys_and_its_gam
     redis_client.delete(player_live_games_key(ada["id"]))  # the first layout had no such set
     assert not any(redis_client.exists(game_key(game_id)) for game_id in ids)
     with pytest.raises(FirstLayout, match="skyline migrate-keys"):
-        create_app(settings)  # an API started on it refuses, naming the command
+        api_app(settings)  # an API started on it refuses, naming the command
 
     env = {**os.environ, "REDIS_URL": settings.redis_url}
     done = subprocess.run(
-        [sys.executable, "-m", "service.run.cli", "migrate-keys"],
+        [sys.executable, "-m", "skyline.cli", "migrate-keys"],
         env=env,
         capture_output=True,
         text=True,
@@ -189,7 +189,7 @@ def test_a_redis_of_the_first_layout_moves_with_skyline_migrate_keys_and_its_gam
     assert played.status_code == 200, played.get_json()
     joined = client.post(f"/games/{waiting['id']}/join", json={"seat": 1})
     assert joined.status_code == 201 and joined.get_json()["status"] == "active"
-    create_app(settings)  # and a process starts on it again
+    api_app(settings)  # and a process starts on it again
 
     again = migrate_layout(redis_client)
     assert (again.games, again.keys, again.index_entries) == (0, 0, 0), "a second run moves nothing"

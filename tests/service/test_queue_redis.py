@@ -13,10 +13,11 @@ import pytest
 import redis
 
 from service.config import SettingError
-from service.http.app import create_app
 from service.run.embedded import EmbeddedRedis
 from service.store.botqueue import ALL_BOT_QUEUE_NAME, QUEUE_NAME, job_id, queue_redis
 from service.store.keys import BOTS_DUE, index_keys, index_of
+from skyline.compose import BOT_WORKER, build_services
+from skyline.web import api_app
 
 from .test_metrics import sample
 
@@ -65,7 +66,7 @@ def test_a_url_asking_to_decode_responses_is_refused_naming_its_variable(setting
 
 def test_the_api_enqueues_bot_turns_on_the_queues_redis_and_metrics_read_them_there(settings, two_redis):
     store, queue = two_redis
-    app = create_app(
+    app = api_app(
         replace(settings, redis_url=store.url, rq_redis_url=queue.url),
         redis_client=redis.Redis.from_url(store.url),
     )
@@ -107,7 +108,7 @@ def test_with_the_queues_redis_down_a_game_is_still_created_and_the_sweeper_enqu
     from worker.sweeper import Sweeper
 
     store, queue = two_redis
-    app = create_app(
+    app = api_app(
         replace(settings, redis_url=store.url, rq_redis_url=queue.url),
         redis_client=redis.Redis.from_url(store.url),
     )
@@ -122,7 +123,10 @@ def test_with_the_queues_redis_down_a_game_is_still_created_and_the_sweeper_enqu
     queue.start()  # back, empty (no persistence)
     on_queue = redis.Redis.from_url(queue.url)
     assert on_queue.llen(f"rq:queue:{QUEUE_NAME}") == 0
-    sweeper = Sweeper(on_store, stall_seconds=0, interval_seconds=1, queue_connection=on_queue)
+    worker = build_services(
+        replace(settings, redis_url=store.url, rq_redis_url=queue.url), BOT_WORKER, redis_client=on_store
+    )
+    sweeper = Sweeper(worker, stall_seconds=0, interval_seconds=1)
     assert sweeper.sweep_once()["enqueued"] == 1
     assert on_queue.lrange(f"rq:queue:{QUEUE_NAME}", 0, -1) == [job_id(game_id, 0).encode()]
     assert not list(on_store.scan_iter("rq:*"))

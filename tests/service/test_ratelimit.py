@@ -14,11 +14,11 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from service.config import parse_rate
-from service.http.app import create_app
 from service.http.ratelimit import address_key
 from service.store.games import GameStore
 from service.store.keys import game_key, log_key
 from service.store.ratelimit import Limit, RateLimiter
+from skyline.web import api_app
 
 from ..conftest import an_address
 
@@ -27,7 +27,7 @@ HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
 @pytest.fixture
 def limited(settings, redis_client):
-    app = create_app(
+    app = api_app(
         replace(settings, rate_limit_per_address=(5, 60), rate_limit_per_token=(3, 60)),
         redis_client=redis_client,
     )
@@ -112,30 +112,31 @@ def _a_game(client, address):
     return body["id"], {"Authorization": f"Bearer {to_act['token']}"}
 
 
-def _round_trips(monkeypatch) -> list[int]:
-    """Count what is sent to Redis (one send per command, or per pipeline)."""
-    sent: list[int] = []
+def _round_trips(monkeypatch) -> list[bytes]:
+    """What is sent to Redis, each command's name (one send per command, or per pipeline)."""
+    sent: list[bytes] = []
     original = redis.connection.AbstractConnection.send_packed_command
 
     def counting(self, command, check_health=True):
-        sent.append(1)
+        packed = b"".join(command) if isinstance(command, list) else command
+        sent.append(packed.split(b"\r\n")[2].upper())  # *<n>, $<len>, then the command's name
         return original(self, command, check_health)
 
     monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counting)
     return sent
 
 
-def test_reading_a_game_and_checking_the_limits_is_one_round_trip(limited, monkeypatch):
+def test_on_one_redis_both_limits_are_one_script_before_the_games_read(limited, monkeypatch):
     address = {"REMOTE_ADDR": an_address()}
     game_id, bearer = _a_game(limited, address)
     # Once first: the script's first call on a fresh Redis loads it (EVALSHA, SCRIPT LOAD, EVALSHA).
     assert limited.get(f"/games/{game_id}", headers=bearer, environ_base=address).status_code == 200
     sent = _round_trips(monkeypatch)
     assert limited.get(f"/games/{game_id}/moves", headers=bearer, environ_base=address).status_code == 200
-    assert len(sent) == 1
+    assert sent == [b"EVALSHA", b"HMGET"], "the address's and the token's check, then the game's read"
     sent.clear()
     assert limited.get("/catalog", environ_base=address).status_code == 200
-    assert len(sent) == 1, "a route that reads no game is checked on its own"
+    assert sent == [b"EVALSHA"]
 
 
 def test_a_refused_move_changes_nothing(limited, redis_client):
@@ -155,11 +156,11 @@ def test_a_refused_move_changes_nothing(limited, redis_client):
     assert redis_client.hgetall(game_key(game_id)) == stored
 
 
-def test_a_move_refused_by_the_address_limit_in_its_commit_changes_nothing(
+def test_a_move_on_a_kept_state_refused_by_the_address_limit_changes_nothing(
     limited, redis_client, monkeypatch
 ):
-    """A move on the state this process kept skips the read: the address's check rides on the
-    commit script, which refuses it before writing anything."""
+    """A move on the state this process kept skips the read; its limits are checked at the
+    request's edge all the same, before anything is read or written."""
     address = {"REMOTE_ADDR": an_address()}
     created = limited.post("/games", json={"title": "property", "seats": HUMANS}, environ_base=address)
     body = created.get_json()
@@ -198,14 +199,14 @@ def test_a_move_refused_by_the_address_limit_in_its_commit_changes_nothing(
         environ_base=address,
     )
     assert refused.status_code == 429 and "address" in refused.get_json()["detail"]
-    assert reads == [], "refused by the commit script, not by a read"
+    assert reads == [], "refused before the game is read"
     assert redis_client.hgetall(game_key(game_id)) == stored
     assert redis_client.llen(log_key(game_id)) == 1
 
 
 def test_requests_answered_before_the_game_is_read_are_counted_too(limited):
-    """A body the schema refuses never reaches the game's read: it is counted after, and over
-    the limit its answer is the 429."""
+    """A body the schema refuses never reaches the game's read: it is counted all the same, and
+    over the limit its answer is the 429."""
     address = {"REMOTE_ADDR": an_address()}
     game_id, bearer = _a_game(limited, address)
     answers = [
@@ -268,7 +269,7 @@ def test_ipv6_clients_are_counted_per_64():
 
 
 def test_behind_a_proxy_the_forwarded_address_is_counted(settings, redis_client):
-    app = create_app(
+    app = api_app(
         replace(settings, rate_limit_per_address=(2, 60), trusted_proxy_hops=1), redis_client=redis_client
     )
     client = app.test_client()
@@ -284,7 +285,7 @@ def test_behind_a_proxy_the_forwarded_address_is_counted(settings, redis_client)
 
 def test_without_redis_the_limiter_lets_requests_through(settings):
     dead = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0))
-    app = create_app(replace(settings, rate_limit_per_address=(1, 60)), redis_client=dead)
+    app = api_app(replace(settings, rate_limit_per_address=(1, 60)), redis_client=dead)
     client = app.test_client()
     assert [client.get("/catalog").status_code for _ in range(3)] == [200, 200, 200]
     down = client.get("/games/whatever")

@@ -13,10 +13,11 @@ from dataclasses import replace
 import pytest
 
 from engines import registry
-from service.http.app import create_app
 from service.http.ratelimit import token_key
+from service.http.services import services
 from service.play.games import Games, RecentStates
 from service.store.games import GameStore, StoredGame
+from skyline.web import api_app
 
 from ..conftest import an_address
 
@@ -49,7 +50,7 @@ def play(client, game_id, token, move, version):
 
 
 def count_reads(app, monkeypatch):
-    store = app.extensions["skyline.games"].store
+    store = services(app).games.store
     reads = []
     original = store.load
     monkeypatch.setattr(
@@ -67,7 +68,7 @@ def test_a_move_at_the_version_this_process_committed_is_not_read_again(app, cli
     reply = play(client, game_id, tokens[seat], move, version)
     assert reply.status_code == 200 and reply.get_json()["version"] == version + 1
     assert reads == [], "the kept state was used"
-    stored = app.extensions["skyline.games"].store.load(game_id)
+    stored = services(app).games.store.load(game_id)
     assert stored.version == version + 1
 
 
@@ -84,7 +85,7 @@ def test_a_whole_game_played_on_kept_states_ends_as_the_engine_says(app, client)
         reply = play(client, game_id, tokens[seat], move, version)
         assert reply.status_code == 200, reply.get_json()
         version += 1
-    stored = app.extensions["skyline.games"].store.load(game_id)
+    stored = services(app).games.store.load(game_id)
     assert stored.status == "finished" and game.restore(stored.state) == local
 
 
@@ -95,16 +96,16 @@ def test_a_stale_version_after_another_process_moved_is_a_409_and_changes_nothin
     seat, version, move = next_move(client, game_id, tokens)
     assert play(client, game_id, tokens[seat], move, version).status_code == 200
     # Another API process plays the next move: this process's kept state is now one behind.
-    other = create_app(settings, redis_client=redis_client).test_client()
+    other = api_app(settings, redis_client=redis_client).test_client()
     seat, version, move = next_move(other, game_id, tokens)
     assert play(other, game_id, tokens[seat], move, version).status_code == 200
-    before = app.extensions["skyline.games"].store.load(game_id)
+    before = services(app).games.store.load(game_id)
     stale = play(client, game_id, tokens[seat], move, version)
     assert stale.status_code == 409 and stale.get_json()["code"] == "stale_version"
     # The same answer as without a kept state: the game's version, read.
     assert stale.get_json()["current_version"] == version + 1
     assert stale.get_json()["detail"].startswith(f"The game is at version {version + 1}")
-    after = app.extensions["skyline.games"].store.load(game_id)
+    after = services(app).games.store.load(game_id)
     assert (after.version, after.state) == (before.version, before.state)
     # The client catches up and plays on (a fresh read this time).
     seat, version, move = next_move(client, game_id, tokens)
@@ -127,7 +128,7 @@ def test_an_illegal_move_on_a_kept_state_is_refused_and_the_state_is_read_afterw
 
 @pytest.fixture
 def token_limited(settings, redis_client):
-    return create_app(
+    return api_app(
         replace(settings, rate_limit_per_address=None, rate_limit_per_token=(4, 60)),
         redis_client=redis_client,
     )
@@ -153,7 +154,7 @@ def test_the_seat_token_limit_is_judged_by_the_commit_on_a_kept_state(token_limi
             assert reply.status_code == 429 and reply.get_json()["code"] == "rate_limited"
             assert int(reply.headers["Retry-After"]) >= 1
             break
-    stored = token_limited.extensions["skyline.games"].store.load(game_id)
+    stored = services(token_limited).games.store.load(game_id)
     assert stored.version == version, "a refused move wrote nothing"
     refused_seat = answers[-1][0]
     assert answers[-1][1] == 429
@@ -164,7 +165,7 @@ def test_the_seat_token_limit_is_judged_by_the_commit_on_a_kept_state(token_limi
 
 
 def test_with_a_per_address_limit_a_kept_move_is_counted_by_its_commit(settings, redis_client, monkeypatch):
-    app = create_app(
+    app = api_app(
         replace(settings, rate_limit_per_address=(1000, 60), rate_limit_per_token=(1000, 60)),
         redis_client=redis_client,
     )
@@ -209,10 +210,10 @@ def test_recent_states_keep_the_last_committed_and_answer_only_their_version():
     RecentStates(capacity=0).keep(stored("d", 1), game.setup(2, {}, 1))
 
 
-def test_the_worker_keeps_no_states(redis_client):
-    from worker.jobs import _games
-
-    assert _games(redis_client).recent.capacity == 0
+def test_the_worker_keeps_no_states(app, worker_services):
+    """A bot job reads its game before it moves: the workers' Games keeps nothing, the API's does."""
+    assert worker_services.games.recent.capacity == 0
+    assert services(app).games.recent.capacity == services(app).settings.recent_games > 0
 
 
 def test_games_keep_nothing_when_told_so(redis_client):
@@ -243,7 +244,7 @@ def test_a_reply_shares_nothing_with_the_state_kept_for_the_next_move(app, clien
     assert response.status_code == 201, response.get_json()
     created = response.get_json()
     game_id, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"]}
-    games = app.extensions["skyline.games"]
+    games = services(app).games
     local = registry.get(title).setup(seats, created["options"], 21)
     rng = random.Random(21)
     for version in range(40):
@@ -262,7 +263,7 @@ def moved_elsewhere(client, settings, redis_client, game_id, tokens):
     """Commit one move here (kept at its version), then one more from another API process."""
     seat, version, move = next_move(client, game_id, tokens)
     assert play(client, game_id, tokens[seat], move, version).status_code == 200
-    other = create_app(settings, redis_client=redis_client).test_client()
+    other = api_app(settings, redis_client=redis_client).test_client()
     seat, version, move = next_move(other, game_id, tokens)
     assert play(other, game_id, tokens[seat], move, version).status_code == 200
     return seat, version, move

@@ -9,8 +9,8 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from service.http.app import create_app
 from service.run.embedded import EmbeddedRedis
+from skyline.web import api_app
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
@@ -19,7 +19,7 @@ def test_a_full_redis_refuses_writes_with_503_and_keeps_serving_reads(settings, 
     server = EmbeddedRedis(tmp_path / "redis", appendonly=False).start()
     try:
         connection = redis.Redis.from_url(server.url)
-        client = create_app(replace(settings, redis_url=server.url), redis_client=connection).test_client()
+        client = api_app(replace(settings, redis_url=server.url), redis_client=connection).test_client()
         game_id = client.post("/games", json={"title": "property", "seats": HUMANS}).get_json()["id"]
         connection.config_set("maxmemory-policy", "noeviction")
         connection.config_set("maxmemory", "1")
@@ -35,7 +35,7 @@ def test_a_full_redis_refuses_writes_with_503_and_keeps_serving_reads(settings, 
 
 def test_an_unreachable_redis_is_503_not_500(settings):
     dead = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2, retry=Retry(NoBackoff(), 0))
-    client = create_app(replace(settings, redis_url="redis://127.0.0.1:1/0"), redis_client=dead).test_client()
+    client = api_app(replace(settings, redis_url="redis://127.0.0.1:1/0"), redis_client=dead).test_client()
     for response in (
         client.get("/games/some-game"),
         client.post("/games", json={"title": "property", "seats": HUMANS}),

@@ -1,8 +1,10 @@
-"""The service's rooms keep their order: each imports only the rooms below it (service/__init__.py).
+"""The house keeps its order: each room imports only the rooms below it (service/__init__.py).
 
-    run  >  http  >  play  >  store | archive  >  watch        config: below them all, of no room
+    skyline/  >  worker/  >  service/: run  >  http  >  play  >  store | archive  >  watch
 
-store/ (Redis) and archive/ (PostgreSQL) stand side by side: neither imports the other.
+skyline/ (the processes' entry points and the one composition root) is on top: nothing of
+service/ or worker/ imports it, and service/ imports nothing of worker/. config belongs to no room:
+below them all. store/ (Redis) and archive/ (PostgreSQL) stand side by side: neither imports the other.
 
 Read from the source (every ``import``, relative ones resolved, wherever in a module it is),
 as tests/engines/test_purity.py reads the engines. Besides the order: play/, store/, archive/ and
@@ -80,6 +82,10 @@ def is_module(name: str) -> bool:
 
 SERVICE = sorted((ROOT / "service").rglob("*.py"))
 WORKER = sorted((ROOT / "worker").rglob("*.py"))
+SKYLINE = sorted((ROOT / "skyline").rglob("*.py"))
+# Where a process starts, and so where its settings are read (once): the `skyline` command, the
+# app gunicorn serves, and gunicorn's own config (the master, before any worker is forked).
+ENTRY_POINTS = frozenset({"skyline/cli.py", "skyline/wsgi.py", "service/run/gunicorn_conf.py"})
 
 
 def test_every_module_of_the_service_is_in_a_room_or_the_base():
@@ -116,6 +122,15 @@ def test_the_lower_rooms_know_no_web_framework_and_no_server(path):
     assert not found, f"{module_name(path)} imports {found}"
 
 
+@pytest.mark.parametrize("path", [*SERVICE, *WORKER], ids=lambda p: str(p.relative_to(ROOT)))
+def test_nothing_imports_the_top_and_the_service_imports_no_worker(path):
+    """skyline/ composes and starts the processes: what it builds is handed down, never reached
+    up for; the service's rooms are below the worker, which runs their use cases."""
+    above = {"skyline"} if path in WORKER else {"skyline", "worker"}
+    found = [n for n in imports(path) if n.split(".")[0] in above]
+    assert not found, f"{module_name(path)} imports from above: {found}"
+
+
 @pytest.mark.parametrize("path", WORKER, ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_worker_imports_no_http_and_no_run(path):
     names = [n for n in imports(path) if n.split(".")[0] in {"service", *WEB_OR_SERVER}]
@@ -124,9 +139,11 @@ def test_the_worker_imports_no_http_and_no_run(path):
 
 
 def test_nothing_loads_a_web_framework_through_the_lower_rooms_or_the_worker():
-    """Transitive imports too: a fresh interpreter imports every lower module and the worker."""
+    """Transitive imports too: a fresh interpreter imports every lower module, the worker, and what
+    `skyline worker` composes it with."""
     lower = [module_name(p) for p in SERVICE if room_of(module_name(p)) in WITHOUT_WEB]
     lower += ["service.config", "worker.jobs", "worker.sweeper", "worker.runner", "worker.metrics"]
+    lower += ["skyline.compose", "skyline.cli"]  # what a worker process composes itself with
     code = (
         "import importlib, sys\n"
         f"for name in {lower!r}: importlib.import_module(name)\n"
@@ -154,3 +171,42 @@ def test_every_redis_key_is_spelled_in_store_keys_only():
             if isinstance(node, ast.Constant) and str(node.value).startswith("sk:"):
                 spelled.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value!r}")
     assert not spelled, spelled
+
+
+def shipped_code() -> list[Path]:
+    """The code of the house outside tests/ and bench/ (each benchmark is a script, its own start)."""
+    return [*SERVICE, *WORKER, *SKYLINE, *sorted((ROOT / "harness").rglob("*.py"))]
+
+
+def calls_to(name: str, path: Path) -> list[int]:
+    """The lines of ``path`` that call ``name`` (a function, or an attribute such as a classmethod)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call):
+            called = node.func
+            spelled = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", None)
+            if spelled == name:
+                found.append(node.lineno)
+    return found
+
+
+def test_the_settings_are_read_only_where_a_process_starts():
+    """One process, one configuration: ``Settings.from_env()`` at the entry points, every other
+    place given the settings they read."""
+    readers = {
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in shipped_code()
+        for line in calls_to("from_env", path)
+        if str(path.relative_to(ROOT)) not in ENTRY_POINTS
+    }
+    assert not readers, f"pass the settings down instead: {sorted(readers)}"
+    for entry in ENTRY_POINTS:
+        assert calls_to("from_env", ROOT / entry), f"{entry} is an entry point: it reads the settings"
+
+
+def test_the_store_is_built_in_one_place():
+    """``GameStore(`` in skyline/compose.py alone: every process's store is the one it composes."""
+    builders = {
+        f"{path.relative_to(ROOT)}:{line}" for path in shipped_code() for line in calls_to("GameStore", path)
+    }
+    assert [b.split(":")[0] for b in builders] == ["skyline/compose.py"], sorted(builders)

@@ -17,8 +17,9 @@ import pytest
 
 from engines import registry
 from engines.property.versions import MORTGAGES_COLLECT_NO_RENT as VERSION_2
-from service.http.app import create_app
+from service.http.services import services
 from service.run.embedded import EmbeddedRedis
+from skyline.web import api_app
 from worker.jobs import play_bot_turn
 from worker.sweeper import Sweeper
 
@@ -46,7 +47,7 @@ def deploy_version_2(settings, redis_client):
     @contextmanager
     def deploy() -> Iterator[Any]:
         with registry.publishing(VERSION_2):
-            yield create_app(settings, redis_client=redis_client).test_client()
+            yield api_app(settings, redis_client=redis_client).test_client()
 
     return deploy
 
@@ -126,17 +127,19 @@ def test_a_record_of_version_1_replays_under_it_after_the_deploy_of_version_2(cl
         assert state.result().to_dict() == record["result"]
 
 
-def test_the_bot_worker_and_the_sweeper_play_on_a_game_of_version_1(client, deploy_version_2, redis_client):
+def test_the_bot_worker_and_the_sweeper_play_on_a_game_of_version_1(
+    client, deploy_version_2, redis_client, worker_services
+):
     old = create(client, seats=BOTS, seed=4)
     with deploy_version_2() as deployed:
-        outcome = play_bot_turn(old["id"], 0, connection=redis_client, max_turns=3)
+        outcome = play_bot_turn(old["id"], 0, services=worker_services, max_turns=3)
         assert outcome["outcome"] == "played", outcome
         shown = deployed.get(f"/games/{old['id']}").get_json()
         assert shown["rules_version"] == 1 and shown["version"] == 3
-        saved = deployed.application.extensions["skyline.games"].store.load(old["id"])
+        saved = services(deployed.application).games.store.load(old["id"])
         assert saved.state["rules_version"] == 1, "saved again under the version it began with"
 
-        sweeper = Sweeper(redis_client, stall_seconds=0, interval_seconds=1)
+        sweeper = Sweeper(worker_services, stall_seconds=0, interval_seconds=1)
         swept = sweeper.sweep_once(now=time.time() + 3600)
         assert swept["enqueued"] + swept["pending"] >= 1, swept
 
@@ -148,7 +151,7 @@ def test_a_game_under_a_version_no_longer_played_is_refused_not_played(
     game begun under it: every read and move answers 409 unsupported_rules_version."""
     with deploy_version_2() as deployed:
         created = create(deployed)
-    rolled_back = create_app(settings, redis_client=redis_client).test_client()
+    rolled_back = api_app(settings, redis_client=redis_client).test_client()
     token = bearer(tokens(created)[0])
     answers = [
         rolled_back.get(f"/games/{created['id']}", headers=token),
@@ -162,7 +165,7 @@ def test_a_game_under_a_version_no_longer_played_is_refused_not_played(
         assert answer.mimetype == "application/problem+json"
         body = answer.get_json()
         assert body["code"] == "unsupported_rules_version" and "version 2" in body["detail"]
-    assert rolled_back.application.extensions["skyline.games"].store.load(created["id"]).version == 0
+    assert services(rolled_back.application).games.store.load(created["id"]).version == 0
 
 
 def test_the_catalog_lists_every_published_rules_version_of_each_title(client, deploy_version_2):

@@ -9,8 +9,9 @@ import orjson
 import pytest
 
 from engines import registry
-from service.http.app import create_app
+from service.http.services import services
 from service.store.keys import ARCHIVE_DUE, IDLE, LOBBY, game_key, index_keys, index_of, log_key
+from skyline.web import api_app
 
 from .test_api import _play_to_the_end, assert_problem, bearer, first_move
 
@@ -234,7 +235,7 @@ def test_lobby_filters_pages_newest_first_and_forgets_started_games(client, redi
 
 
 def test_a_waiting_game_is_due_to_expire_the_lobby_ttl_after_its_creation(client, redis_client, app):
-    games = app.extensions["skyline.games"]
+    games = services(app).games
     before = time.time()
     created = create_open(client, listed=True)
     due = redis_client.zscore(index_of(IDLE, created["id"]), created["id"])
@@ -295,7 +296,7 @@ def test_a_game_of_open_seats_only_counts_as_a_game_with_humans(client, seats):
     created = create_open(client, seats=seats)
     assert created["human_seats"] == [] and created["status"] == "waiting"
     stored = orjson.loads(
-        client.application.extensions["skyline.games"].store.redis.hget(game_key(created["id"]), "meta")
+        services(client.application).games.store.redis.hget(game_key(created["id"]), "meta")
     )
     assert [s["kind"] for s in stored["seats"]] == ["open", "open"]
 
@@ -438,7 +439,7 @@ def test_a_rematch_asked_again_tells_its_webhooks_who_is_to_act(settings, redis_
     as the game does at that version: nobody while it waits, the seat to play once it runs."""
     # The endpoint is never called (no webhook worker here): loopback http only has to be accepted.
     hooked = replace(settings, webhook_allow_http=True, webhook_allow_private=True)
-    app = create_app(hooked, redis_client=redis_client)
+    app = api_app(hooked, redis_client=redis_client)
     client = app.test_client()
     game, toks = _finished_by_resignation(
         client, webhooks=[{"url": "http://127.0.0.1:9/hook"}], clock={"turn_seconds": 600}
@@ -457,7 +458,7 @@ def test_a_rematch_asked_again_tells_its_webhooks_who_is_to_act(settings, redis_
     shown = client.get(f"/games/{rematch}").get_json()
     assert shown["to_act"] == started["to_act"] != [] and shown["deadlines"] == started["deadlines"]
     assert shown["version"] == 4
-    webhooks = app.extensions["skyline.webhooks"]
+    webhooks = services(app).webhooks
     webhooks.fan_out(rematch)
     joined = sorted(
         (record["version"], orjson.loads(record["body"])["data"])

@@ -31,7 +31,7 @@ def test_serve_runs_everything_and_ctrl_c_stops_it_all(tmp_path):
         [
             sys.executable,
             "-m",
-            "service.run.cli",
+            "skyline.cli",
             "serve",
             "--port",
             str(port),
@@ -46,7 +46,7 @@ def test_serve_runs_everything_and_ctrl_c_stops_it_all(tmp_path):
         wait_http(f"http://127.0.0.1:{port}/readyz", timeout=30)
         children = psutil.Process(serve.pid).children(recursive=True)
         names = " ".join(" ".join(c.cmdline()) for c in children)
-        assert "redis-server" in names and "gunicorn" in names and "service.run.cli worker" in names
+        assert "redis-server" in names and "gunicorn" in names and "skyline.cli worker" in names
         assert str(data / "postgres" / "data") in names, "the archive's embedded PostgreSQL"
         created = requests.post(
             f"http://127.0.0.1:{port}/games",

@@ -15,7 +15,7 @@ import pytest
 import requests
 
 from service.config import SettingError, Settings, environment, kind_of, settings_table
-from service.run.cli import TABLE_BEGIN, TABLE_END, with_table
+from skyline.cli import TABLE_BEGIN, TABLE_END, with_table
 
 from ..conftest import LIVE_ENV, Processes, api_command, free_port, wait_http
 
@@ -154,7 +154,7 @@ def test_only_the_settings_module_reads_the_environment():
 
 def run_skyline(*args: str, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "service.run.cli", *args],
+        [sys.executable, "-m", "skyline.cli", *args],
         env=environment(**env),
         capture_output=True,
         text=True,

@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import redis
 
+from service.http.services import services
 from service.play.errors import PlayError
 from service.play.games import Games
 from service.store.games import GameMissing, GameMovedOn, GameStore, new_game_id
@@ -100,7 +101,7 @@ def test_racing_clients_through_the_use_cases_lose_no_update(client, app):
     ).get_json()
     seat = created["to_act"][0]
     token = created["seats"][seat]["token"]
-    games: Games = app.extensions["skyline.games"]
+    games: Games = services(app).games
     move = games.moves(created["id"], token)["moves"][0]["move"]
     barrier = threading.Barrier(50)
 

@@ -8,9 +8,10 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from service.http.app import create_app
+from service.http.services import services
 from service.play.times import rfc3339
 from service.play.webhooks import notice
+from skyline.web import api_app
 
 from .test_api import bearer, first_move
 
@@ -38,7 +39,7 @@ def test_the_spelling_and_its_rounding():
 
 
 def test_every_time_in_the_replies_is_spelled_with_z(settings, redis_client):
-    client = create_app(
+    client = api_app(
         replace(settings, webhook_allow_http=True, webhook_allow_private=True), redis_client=redis_client
     ).test_client()
     clock = {"turn_seconds": 60, "on_timeout": "stand_in"}
@@ -54,7 +55,7 @@ def test_every_time_in_the_replies_is_spelled_with_z(settings, redis_client):
     client.post(
         f"/games/{game_id}/actions", json={"move": move, "version": version}, headers=bearer(tokens[seat])
     )
-    client.application.extensions["skyline.webhooks"].fan_out(game_id)
+    services(client.application).webhooks.fan_out(game_id)
     secret = created["webhook_secret"]
     replies = [
         client.get(f"/games/{game_id}", headers=bearer(tokens[0])).get_json(),

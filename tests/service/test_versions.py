@@ -16,8 +16,9 @@ import orjson
 import pytest
 
 from engines import registry
-from service.http.app import create_app
+from service.http.services import services
 from service.play.versions import Versions
+from skyline.web import api_app
 
 from .test_api import assert_problem, bearer
 
@@ -28,7 +29,7 @@ MOVES_PER_GAME = 45
 @pytest.fixture
 def quiet_app(settings, redis_client):
     """The app without the bots' queue: the test plays the bot seats itself."""
-    return create_app(replace(settings), redis_client=redis_client, enqueue_bots=False)
+    return api_app(replace(settings), redis_client=redis_client, enqueue_bots=False)
 
 
 @pytest.fixture
@@ -60,7 +61,7 @@ class Recorder:
         return spectator
 
     def play_bot(self, seat: int, rng: random.Random) -> None:
-        games = self.app.extensions["skyline.games"]
+        games = services(self.app).games
         stored, state = games._load(self.game_id)
         move = rng.choice(state.legal_moves(seat))
         games.act(self.game_id, None, move, stored.version, bot_seat=seat, wake_bots=False)
@@ -215,8 +216,8 @@ def test_a_seat_token_never_gets_another_seats_hidden_facts(qclient, quiet_app):
             json={"move": move, "version": listing["version"]},
             headers=bearer(tokens[seat]),
         )
-    stored = quiet_app.extensions["skyline.games"].store.load(game_id)
-    log = quiet_app.extensions["skyline.games"].store.log(game_id)
+    stored = services(quiet_app).games.store.load(game_id)
+    log = services(quiet_app).games.store.log(game_id)
     state = game.setup(2, stored.meta["options"], stored.meta["seed"])
     for version in range(stored.version + 1):
         if version:
@@ -275,8 +276,8 @@ def test_a_read_replays_at_most_a_checkpoint_interval(quiet_app, qclient, monkey
             json={"move": rng.choice(listing["moves"])["move"], "version": listing["version"]},
             headers=bearer(tokens[seat]),
         )
-    versions = Versions(quiet_app.extensions["skyline.games"], every=8)
-    last = quiet_app.extensions["skyline.games"].store.load(game_id).version
+    versions = Versions(services(quiet_app).games, every=8)
+    last = services(quiet_app).games.store.load(game_id).version
     assert last >= 30
     cold, _ = versions.show(game_id, last - 1, None)
     assert len(versions.checkpoints) == (last - 1) // 8

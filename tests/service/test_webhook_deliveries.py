@@ -7,7 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from service.http.app import create_app
+from service.http.services import services
+from skyline.web import api_app
 
 from .test_api import assert_problem, bearer, first_move
 
@@ -18,7 +19,7 @@ MOVES = 14
 def app(module_settings, module_redis_client):
     """One app for the module (tests/conftest.py's module_app): its tests change none of it."""
     # The endpoint is never called here (no webhook worker): loopback http only has to be accepted.
-    return create_app(
+    return api_app(
         replace(module_settings, webhook_allow_http=True, webhook_allow_private=True),
         redis_client=module_redis_client,
     )
@@ -42,7 +43,7 @@ def hooked_game(app, client):
         body = {"move": move, "version": version}
         moved = client.post(f"/games/{created['id']}/actions", json=body, headers=bearer(tokens[seat]))
         assert moved.status_code == 200, moved.get_json()
-    app.extensions["skyline.webhooks"].fan_out(created["id"])
+    services(app).webhooks.fan_out(created["id"])
     return created["id"], created["webhook_secret"]
 
 

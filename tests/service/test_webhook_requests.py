@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from service.http.app import create_app
+from service.http.services import services
 from service.play import webhooks as hooks
+from skyline.web import api_app
 
 from .test_api import assert_problem, bearer
 
@@ -24,7 +25,7 @@ LONG_LABEL = "a" * 64 + ".example.com"
 @pytest.fixture(scope="module")
 def app(module_settings, module_redis_client):
     """One app for the module (tests/conftest.py's module_app): its tests change none of it."""
-    return create_app(
+    return api_app(
         replace(module_settings, webhook_allow_http=True, webhook_allow_private=True),
         redis_client=module_redis_client,
     )
@@ -43,7 +44,7 @@ def _unchanged(client, app, game_id, token, before):
     assert client.get(f"/games/{game_id}").get_json() == before
     listed = client.get(f"/games/{game_id}/webhooks/deliveries", headers=bearer(token))
     assert_problem(listed, 404, "webhook_not_found")
-    endpoints, notified, _ = app.extensions["skyline.webhooks"].store.read(game_id)
+    endpoints, notified, _ = services(app).webhooks.store.read(game_id)
     assert (endpoints, notified) == ({}, None)
 
 
@@ -92,7 +93,7 @@ def test_a_seat_webhook_hears_what_it_asked_for(app, client, game, events, kept)
     reply = _put(client, game_id, token, body)
     assert reply.status_code == 200, reply.get_json()
     assert reply.get_json()["events"] == kept
-    endpoints, _, _ = app.extensions["skyline.webhooks"].store.read(game_id)
+    endpoints, _, _ = services(app).webhooks.store.read(game_id)
     assert endpoints["s0"]["events"] == kept
 
 
@@ -108,7 +109,7 @@ def test_the_creation_s_webhooks_hear_exactly_the_events_asked(app, client, kind
         },
     )
     assert reply.status_code == 201, reply.get_json()
-    endpoints, _, _ = app.extensions["skyline.webhooks"].store.read(reply.get_json()["id"])
+    endpoints, _, _ = services(app).webhooks.store.read(reply.get_json()["id"])
     assert endpoints["g0"]["events"] == [kind]
 
 

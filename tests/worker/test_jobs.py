@@ -13,9 +13,10 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from service.config import Settings
-from service.http.app import create_app
+from service.http.services import services
 from service.run.embedded import EmbeddedRedis
-from service.store.botqueue import ALL_BOT_QUEUE_NAME, QUEUE_NAME, job_id
+from service.store.botqueue import ALL_BOT_QUEUE_NAME, QUEUE_NAME, BotQueue, job_id
+from skyline.web import api_app
 from worker import jobs
 from worker.jobs import play_bot_turn
 
@@ -41,19 +42,21 @@ def create(client, seats, seed=1):
     return response.get_json()
 
 
-def test_the_job_plays_the_bot_seat_and_stale_jobs_do_nothing(client, redis_client):
+def test_the_job_plays_the_bot_seat_and_stale_jobs_do_nothing(client, redis_client, worker_services):
     created = create(client, [BOT, BOT], seed=4)
     game_id = created["id"]
-    outcome = play_bot_turn(game_id, 0, connection=redis_client, max_turns=1)
+    outcome = play_bot_turn(game_id, 0, services=worker_services, max_turns=1)
     assert outcome["outcome"] == "played" and outcome["version"] == 1 and outcome["fallbacks"] == 0
-    assert play_bot_turn(game_id, 0, connection=redis_client) == {"outcome": "stale", "current": 1}
-    assert play_bot_turn("nosuchgame", 0, connection=redis_client) == {"outcome": "missing"}
+    assert play_bot_turn(game_id, 0, services=worker_services) == {"outcome": "stale", "current": 1}
+    assert play_bot_turn("nosuchgame", 0, services=worker_services) == {"outcome": "missing"}
 
 
-def test_one_job_plays_consecutive_bot_turns_then_hands_over(client, redis_client, monkeypatch):
+def test_one_job_plays_consecutive_bot_turns_then_hands_over(
+    client, redis_client, monkeypatch, worker_services
+):
     monkeypatch.setattr(jobs.Turns, "human_waiting", lambda self: lambda: False)
     created = create(client, [BOT, BOT], seed=4)
-    outcome = play_bot_turn(created["id"], 0, connection=redis_client, max_turns=5)
+    outcome = play_bot_turn(created["id"], 0, services=worker_services, max_turns=5)
     assert outcome["moves"] == 5 and outcome["version"] == 5
     queue = Queue(ALL_BOT_QUEUE_NAME, connection=redis_client, serializer=JSONSerializer)
     assert queue.fetch_job(job_id(created["id"], 5)) is not None, (
@@ -61,18 +64,18 @@ def test_one_job_plays_consecutive_bot_turns_then_hands_over(client, redis_clien
     )
 
 
-def test_the_job_does_nothing_when_a_human_is_to_act(client, redis_client):
+def test_the_job_does_nothing_when_a_human_is_to_act(client, redis_client, worker_services):
     created = create(client, [HUMAN, HUMAN], seed=4)
-    assert play_bot_turn(created["id"], 0, connection=redis_client) == {"outcome": "nothing_to_do"}
+    assert play_bot_turn(created["id"], 0, services=worker_services) == {"outcome": "nothing_to_do"}
 
 
-def test_a_failing_strategy_falls_back_to_a_legal_move(client, redis_client, monkeypatch):
+def test_a_failing_strategy_falls_back_to_a_legal_move(client, redis_client, monkeypatch, worker_services):
     def broken(*args, **kwargs):
         raise RuntimeError("the bot crashed")
 
     monkeypatch.setattr(jobs, "choose", broken)
     created = create(client, [BOT, BOT], seed=4)
-    outcome = play_bot_turn(created["id"], 0, connection=redis_client, max_turns=3)
+    outcome = play_bot_turn(created["id"], 0, services=worker_services, max_turns=3)
     assert outcome["outcome"] == "played" and outcome["fallbacks"] == outcome["moves"] == 3
 
 
@@ -88,7 +91,7 @@ def test_a_game_with_a_human_queues_its_bot_turns_first_and_a_game_of_bots_secon
     assert first.fetch_job(job_id(bots_only["id"], 0)) is None
 
 
-def test_creating_a_game_enqueues_a_json_job_for_the_bot_turn(client, redis_client):
+def test_creating_a_game_enqueues_a_json_job_for_the_bot_turn(client, redis_client, worker_services):
     created = create(client, [BOT, BOT], seed=8)
     queue = Queue(ALL_BOT_QUEUE_NAME, connection=redis_client, serializer=JSONSerializer)
     job = queue.fetch_job(job_id(created["id"], 0))
@@ -110,7 +113,7 @@ def private_redis(tmp_path):
 
 @pytest.fixture
 def private_client(settings, private_redis):
-    app = create_app(
+    app = api_app(
         replace(settings, redis_url=private_redis.url), redis_client=redis.Redis.from_url(private_redis.url)
     )
     return app.test_client()
@@ -166,33 +169,37 @@ def test_a_human_against_bots_through_the_worker(private_client, workers):
     assert {entry["seat"] for entry in log} == {0, 1, 2}
 
 
-def test_a_game_of_bots_hands_its_worker_over_when_a_human_waits(client, redis_client, monkeypatch):
+def test_a_game_of_bots_hands_its_worker_over_when_a_human_waits(
+    client, redis_client, monkeypatch, worker_services
+):
     created = create(client, [BOT, BOT], seed=4)
     monkeypatch.setattr(jobs.Turns, "human_waiting", lambda self: lambda: True)
-    outcome = play_bot_turn(created["id"], 0, connection=redis_client, max_turns=5)
+    outcome = play_bot_turn(created["id"], 0, services=worker_services, max_turns=5)
     assert outcome["moves"] == 1, "one move, then back in the queue"
     queue = Queue(ALL_BOT_QUEUE_NAME, connection=redis_client, serializer=JSONSerializer)
     assert queue.fetch_job(job_id(created["id"], 1)) is not None
 
 
-def test_bots_think_a_quarter_of_their_time_under_queue_pressure(client, redis_client, monkeypatch):
+def test_bots_think_a_quarter_of_their_time_under_queue_pressure(
+    client, redis_client, monkeypatch, worker_services
+):
     created = create(client, [{"kind": "bot", "level": "hard"}, HUMAN], seed=4)
     assert created["to_act"] == [0]
-    monkeypatch.setattr(jobs.BotQueue, "depth", lambda self: Settings().bot_pressure_jobs)
+    monkeypatch.setattr(BotQueue, "depth", lambda self: Settings().bot_pressure_jobs)
     started = time.perf_counter()
-    outcome = play_bot_turn(created["id"], 0, connection=redis_client)
+    outcome = play_bot_turn(created["id"], 0, services=worker_services)
     seconds = time.perf_counter() - started
     hard = jobs.level_for(None, "hard").seconds
     assert outcome["moves"] == 1 and seconds < hard * jobs.PRESSURE_SHARE + 0.5, seconds
 
 
-def test_bot_levels_are_stored_and_played(client, redis_client, monkeypatch):
+def test_bot_levels_are_stored_and_played(client, redis_client, monkeypatch, worker_services):
     # Alone on the worker: no human's game waits (the session's queue is shared with other tests).
     monkeypatch.setattr(jobs.Turns, "human_waiting", lambda self: lambda: False)
     created = create(client, [SMART, {"kind": "bot", "bot": "ismcts"}], seed=6)
     assert created["seats"][0]["bot"] == "greedy" and created["seats"][0]["level"] == "easy"
     assert created["seats"][1]["level"] == "medium"
-    outcome = play_bot_turn(created["id"], 0, connection=redis_client, max_turns=2)
+    outcome = play_bot_turn(created["id"], 0, services=worker_services, max_turns=2)
     assert outcome["moves"] == 2 and outcome["fallbacks"] == 0
 
 
@@ -207,7 +214,9 @@ def test_a_level_must_match_its_bot(client):
     assert response.status_code == 422 and response.get_json()["code"] == "level_not_for_bot"
 
 
-def test_a_sealed_choice_stands_when_another_seat_chose_meanwhile(client, redis_client, monkeypatch):
+def test_a_sealed_choice_stands_when_another_seat_chose_meanwhile(
+    client, redis_client, monkeypatch, worker_services
+):
     """Fresh Fish's blind auction: the bot's bid, chosen at version v, still lands after the
     human's bid made version v + 1 (the human's bid is hidden from the bot anyway)."""
     from engines.registry import GAMES
@@ -223,7 +232,7 @@ def test_a_sealed_choice_stands_when_another_seat_chose_meanwhile(client, redis_
     ).get_json()
     game_id, token = created["id"], created["seats"][0]["token"]
     headers = {"Authorization": f"Bearer {token}"}
-    store = client.application.extensions["skyline.games"].store
+    store = services(client.application).games.store
     for _ in range(400):  # play on until both seats must bid at once
         stored = store.load(game_id)
         state = game.restore(stored.state)
@@ -233,7 +242,7 @@ def test_a_sealed_choice_stands_when_another_seat_chose_meanwhile(client, redis_
             move = client.get(f"/games/{game_id}/moves", headers=headers).get_json()["moves"][0]["move"]
             client.post(f"/games/{game_id}/actions", json={"move": move}, headers=headers)
         else:
-            play_bot_turn(game_id, stored.version, connection=redis_client, max_turns=1)
+            play_bot_turn(game_id, stored.version, services=worker_services, max_turns=1)
     else:
         pytest.skip("no simultaneous auction reached with this seed")
     real_choose = jobs.choose
@@ -249,16 +258,18 @@ def test_a_sealed_choice_stands_when_another_seat_chose_meanwhile(client, redis_
         return move
 
     monkeypatch.setattr(jobs, "choose", slow_choose)
-    outcome = play_bot_turn(game_id, stored.version, connection=redis_client, max_turns=1)
+    outcome = play_bot_turn(game_id, stored.version, services=worker_services, max_turns=1)
     assert outcome["outcome"] == "played" and outcome["version"] == stored.version + 2
 
 
-def test_a_turn_that_waited_in_the_queue_thinks_what_is_left_of_its_time(client, redis_client):
+def test_a_turn_that_waited_in_the_queue_thinks_what_is_left_of_its_time(
+    client, redis_client, worker_services
+):
     created = create(client, [{"kind": "bot", "level": "hard"}, HUMAN], seed=4)
     assert created["to_act"] == [0]
     hard = jobs.level_for(None, "hard").seconds
     started = time.perf_counter()
-    outcome = play_bot_turn(created["id"], 0, connection=redis_client, waited=hard)
+    outcome = play_bot_turn(created["id"], 0, services=worker_services, waited=hard)
     seconds = time.perf_counter() - started
     assert outcome["moves"] == 1 and outcome["fallbacks"] == 0
     assert seconds < hard * jobs.LATE_MIN_SHARE + 0.5, seconds
@@ -273,9 +284,7 @@ def test_a_real_worker_shortens_a_late_turn_by_its_wait(settings, tmp_path):
 
     server = EmbeddedRedis(tmp_path / "redis", appendonly=False).start()
     try:
-        app = create_app(
-            replace(settings, redis_url=server.url), redis_client=redis.Redis.from_url(server.url)
-        )
+        app = api_app(replace(settings, redis_url=server.url), redis_client=redis.Redis.from_url(server.url))
         created = app.test_client().post(
             "/games",
             json={"title": "property", "seed": 4, "seats": [{"kind": "bot", "level": "hard"}, HUMAN]},

@@ -16,10 +16,12 @@ import orjson
 import pytest
 import redis
 
-from service.http.app import create_app
 from service.run.embedded import EmbeddedRedis
 from service.store.keys import WEBHOOKS_SENDING, index_of, sending_member
+from skyline.compose import WEBHOOK_WORKER, build_services
+from skyline.web import api_app
 from tests.service.test_api import bearer, first_move
+from worker import services as worker_services
 from worker import webhooks as delivery
 
 from .test_webhooks import Receiver
@@ -35,31 +37,28 @@ def own_redis(tmp_path_factory):
 
 
 @pytest.fixture
-def ctx(own_redis, monkeypatch):
-    """The webhook worker's context on the module's Redis, as its process would read it."""
+def ctx(settings, own_redis, monkeypatch):
+    """The webhook worker's context on the module's Redis, composed as its process composes it."""
     client = redis.Redis.from_url(own_redis.url)
     client.flushdb()
-    for name, value in {
-        "REDIS_URL": own_redis.url,
-        "SKYLINE_WEBHOOK_ALLOW_HTTP": "1",
-        "SKYLINE_WEBHOOK_ALLOW_PRIVATE": "1",
-        "SKYLINE_WEBHOOK_RETRY_SCHEDULE": f"{RETRY},{RETRY}",
-        "SKYLINE_WEBHOOK_RATE_PER_SECOND": "0",
-    }.items():
-        monkeypatch.setenv(name, value)
-    delivery._contexts.pop(own_redis.url, None)
+    own = replace(
+        settings,
+        redis_url=own_redis.url,
+        webhook_allow_http=True,
+        webhook_allow_private=True,
+        webhook_retry_schedule=(RETRY, RETRY),
+        webhook_rate_per_second=0,
+    )
+    monkeypatch.setattr(
+        worker_services, "_installed", [build_services(own, WEBHOOK_WORKER, redis_client=client)]
+    )
     yield delivery.context()
-    delivery._contexts.pop(own_redis.url, None)
     client.close()
 
 
 @pytest.fixture
-def client(settings, own_redis, ctx):
-    app = create_app(
-        replace(settings, redis_url=own_redis.url, webhook_allow_http=True, webhook_allow_private=True),
-        redis_client=ctx.redis,
-    )
-    return app.test_client()
+def client(ctx):
+    return api_app(ctx.settings, redis_client=ctx.redis).test_client()
 
 
 @pytest.fixture

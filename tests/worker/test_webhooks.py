@@ -16,6 +16,7 @@ import orjson
 import pytest
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
+from service.config import Settings
 from service.play import webhooks as hooks
 from worker import webhooks as delivery
 
@@ -138,14 +139,19 @@ def test_retry_after_is_honoured_on_429_and_503(receiver_factory):
         assert (outcome.result, outcome.status, outcome.retry_in) == ("retry", status, 120)
 
 
-def test_the_spec_schedule_then_giving_up(monkeypatch):
-    assert delivery.schedule() == (5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400)
-    monkeypatch.setenv("SKYLINE_WEBHOOK_RETRY_SCHEDULE", "0.1,0.2")
-    assert delivery.schedule() == (0.1, 0.2)
+def test_the_spec_schedule_then_giving_up():
+    spec = (5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400)
+    assert delivery.SCHEDULE == Settings.from_env({}).webhook_retry_schedule == spec
+    delays = Settings.from_env({"SKYLINE_WEBHOOK_RETRY_SCHEDULE": "0.1,0.2"}).webhook_retry_schedule
+    assert delays == (0.1, 0.2)
     # Nothing listens on port 9 of loopback: every attempt fails, twice retried, then given up.
     url = "http://127.0.0.1:9/hook"
-    results = [delivery.attempt(url, hooks.new_secret(), "m", b"{}", n, **OPEN) for n in (1, 2, 3)]
+    results = [
+        delivery.attempt(url, hooks.new_secret(), "m", b"{}", n, delays=delays, **OPEN) for n in (1, 2, 3)
+    ]
     assert [(o.result, o.retry_in) for o in results] == [("retry", 0.1), ("retry", 0.2), ("failed", None)]
+    unreachable = delivery.attempt(url, hooks.new_secret(), "m", b"{}", 1, **OPEN)
+    assert unreachable.retry_in == spec[0], "without delays, the specification's schedule"
 
 
 def test_a_receiver_that_hangs_costs_one_timeout(receiver_factory):

@@ -1,8 +1,10 @@
 """The `skyline` command: serve (embedded default), worker, healthcheck, openapi, settings, export,
 import, migrate-keys.
 
-The options' defaults are the settings (service.config): ``--port`` is ``PORT``'s, and so on. A
-setting that does not read stops the command before anything starts, with one line naming it.
+The settings are read here, once, before anything else (``Settings.from_env``), and every command
+is given them: a process never reads a second configuration. The options' defaults are the
+settings (service.config): ``--port`` is ``PORT``'s, and so on. A setting that does not read stops
+the command before anything starts, with one line naming it.
 """
 
 from __future__ import annotations
@@ -10,26 +12,30 @@ from __future__ import annotations
 import argparse
 import datetime
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from ..config import SettingError, Settings, settings_table
+from service.config import SettingError, Settings, settings_table
 
 # docs/deploy.md holds the settings' table between these lines (`skyline settings --update`).
 TABLE_BEGIN = "<!-- settings: begin (generated from service/config.py by `skyline settings`) -->"
 TABLE_END = "<!-- settings: end -->"
 
 
-def _openapi(args: argparse.Namespace) -> int:
-    from ..http.openapi import document_yaml
+def _openapi(args: argparse.Namespace, settings: Settings) -> int:
+    from service.http.openapi import document_yaml
 
-    sys.stdout.write(document_yaml())
+    from .web import document_app
+
+    sys.stdout.write(document_yaml(document_app(settings)))
     return 0
 
 
-def _serve(args: argparse.Namespace) -> int:
-    from .supervisor import serve
+def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    from service.run.supervisor import serve
 
     return serve(
+        settings,
         port=args.port,
         host=args.host,
         workers=args.workers,
@@ -38,20 +44,26 @@ def _serve(args: argparse.Namespace) -> int:
     )
 
 
-def _worker(args: argparse.Namespace) -> int:
-    # The CLI is the composition root: the only place service reaches into worker.
+def _worker(args: argparse.Namespace, settings: Settings) -> int:
+    """A bot worker (or, with --webhooks, a webhook worker) over the services composed here, once."""
+    from service.watch import logs
     from worker.runner import run, run_webhooks
 
+    from .compose import BOT_WORKER, WEBHOOK_WORKER, build_services
+
+    if not settings.redis_url:
+        raise SystemExit("REDIS_URL is not set.")
+    logs.configure(settings.log_level, settings.log_format)
+    http_port = args.http_port or None
     if args.webhooks:
-        return run_webhooks(burst=args.burst, http_port=args.http_port or None)
-    return run(burst=args.burst, http_port=args.http_port or None)
+        return run_webhooks(build_services(settings, WEBHOOK_WORKER), burst=args.burst, http_port=http_port)
+    return run(build_services(settings, BOT_WORKER), burst=args.burst, http_port=http_port)
 
 
-def _healthcheck(args: argparse.Namespace) -> int:
+def _healthcheck(args: argparse.Namespace, settings: Settings) -> int:
     """Exit 0 when the API (``PORT``) or the worker (``SKYLINE_WORKER_PORT``) answers /healthz here."""
     import urllib.request
 
-    settings = Settings.from_env()
     ports = [str(port) for port in (settings.port, settings.worker_port) if port]
     for port in ports:
         try:
@@ -64,24 +76,23 @@ def _healthcheck(args: argparse.Namespace) -> int:
     return 1
 
 
-def _export(args: argparse.Namespace) -> int:
-    from .exchange import run_export
+def _export(args: argparse.Namespace, settings: Settings) -> int:
+    from service.run.exchange import run_export
 
-    return run_export(args, Settings.from_env().database_url)
-
-
-def _import(args: argparse.Namespace) -> int:
-    from .exchange import run_import
-
-    return run_import(args, Settings.from_env().database_url)
+    return run_export(args, settings.database_url)
 
 
-def _migrate_keys(args: argparse.Namespace) -> int:
+def _import(args: argparse.Namespace, settings: Settings) -> int:
+    from service.run.exchange import run_import
+
+    return run_import(args, settings.database_url)
+
+
+def _migrate_keys(args: argparse.Namespace, settings: Settings) -> int:
     """Move the Redis at REDIS_URL from the first key layout to the partitioned one (store.migrate)."""
-    from ..store.connect import settings_client
-    from ..store.migrate import migrate_layout
+    from service.store.connect import settings_client
+    from service.store.migrate import FirstLayoutOnCluster, migrate_layout
 
-    settings = Settings.from_env()
     url = settings.redis_url
     if not url:
         print(
@@ -90,7 +101,11 @@ def _migrate_keys(args: argparse.Namespace) -> int:
         )
         return 2
     client = settings_client(settings)
-    moved = migrate_layout(client)
+    try:
+        moved = migrate_layout(client)
+    except FirstLayoutOnCluster as refused:
+        print(f"skyline: {refused}", file=sys.stderr)
+        return 1
     print(f"moved {moved.games} games ({moved.keys} keys, {moved.index_entries} index entries)")
     for key in moved.left:
         print(f"left as it was (not a key of the first layout's games): {key}")
@@ -98,7 +113,7 @@ def _migrate_keys(args: argparse.Namespace) -> int:
 
 
 def _moment(text: str) -> datetime.datetime:
-    from .exchange import parse_moment
+    from service.run.exchange import parse_moment
 
     return parse_moment(text)
 
@@ -112,7 +127,7 @@ def with_table(document: str, table: str) -> str:
     return f"{head}{TABLE_BEGIN}\n{table}{TABLE_END}{tail}"
 
 
-def _settings(args: argparse.Namespace) -> int:
+def _settings(args: argparse.Namespace, settings: Settings) -> int:
     """Print the settings' table (markdown), or write it into the document ``--update`` names."""
     if args.update is None:
         sys.stdout.write(settings_table())
@@ -203,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     keys.set_defaults(run=_migrate_keys)
 
     args = parser.parse_args(argv)
-    return args.run(args)
+    run: Callable[[argparse.Namespace, Settings], int] = args.run
+    return run(args, settings)
 
 
 if __name__ == "__main__":

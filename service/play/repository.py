@@ -1,0 +1,192 @@
+"""One game, wherever it lives: the only code that knows a game may be in Redis or in the archive.
+
+A game is live in Redis while it is played and for a grace after it ends; an ended game is written
+to the archive (PostgreSQL, ``service.archive``) exactly once, and only then let go by Redis. Every
+reader of a game — its view, its moves, its log and their stream, any version, its pictures, its
+record, the rematch of an ended game, a player's finished games — asks ``GameRepository``, which
+asks Redis first and the archive once Redis has let the game go. A reader written later cannot
+forget the archive: it never sees two stores.
+
+What it answers, in the shapes Redis gives them (the JSON travels untouched, so a read from the
+archive answers byte for byte what a read from Redis did):
+
+- ``read``: the game at its last version (``StoredGame``; ``archived`` says where it was found);
+- ``log``: its log entries between two versions;
+- ``snapshot``: the archive's state at or before a version, where a replay may start.
+
+The archive is opened at the first read that needs it: most processes serve live games only, and a
+pool left open at exit complains from its threads (gunicorn's gevent workers). It is closed at exit.
+"""
+
+from __future__ import annotations
+
+import atexit
+import datetime
+import logging
+import threading
+
+import orjson
+
+from ..archive.archive import Archive, ArchiveUnavailable
+from ..archive.records import END_STATUSES, PlayerGame
+from ..store.games import GameMissing, GameStore
+from ..store.records import LogEntry, StoredGame
+from .errors import ArchiveUnreachable, GameNotFound
+
+log = logging.getLogger("skyline.repository")
+
+# How long a read waits for one of the archive's connections before it answers 503.
+ARCHIVE_WAIT_SECONDS = 10.0
+
+
+def _moment(unix_time: float) -> datetime.datetime:
+    return datetime.datetime.fromtimestamp(unix_time, tz=datetime.UTC)
+
+
+class GameRepository:
+    """Games live in ``store`` (Redis) and, once ended, in the archive at ``database_url`` (None:
+    no archive; a game Redis let go is then gone)."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        database_url: str | None = None,
+        *,
+        archive_wait_seconds: float = ARCHIVE_WAIT_SECONDS,
+    ) -> None:
+        self.store = store
+        self.database_url = database_url
+        self.archive_wait_seconds = archive_wait_seconds
+        self._archive: Archive | None = None
+        self._lock = threading.Lock()
+
+    # ---- the archive, opened on first use ------------------------------------------------------
+    @property
+    def has_archive(self) -> bool:
+        return self.database_url is not None
+
+    def may_be_archived(self, stored: StoredGame) -> bool:
+        """Whether the archive may hold ``stored``: only an ended game is ever archived."""
+        return self.has_archive and stored.status in END_STATUSES
+
+    @property
+    def archive(self) -> Archive:
+        with self._lock:
+            if self._archive is None:
+                if self.database_url is None:
+                    raise RuntimeError("no archive is configured (DATABASE_URL)")
+                self._archive = Archive(self.database_url, min_size=0, timeout=self.archive_wait_seconds)
+                atexit.register(self.close)
+            return self._archive
+
+    def close(self) -> None:
+        with self._lock:
+            if self._archive is not None:
+                self._archive.close()
+                self._archive = None
+
+    # ---- one game ----------------------------------------------------------------------------
+    def read(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
+        """The game at its last version: Redis's, else the archive's; GameNotFound when neither
+        holds it (it never was, or it expired with no archive to keep it)."""
+        try:
+            return self.store.load(game_id, parse_state=parse_state)
+        except GameMissing:
+            pass
+        found = self._archived(game_id, parse_state=parse_state) if self.has_archive else None
+        if found is None:
+            raise GameNotFound(game_id)
+        return found
+
+    def _archived(self, game_id: str, *, parse_state: bool) -> StoredGame | None:
+        """The archived game as ``GameStore.load`` gives a live one. Its final state is its last
+        snapshot; an ended game has no deadlines left."""
+        try:
+            record = self.archive.read_game(game_id)
+            if record is None:
+                return None
+            last = self.archive.snapshot_at_or_before(game_id, record.version)
+        except ArchiveUnavailable:
+            log.warning(
+                "the archive cannot be reached for a game gone from Redis", extra={"game_id": game_id}
+            )
+            raise ArchiveUnreachable(game_id) from None
+        if last is None:
+            return None
+        return StoredGame(
+            id=game_id,
+            version=record.version,
+            status=record.status,
+            meta=orjson.loads(record.meta),
+            state=orjson.loads(last.state) if parse_state else {},
+            updated=record.ended_at.timestamp(),
+            raw_state=b"" if parse_state else last.state,
+            rematch=record.rematch,
+            archived=True,
+        )
+
+    def log(self, stored: StoredGame, after: int = 0, through: int | None = None) -> list[LogEntry]:
+        """The log entries that made versions ``after`` + 1 to ``through`` (default: the game's
+        version as read), in order: Redis's while it holds them all, else the archive's; GameNotFound
+        when neither does (an ended game Redis let go with no archive to keep it)."""
+        last = stored.version if through is None else min(through, stored.version)
+        if last <= after:
+            return []
+        wanted = last - after
+        if not stored.archived:
+            entries = self.store.log(stored.id, after, last - 1)  # entry i made version i + 1
+            if len(entries) == wanted:
+                return entries
+        # Redis lets an ended game's log go only once the archive holds it.
+        if self.may_be_archived(stored):
+            try:
+                kept = self.archive.read_log(stored.id, after + 1, last)
+            except ArchiveUnavailable:
+                raise ArchiveUnreachable(stored.id) from None
+            if len(kept) == wanted:
+                return [orjson.loads(entry.entry) for entry in kept]
+        raise GameNotFound(stored.id)
+
+    def snapshot(self, stored: StoredGame, version: int) -> tuple[int, bytes] | None:
+        """The version and state (JSON) of the archive's latest snapshot at or before ``version``,
+        for an ended game the archive holds; None otherwise, or when the archive cannot be reached
+        (a snapshot is a shortcut: the replay then starts further back)."""
+        if not self.may_be_archived(stored):
+            return None
+        try:
+            found = self.archive.snapshot_at_or_before(stored.id, version)
+        except ArchiveUnavailable:
+            return None
+        return None if found is None else (found.version, found.state)
+
+    def claim_rematch(self, game_id: str, rematch_id: str) -> str | None:
+        """An archived game's one rematch: ``rematch_id`` unless another was claimed first; None when
+        there is no archive or the game is not in it."""
+        if not self.has_archive:
+            return None
+        try:
+            return self.archive.claim_rematch(game_id, rematch_id)
+        except ArchiveUnavailable:
+            raise ArchiveUnreachable(game_id) from None
+
+    # ---- a player's games ----------------------------------------------------------------------
+    def finished_games_of(
+        self, player_id: str, after: tuple[float, str] | None, limit: int
+    ) -> list[PlayerGame]:
+        """A player's finished games that the archive holds, the latest ended first, after ``after``
+        (an (end time, game id) already listed). Empty without an archive, or when it cannot be
+        reached (the player's finished games are then those Redis still holds)."""
+        if not self.has_archive:
+            return []
+        try:
+            return self.archive.player_games(
+                player_id, None if after is None else (_moment(after[0]), after[1]), limit
+            )
+        except ArchiveUnavailable:
+            log.warning("the archive cannot be reached; a player's finished games are those of Redis")
+            return []
+
+    def forget_player(self, player_id: str) -> None:
+        """A deleted player's id dropped from the archive's seats (the games stay)."""
+        if self.has_archive:
+            self.archive.forget_player(player_id)

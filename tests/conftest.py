@@ -40,6 +40,7 @@ LONGEST_FIRST = (
     "tests/ops/test_tls_redis.py",
     "tests/pictures/test_playground.py",
     "tests/cluster/test_live_cluster.py",
+    "tests/cluster/test_serve_on_cluster.py",
     "tests/archive/test_archived_versions.py",
     "tests/cluster/test_failover_live.py",
     "tests/ops/test_webhooks_live.py",

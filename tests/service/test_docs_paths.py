@@ -19,7 +19,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-TOP_FOLDERS = sorted(path.name for path in ROOT.iterdir() if path.is_dir() and not path.name.startswith("."))
+# What a run makes (gitignored: var/ of `skyline serve`, build output) is not the repository's: a
+# page naming var/redis/ names a folder of the running service, not a file to find here.
+RUN_FOLDERS = {"var", "build", "dist", "node_modules"}
+TOP_FOLDERS = sorted(
+    path.name
+    for path in ROOT.iterdir()
+    if path.is_dir()
+    and not path.name.startswith(".")
+    and path.name not in RUN_FOLDERS
+    and not path.name.endswith(".egg-info")
+)
 # Where the code's docstrings and comments are read.
 CODE_FOLDERS = ("service", "worker", "engines", "boards", "harness")
 

@@ -23,6 +23,7 @@ import pytest
 from service.archive.archive import Archive
 from service.archive.records import ArchivedGame
 from service.archive.schema import migrate
+from service.run.embedded import EmbeddedRedis
 from service.run.postgres import EmbeddedPostgres
 from service.store.archiving import ArchiveDue
 from service.store.keys import ARCHIVE_DUE, index_keys
@@ -168,3 +169,12 @@ def start_writer(url: str, game_id: str, moves: int, application: str) -> subpro
         stderr=subprocess.STDOUT,
         text=True,
     )
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
+    """A Redis of the module's own: an archiver archives every game due in its Redis, and the
+    session's is shared with other modules' servers, whose bots may end games meanwhile."""
+    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendonly=False).start()
+    yield server
+    server.stop()

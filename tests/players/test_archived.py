@@ -10,6 +10,7 @@ import pytest
 
 from service.archive.schema import migrate
 from service.http.services import services
+from service.run.embedded import EmbeddedRedis
 from service.run.postgres import EmbeddedPostgres
 from service.store.archiving import ArchiveDue
 from service.store.keys import ARCHIVE_DUE, game_key, index_keys, log_key
@@ -18,6 +19,15 @@ from tests.archive.conftest import new_database, postgres  # noqa: F401  (the se
 from worker.archiver import Archiver
 
 from .conftest import bearer
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
+    """A Redis of the module's own: its archiver archives every game due in its Redis, and the
+    session's is shared with other modules' servers, whose bots may end games meanwhile."""
+    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendonly=False).start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture

@@ -10,24 +10,14 @@ import pytest
 
 from service.archive.schema import migrate
 from service.http.services import services
-from service.run.embedded import EmbeddedRedis
 from service.run.postgres import EmbeddedPostgres
 from service.store.archiving import ArchiveDue
 from service.store.keys import ARCHIVE_DUE, game_key, index_keys, log_key
 from skyline.web import api_app
-from tests.archive.conftest import new_database, postgres  # noqa: F401  (the session's server)
+from tests.archive.conftest import new_database, postgres, redis_server  # noqa: F401  (fixtures: the session's PostgreSQL, a Redis of the module's own)
 from worker.archiver import Archiver
 
 from .conftest import bearer
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
-    """A Redis of the module's own: its archiver archives every game due in its Redis, and the
-    session's is shared with other modules' servers, whose bots may end games meanwhile."""
-    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendonly=False).start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

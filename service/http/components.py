@@ -11,6 +11,7 @@ marshmallow schema, so that the schema's conversion names it (apispec cannot see
 
 from __future__ import annotations
 
+import abc
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -34,7 +35,7 @@ def ref(name: str) -> dict[str, str]:
     return {"$ref": REF + name}
 
 
-class ComponentField(fields.Raw):
+class ComponentField(fields.Raw, metaclass=abc.ABCMeta):
     """A JSON object described by a component of the contract that is not a marshmallow schema.
 
     Read (a request's move), it must be an object; its content is the engine's to judge. It has
@@ -50,9 +51,9 @@ class ComponentField(fields.Raw):
             raise self.make_error("invalid")
         return value
 
+    @abc.abstractmethod
     def openapi_property(self) -> dict[str, Any]:
         """The keywords this field adds to its property in the contract."""
-        raise NotImplementedError
 
 
 class Component(ComponentField):

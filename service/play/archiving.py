@@ -27,14 +27,9 @@ from ..store.archiving import EndedGame
 from ..store.records import LogEntry
 from .replay import engine_of, initial_state, replay
 from .results import game_result
+from .times import utc_datetime
 
 log = logging.getLogger("skyline.archiving")
-
-UTC = datetime.UTC
-
-
-def _moment(unix_time: float) -> datetime.datetime:
-    return datetime.datetime.fromtimestamp(unix_time, tz=UTC)
 
 
 def replayed_snapshots(meta: dict[str, Any], entries: list[LogEntry]) -> tuple[list[Snapshot], Any]:
@@ -58,10 +53,10 @@ def _started_at(meta: dict[str, Any], entries: list[dict[str, Any]]) -> datetime
     still open (the game never started)."""
     for entry in entries:
         if any(event.get("type") == "game_started" for event in entry.get("events", ())):
-            return _moment(entry["at"])
+            return utc_datetime(entry["at"])
     if any(seat["kind"] == "open" for seat in meta["seats"]):
         return None
-    return _moment(meta["created"])
+    return utc_datetime(meta["created"])
 
 
 def archived_game(ended: EndedGame) -> ArchivedGame:
@@ -93,10 +88,10 @@ def archived_game(ended: EndedGame) -> ArchivedGame:
         meta=ended.meta,
         version=ended.version,
         final_state=ended.state,
-        created_at=_moment(meta["created"]),
-        ended_at=_moment(ended.updated),
+        created_at=utc_datetime(meta["created"]),
+        ended_at=utc_datetime(ended.updated),
         log=tuple(
-            ArchivedEntry(version, raw, _moment(entry["at"]))
+            ArchivedEntry(version, raw, utc_datetime(entry["at"]))
             for version, (raw, entry) in enumerate(zip(ended.log, entries, strict=True), start=1)
         ),
         seats=tuple(

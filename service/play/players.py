@@ -22,12 +22,11 @@ import orjson
 
 from engines import registry
 
-from ..store.games import GameMissing
 from ..store.players import PlayerStore
 from ..store.records import GameMeta, GameResult, LogEntry, SeatRecord
 from . import auth
 from .cursors import read_cursor, write_cursor
-from .errors import BadCursor, InvalidPlayerKey, PlayerKeyRequired, WebhookNotFound
+from .errors import BadCursor, GameNotFound, InvalidPlayerKey, PlayerKeyRequired, WebhookNotFound
 from .games import public_seat
 from .replies import CreatedGame
 from .repository import GameRepository
@@ -189,8 +188,8 @@ class Players:
         if self.webhooks is None:
             return
         try:
-            stored = self.webhooks.games.store.load(game_id, parse_state=False)
-        except GameMissing:
+            stored = self.webhooks.games.read(game_id, parse_state=False)
+        except GameNotFound:
             return
         bound = sorted({seat["player"] for seat in stored.meta["seats"] if "player" in seat})
         if players is not None:

@@ -21,7 +21,6 @@ pool left open at exit complains from its threads (gunicorn's gevent workers). I
 from __future__ import annotations
 
 import atexit
-import datetime
 import logging
 import threading
 
@@ -32,15 +31,12 @@ from ..archive.records import END_STATUSES, PlayerGame
 from ..store.games import GameMissing, GameStore
 from ..store.records import LogEntry, StoredGame
 from .errors import ArchiveUnreachable, GameNotFound
+from .times import utc_datetime
 
 log = logging.getLogger("skyline.repository")
 
 # How long a read waits for one of the archive's connections before it answers 503.
 ARCHIVE_WAIT_SECONDS = 10.0
-
-
-def _moment(unix_time: float) -> datetime.datetime:
-    return datetime.datetime.fromtimestamp(unix_time, tz=datetime.UTC)
 
 
 class GameRepository:
@@ -180,7 +176,7 @@ class GameRepository:
             return []
         try:
             return self.archive.player_games(
-                player_id, None if after is None else (_moment(after[0]), after[1]), limit
+                player_id, None if after is None else (utc_datetime(after[0]), after[1]), limit
             )
         except ArchiveUnavailable:
             log.warning("the archive cannot be reached; a player's finished games are those of Redis")

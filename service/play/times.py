@@ -5,6 +5,7 @@ spelling, from this one function: a client that compares or parses them never me
 
 from __future__ import annotations
 
+import datetime
 import math
 import time
 
@@ -18,3 +19,8 @@ def rfc3339(at: float, *, round_up: bool = False, microseconds: bool = False) ->
         fraction = min(round((at - whole) * 1_000_000), 999_999)
         return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{fraction:06d}Z"
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(math.ceil(at) if round_up else math.floor(at)))
+
+
+def utc_datetime(at: float) -> datetime.datetime:
+    """``at`` (seconds since the epoch) as an aware UTC datetime: how the archive keeps a time."""
+    return datetime.datetime.fromtimestamp(at, tz=datetime.UTC)

@@ -337,7 +337,9 @@ class Webhooks:
     def start_of(self, created: CreatedGame) -> dict[str, Any]:
         """What version 0 of a game just created announces: who is to act, and when by."""
         start: dict[str, Any] = {"to_act": created["to_act"], "status": created["status"]}
-        deadlines = self.games.store.load(created["id"]).deadlines  # a game with a clock: version 0's
+        deadlines = self.games.read(
+            created["id"], parse_state=False
+        ).deadlines  # a game with a clock: version 0's
         if deadlines:
             start["deadlines"] = shown_deadlines(deadlines)
         return start

@@ -459,10 +459,24 @@ def test_one_player_plays_two_games_and_reads_my_games_through_the_typed_client(
                 ):
                     moved += 1
         assert moved >= 6, "the player's key plays both games"
-        mine = player.call(players_api.get_my_games, "", "MyGames", authorization=key)
+        # A bot may still be answering our last move: compare the list with each game's own read
+        # at the same version (once the bots have answered, both games wait for us and hold still).
+        for _ in range(200):
+            mine = player.call(players_api.get_my_games, "", "MyGames", authorization=key)
+            shown_by_id = {
+                listed.id: player.call(
+                    player.api.get_game, "property", "Game", game_id=listed.id, authorization=key
+                )
+                for listed in mine.games
+            }
+            if all(shown_by_id[listed.id].version == listed.version for listed in mine.games):
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the games never held still for one read of my games")
         assert {g.id for g in mine.games} == {g.id for g in games}
         for listed in mine.games:
-            shown = player.call(player.api.get_game, "property", "Game", game_id=listed.id, authorization=key)
+            shown = shown_by_id[listed.id]
             assert listed.my_seats == [0] and listed.my_turn == (
                 0 in shown.to_act and shown.status == "active"
             )

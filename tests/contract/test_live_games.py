@@ -154,15 +154,23 @@ def test_live_event_stream_snapshot_moves_and_resume(live):
     ).json()
     url = f"{live}/games/{created['id']}/events"
     kinds, ids = [], []
-    with requests.get(url, headers={"Accept": "text/event-stream"}, stream=True, timeout=30) as stream:
-        assert stream.headers["Content-Type"].startswith("text/event-stream")
-        for line in stream.iter_lines(decode_unicode=True):
-            if line.startswith("event: "):
-                kinds.append(line[7:])
-            elif line.startswith("id: "):
-                ids.append(int(line[4:]))
-            if kinds and kinds[-1] == "finished" or len(kinds) > 40:
-                break
+    headers = {"Accept": "text/event-stream"}
+    deadline = time.monotonic() + 120
+    # Streams close after SKYLINE_SSE_MAX_SECONDS (5 s here) and a client comes back with
+    # Last-Event-ID, as EventSource does: on a busy machine the bots' first move may come later.
+    while not (kinds and kinds[-1] == "finished" or len(kinds) > 40):
+        assert time.monotonic() < deadline, f"the bots' moves never came: {kinds}"
+        if ids:
+            headers["Last-Event-ID"] = str(ids[-1])
+        with requests.get(url, headers=headers, stream=True, timeout=30) as stream:
+            assert stream.headers["Content-Type"].startswith("text/event-stream")
+            for line in stream.iter_lines(decode_unicode=True):
+                if line.startswith("event: "):
+                    kinds.append(line[7:])
+                elif line.startswith("id: "):
+                    ids.append(int(line[4:]))
+                if kinds and kinds[-1] == "finished" or len(kinds) > 40:
+                    break
     assert kinds[0] == "snapshot" and "move" in kinds[1:]
     move_ids = ids[1:]
     assert move_ids == sorted(move_ids) and len(set(move_ids)) == len(move_ids)

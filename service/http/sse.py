@@ -17,6 +17,15 @@ its seat (the seat was left, or a rematch's seat was given a new token), the str
 entries as a spectator sees them, then ``revoked``, and ends; reconnecting with that token is
 refused (401). So a reader who left never receives the redaction of the seat's next holder.
 
+A stream opened with a player key is also checked against its key for as long as it is open: a
+rotation (``POST /players/me/keys``) or a deletion (``DELETE /players/me``) ends it with
+``revoked`` at once, with no entry after it, as the key's next request would be refused. It does
+not poll: the rotation is published on the same subscription as the moves
+(service/store/fanout.py ``watch``), which wakes only the streams of that player, and each then
+reads its key's pointer once. A stream costs nothing more while its key stays current; the
+check is also made once when the stream starts (a rotation between the first read and the watch)
+and after the subscription was lost (a rotation published meanwhile was not heard).
+
 When the process begins to stop (SIGTERM, service/http/draining.py), every stream ends at once
 with a ``retry:`` hint: the client reconnects (to another instance, behind a load balancer)
 with ``Last-Event-ID`` and misses nothing. The hint is spread over two seconds so that the
@@ -33,6 +42,7 @@ from typing import Any
 import orjson
 from flask import Response, request
 
+from ..play.auth import PlayerCredential
 from ..play.errors import ArchiveUnreachable, GameNotFound
 from ..play.games import Games
 from ..store.fanout import dispatcher, wake_every_stream
@@ -89,6 +99,8 @@ def stream(games: Games, game_id: str, token: str | None, last_event_id: str | N
     client = games.store.redis
     fanout = dispatcher(client, metrics.open_streams)
     feed, waiter = fanout.join(game_id)
+    credential = token if isinstance(token, PlayerCredential) else None
+    watch = None if credential is None else fanout.watch(credential.player_id, waiter)
 
     def generate() -> Iterator[bytes]:
         if draining.active():
@@ -105,6 +117,16 @@ def stream(games: Games, game_id: str, token: str | None, last_event_id: str | N
             if draining.active():  # after clear(): a wake from begin() is never lost
                 yield _closing()
                 return
+            if credential is not None and watch is not None and (first or watch.stale):
+                watch.stale = False  # before the read: a rotation told meanwhile wakes us again
+                try:
+                    current = found.players.still_current(credential)
+                except Exception:  # Redis cannot say: a key not checked is not trusted
+                    yield _closing()
+                    return
+                if not current:
+                    yield _message("revoked", {"version": sent})
+                    return
             if first or feed.moved_past(sent):
                 first = False
                 entries, status, gone = feed.read(client, sent)
@@ -147,6 +169,8 @@ def stream(games: Games, game_id: str, token: str | None, last_event_id: str | N
                 yield b": heartbeat\n\n"
 
     def close() -> None:
+        if watch is not None:
+            fanout.unwatch(watch)
         fanout.leave(feed, waiter)
         ticket.release()
 

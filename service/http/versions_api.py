@@ -18,6 +18,7 @@ from marshmallow import Schema, fields, validate
 
 import boards
 
+from ..play.auth import PlayerCredential
 from ..play.versions import Versions
 from . import conditional
 from .api import AUTH_HEADER, GAME_ID, NOT_MODIFIED, caller_token, query_parameters
@@ -79,7 +80,12 @@ def _version_number(text: str) -> int:
 
 
 def _shown(game_id: str, n: str, seat: int | None) -> tuple[dict[str, Any], bool]:
-    return versions().show(game_id, _version_number(n), caller_token(), seat)
+    token = caller_token()
+    if seat is None and isinstance(token, PlayerCredential):
+        # A player key's ``?seat=`` was taken aside (players_api.PlayerKeyLayer) as the seat it
+        # names; here ``seat`` is a finished game's public view, whatever the credential.
+        seat = token.seat
+    return versions().show(game_id, _version_number(n), token, seat)
 
 
 def _reply(body: bytes, content_type: str, public: bool, headers: dict[str, str] | None = None) -> Response:

@@ -42,11 +42,17 @@ class PlayerCredential(str):
 
     player_id: str
     seat: int | None
+    # The digest of the key it was made from: what a long request (an event stream) checks again,
+    # and what a rotation must find still current.
+    key_hash: str | None
 
-    def __new__(cls, player_id: str, seat: int | None = None) -> PlayerCredential:
+    def __new__(
+        cls, player_id: str, seat: int | None = None, key_hash: str | None = None
+    ) -> PlayerCredential:
         made = super().__new__(cls, f"player:{player_id}")
         made.player_id = player_id
         made.seat = seat
+        made.key_hash = key_hash
         return made
 
 

@@ -32,7 +32,15 @@ from .replies import CreatedGame
 from .repository import GameRepository
 from .results import game_result
 from .times import rfc3339
-from .webhooks import DELIVERIES_PAGE, PLAYER_NOTICES, Webhooks, check_events, check_url, new_secret
+from .webhooks import (
+    DELIVERIES_PAGE,
+    PLAYER_NOTICES,
+    Webhooks,
+    check_events,
+    check_url,
+    new_secret,
+    player_endpoint_id,
+)
 
 MY_GAMES_PAGE = 50
 MY_GAMES_PAGE_MAX = 200
@@ -48,15 +56,10 @@ def new_player_id() -> str:
     return "p_" + secrets.token_urlsafe(12)
 
 
-def endpoint_id(player_id: str) -> str:
-    """The id of a player's endpoint among a game's webhooks."""
-    return "P" + player_id
-
-
 def player_endpoint(player_id: str, webhook: dict[str, Any], meta: GameMeta) -> dict[str, Any]:
     """A player's webhook as one game's endpoint: which seats are its, which it is invited to."""
     return {
-        "id": endpoint_id(player_id),
+        "id": player_endpoint_id(player_id),
         "url": webhook["url"],
         "events": webhook["events"],
         "secret": webhook["secret"],
@@ -95,10 +98,19 @@ class Players:
 
     def credential(self, key: str, seat: int | None = None) -> auth.PlayerCredential:
         """The player a key names now (one read); InvalidPlayerKey for a key rotated away or unknown."""
-        player_id = self.store.player_of(auth.token_hash(key))
+        digest = auth.token_hash(key)
+        player_id = self.store.player_of(digest)
         if player_id is None:
             raise InvalidPlayerKey("That player key names no player (rotated, deleted, or never issued).")
-        return auth.PlayerCredential(player_id, seat)
+        return auth.PlayerCredential(player_id, seat, digest)
+
+    def still_current(self, credential: auth.PlayerCredential) -> bool:
+        """Whether the key a credential was made from still names its player (one read): what an
+        open stream asks when told of a rotation or a deletion."""
+        return (
+            credential.key_hash is not None
+            and self.store.player_of(credential.key_hash) == credential.player_id
+        )
 
     @staticmethod
     def player_of(token: str | None) -> str:
@@ -108,11 +120,14 @@ class Players:
         return token.player_id
 
     def rotate(self, token: str | None) -> dict[str, str]:
-        """A new key for the player; the old one is refused from the next request on, everywhere."""
+        """A new key for the player; the old one is refused from the next request on, everywhere,
+        and the streams opened with it end (``revoked``). A compare-and-set: the key rotated must
+        still be the player's, so a second rotation with the same key is refused (401)."""
         player_id = self.player_of(token)
+        assert isinstance(token, auth.PlayerCredential)  # player_of said so
         key = auth.new_player_key()
-        if not self.store.rotate(player_id, auth.token_hash(key)):
-            raise InvalidPlayerKey("That player no longer exists.")
+        if token.key_hash is None or not self.store.rotate(player_id, auth.token_hash(key), token.key_hash):
+            raise InvalidPlayerKey("That player key names no player (rotated, deleted, or never issued).")
         return {"id": player_id, "key": key}
 
     def delete(self, token: str | None) -> None:
@@ -146,7 +161,7 @@ class Players:
         webhook = self.store.webhooks([player_id])[0]
         if webhook is None:
             raise WebhookNotFound("This player has no webhook (PUT /players/me/webhook).")
-        endpoint = endpoint_id(player_id)
+        endpoint = player_endpoint_id(player_id)
         found = []
         for game_id, _ in self._held_games(player_id, LIVE + ("finished", "aborted")):
             for record in self._notify().store.deliveries(game_id):
@@ -214,17 +229,21 @@ class Players:
     def _held_games(self, player_id: str, statuses: tuple[str, ...]) -> list[tuple[str, dict[str, Any]]]:
         """The player's games Redis holds, of these statuses, each as ``PlayerStore.read_games`` reads it."""
         ids = [game_id for game_id, _ in self.store.game_ids(player_id)]
+        # Only those whose seats still bind the player: an entry of its index left by a binding
+        # cut short, or by a leave before its index was told, is not its game.
         return [
             (game_id, read)
             for game_id, read in zip(ids, self.store.read_games(ids), strict=True)
-            if read is not None and read["status"] in statuses
+            if read is not None
+            and read["status"] in statuses
+            and any(seat.get("player") == player_id for seat in read["meta"]["seats"])
         ]
 
     def _detach_all(self, player_id: str) -> None:
         if self.webhooks is None:
             return
         for game_id, _ in self._live_games(player_id):
-            self.webhooks.store.remove_endpoint(game_id, endpoint_id(player_id))
+            self.webhooks.store.remove_endpoint(game_id, player_endpoint_id(player_id))
 
     # ---- my games ------------------------------------------------------------------------------
     def my_games(
@@ -354,9 +373,11 @@ def _entry(
         to_act = list(read["first_to_act"])
     else:
         to_act = state.to_act() if state is not None else []
-    my_turn = any(seat in to_act for seat in mine)
+    # A seat the player resigned stays its own (its rank, its reads), but a stand-in bot acts there.
+    playing = [seat for seat in mine if meta["seats"][seat]["kind"] == "human"]
+    my_turn = any(seat in to_act for seat in playing)
     deadlines: dict[str, float] = read["deadlines"]
-    mine_due = [deadlines[str(seat)] for seat in mine if str(seat) in deadlines and seat in to_act]
+    mine_due = [deadlines[str(seat)] for seat in playing if str(seat) in deadlines and seat in to_act]
     my_deadline = min(mine_due) if mine_due else None
     last_move = last["at"] if last is not None and "move" in last else None
     shown: dict[str, Any] = {

@@ -42,6 +42,7 @@ from .errors import (
 from .games import Games, bot_seats_to_act, public_seat, stand_in_of, to_act
 from .results import resignation_result, resigned_order
 from .times import rfc3339
+from .webhooks import player_endpoint_id
 
 if TYPE_CHECKING:
     from .webhooks import Webhooks
@@ -346,8 +347,20 @@ class Seats:
                 version = self._commit(stored, meta, "waiting", seat, [{"type": "seat_left", "seat": seat}])
             except GameMovedOn:
                 continue
+            player = given_back.get("player")
+            if player is not None and not any(s.get("player") == player for s in meta["seats"]):
+                self._unsubscribe(game_id, player)
             return {"id": game_id, "seat": seat, "status": "waiting", "version": version}
         raise TooMuchContention("The game's seats changed too often to leave it; try again.")
+
+    def _unsubscribe(self, game_id: str, player_id: str) -> None:
+        """A player who left its last seat of a game hears no more of it: its endpoint goes from
+        the game's webhooks, the game from its index ("my games", its webhook's deliveries). The
+        webhooks' fan-out also skips a player the game no longer binds (service.play.webhooks),
+        so a version committed before this step is not told to it either."""
+        if self.webhooks is not None:
+            self.webhooks.store.remove_endpoint(game_id, player_endpoint_id(player_id))
+        self.seat_store.players.forget_game(player_id, game_id)
 
     # ---- resign ------------------------------------------------------------------------------
     def resign(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -397,6 +410,13 @@ class Seats:
             played_by_bot["level"] = stand_in["level"]
             played_by_bot["resigned"] = order
             played_by_bot["token_hash"] = old["token_hash"]
+            # What the seat was before stays its own: the name it was invited under (a version
+            # before the join shows it, and a past version must read the same forever), and the
+            # player it is bound to (the game stays in its "my games", readable by its key).
+            if "invited" in old:
+                played_by_bot["invited"] = old["invited"]
+            if "player" in old:
+                played_by_bot["player"] = old["player"]
             meta["seats"][seat] = played_by_bot
             resigned["stand_in"] = stand_in["level"]
             if not any(s["kind"] == "human" for s in meta["seats"]):

@@ -263,7 +263,15 @@ class Versions:
         meta = stored.meta
         if version > stored.version:
             raise VersionNotFound(game_id, version, stored.version)
-        if seat is not None:
+        public_seat_view = seat is not None
+        if seat is not None and stored.status != "finished" and isinstance(token, auth.PlayerCredential):
+            # A player key names one of its seats with ``?seat=``: while the game runs, that is
+            # the seat's own (private) view, as on every other route; a seat not its own is
+            # refused as any ``?seat=`` of a running game is.
+            if seat in auth.seats_of_player(meta["seats"], token.player_id):
+                public_seat_view = False
+        if public_seat_view:
+            assert seat is not None
             if stored.status != "finished":  # an aborted game's record is not public either
                 raise SeatViewWhileRunning(
                     "A seat's view is public once the game is over; until then send that seat's token."
@@ -302,7 +310,7 @@ class Versions:
             shown["clock"] = meta["clock"]
             shown["deadlines"] = self._deadlines_at(stored, then, status, state, entry, version)
         shown["entry"] = None if entry is None else self.games.redact_entry(entry, reader, status)
-        return shown, reader is None or seat is not None
+        return shown, reader is None or public_seat_view
 
     @staticmethod
     def _status_at(seating: Seating, entry: LogEntry | None, state: State) -> str:

@@ -287,6 +287,11 @@ def delivery_id(game_id: str, version: int, kind: str, seat: int | None, endpoin
     return f"msg_{game_id}_{version}_{kind}_{who}_{endpoint}"
 
 
+def player_endpoint_id(player_id: str) -> str:
+    """The id of a player's endpoint among a game's webhooks."""
+    return "P" + player_id
+
+
 # ---- the use cases ----------------------------------------------------------------------------
 MAX_ENDPOINTS = 5
 
@@ -461,7 +466,12 @@ class Webhooks:
             result = game_result(meta, self.games._restore(stored, stored.state))
         at = time.time() if now is None else now
         deliveries: list[tuple[str, dict[str, Any]]] = []
-        live = [e for e in endpoints.values() if not e.get("disabled")]
+        # A player's endpoint while the game binds the player (a seat, an invitation): one who left
+        # hears nothing more of it, even of a version committed before its endpoint was removed.
+        bound = {seat["player"] for seat in meta["seats"] if "player" in seat}
+        live = [
+            e for e in endpoints.values() if not e.get("disabled") and e.get("player", None) in (None, *bound)
+        ]
         for entry in entries:
             if entry["version"] > stored.version:
                 break

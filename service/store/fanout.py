@@ -22,6 +22,13 @@ the listener subscribes again from scratch on the slots as they are now, then ma
 feed to be read again and wakes every stream once, so no move published meanwhile is missed.
 All feeds, not only the moved partitions': a stream costs one read of its game's log, and a
 resync is rare.
+
+A stream opened with a player key also watches its player (``watch``): a rotation or a deletion
+of the player publishes ``!player <id>`` on a partition's channel (``store.players``), which the
+same subscription hears; the listener marks that player's watches stale and wakes their streams,
+which check the key again (one read each). A stream therefore costs nothing more while its key
+stays current, rather than a read every second; a resync marks every watch stale too, since a
+rotation published while the subscription was down was not heard.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ from .keys import (
     game_of_channel,
     log_key,
     parse_event_message,
+    parse_revoked_message,
     partition_channels,
 )
 from .records import LogEntry
@@ -114,12 +122,26 @@ class Feed:
             return newer, self.status, self.gone
 
 
+class Watch:
+    """A stream's watch on its player's key: ``stale`` once told the key may have changed."""
+
+    def __init__(self, player_id: str, waiter: threading.Event) -> None:
+        self.player_id = player_id
+        self.waiter = waiter
+        self.stale = False
+
+    def tell(self) -> None:
+        self.stale = True  # before the wake: a stream that wakes sees it
+        self.waiter.set()
+
+
 class Dispatcher:
     """The process's subscription and its feeds, made on first use (after gunicorn has forked)."""
 
     def __init__(self, client: StoreRedis, *, on_change: Callable[[int], None] | None = None) -> None:
         self.client = client
         self.feeds: dict[str, Feed] = {}
+        self.watches: dict[str, set[Watch]] = {}  # player id -> the watches of its streams
         self.lock = threading.Lock()
         self.pid = os.getpid()
         self.connected = threading.Event()
@@ -168,6 +190,23 @@ class Dispatcher:
         if self.on_change is not None:
             self.on_change(count)
 
+    def watch(self, player_id: str, waiter: threading.Event) -> Watch:
+        """Wake ``waiter`` (marking the watch stale) when the player's key is rotated or the
+        player deleted."""
+        watch = Watch(player_id, waiter)
+        with self.lock:
+            self.watches.setdefault(player_id, set()).add(watch)
+        return watch
+
+    def unwatch(self, watch: Watch) -> None:
+        with self.lock:
+            found = self.watches.get(watch.player_id)
+            if found is None:
+                return
+            found.discard(watch)
+            if not found:
+                del self.watches[watch.player_id]
+
     def wake_all(self) -> None:
         """Wake every stream of this process (a stop begins). No lock: called from a signal's
         aftermath, it must not wait; list() copies the dict and the sets in one step."""
@@ -182,6 +221,11 @@ class Dispatcher:
         if kind == "sunsubscribe":  # never asked for: Redis dropped a slot that moved away
             raise SubscriptionMoved(str(message.get("channel")))
         if kind not in ("pmessage", "smessage"):
+            return
+        player_id = parse_revoked_message(message["data"])
+        if player_id is not None:
+            for watch in list(self.watches.get(player_id, ())):
+                watch.tell()
             return
         announced = parse_event_message(message["data"])
         if announced is None:  # the release before's per-game channel: the version alone
@@ -199,6 +243,9 @@ class Dispatcher:
     def _resync(self) -> None:
         with self.lock:
             feeds = list(self.feeds.values())
+            watches = [watch for found in self.watches.values() for watch in found]
+        for watch in watches:
+            watch.tell()
         for feed in feeds:
             feed.must_read = True
             feed.announce(-1)

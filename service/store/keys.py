@@ -22,8 +22,11 @@ only a digest of it. The layout before partitions, and how a Redis moves from it
     the seat and the key), set by the commit script; 24 h.
 ``sk:{<T>}:events`` (pub/sub channel, one per partition, in its slot): each commit publishes
     ``<game> <version>`` there, with SPUBLISH on a cluster (sharded pub/sub) and PUBLISH on one
-    Redis; every API process subscribes once (``store.fanout``). The channel of releases before
-    (``sk:{<T>}:g:<game>:events``, the version alone) is still listened to on one Redis.
+    Redis; every API process subscribes once (``store.fanout``). A player's key rotated or the
+    player deleted is published as ``!player <player>`` on the channel of the player id's
+    partition (``store.players``): the streams opened with that key check it again. The channel
+    of releases before (``sk:{<T>}:g:<game>:events``, the version alone) is still listened to on
+    one Redis.
 ``sk:rl:{token:<digest>}:<window>`` (string): a token's requests in one window (a seat token's
     or a player key's digest), counted at the request's edge (``store.ratelimit``).
 ``sk:rl:{address:<address>}:<window>`` (string): an address's requests in one window (IPv6
@@ -128,6 +131,27 @@ def parse_event_message(data: bytes | str) -> tuple[str, int] | None:
         return game_id, int(version)
     except ValueError:
         return None
+
+
+# What a rotation or a deletion of a player publishes on the partition channel of the player's id
+# (``credential_channel_of``): the streams opened with its key check it again. A game id never
+# starts with "!", and a process of the release before reads no version in it and drops it.
+REVOKED_PREFIX = "!player "
+
+
+def credential_channel_of(player_id: str) -> str:
+    """The channel a player's key changes are told on: a partition's, every process hears it."""
+    return partition_channel(partition_of(player_id))
+
+
+def revoked_message(player_id: str) -> str:
+    return REVOKED_PREFIX + player_id
+
+
+def parse_revoked_message(data: bytes | str) -> str | None:
+    """The player of a ``revoked_message``; None for anything else (a commit's)."""
+    text = data.decode() if isinstance(data, bytes) else data
+    return text[len(REVOKED_PREFIX) :] if text.startswith(REVOKED_PREFIX) else None
 
 
 # Every partition's channel, for the one pattern subscription of a process on one Redis.

@@ -32,14 +32,16 @@ from typing import Any, cast
 
 import orjson
 
-from .connect import StoreRedis, is_cluster
+from .connect import StoreRedis, is_cluster, publish_command
 from .keys import (
+    credential_channel_of,
     game_key,
     log_key,
     player_by_key,
     player_games_key,
     player_key,
     player_live_games_key,
+    revoked_message,
 )
 from .records import GameMeta
 
@@ -101,10 +103,13 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
+# A rotation is a compare-and-set on the digest: the key rotated must still be the current one, so
+# of two rotations with one key exactly one lands (the other's key is no longer the player's).
 _ROTATE = """
--- KEYS: the player's hash; ARGV: the prefix of a key's pointer, the new digest, the player's id
+-- KEYS: the player's hash; ARGV: the prefix of a key's pointer, the new digest, the player's id,
+--       the digest being replaced
 local old = redis.call('HGET', KEYS[1], 'key_hash')
-if not old then return 0 end
+if not old or old ~= ARGV[4] then return 0 end
 redis.call('DEL', ARGV[1] .. old)
 redis.call('SET', ARGV[1] .. ARGV[2], ARGV[3])
 redis.call('HSET', KEYS[1], 'key_hash', ARGV[2])
@@ -114,9 +119,9 @@ return 1
 # A cluster's rotation in the player's slot: the digest it replaces, so that its pointer can be
 # dropped next; False when there is no such player.
 _SWAP_DIGEST = """
--- KEYS: the player's hash; ARGV: the new digest
+-- KEYS: the player's hash; ARGV: the new digest, the digest being replaced
 local old = redis.call('HGET', KEYS[1], 'key_hash')
-if not old then return false end
+if not old or old ~= ARGV[2] then return false end
 redis.call('HSET', KEYS[1], 'key_hash', ARGV[1])
 return old
 """
@@ -136,6 +141,13 @@ local old = redis.call('HGET', KEYS[1], 'key_hash')
 if not old then return 0 end
 redis.call('DEL', ARGV[1] .. old, KEYS[1], KEYS[2], KEYS[3])
 return 1
+"""
+
+# What a rotation or a deletion tells every process (store.fanout): the streams opened with the
+# player's key check it again. KEYS[1] is the channel, so that a cluster runs this in its slot.
+_ANNOUNCE = """
+-- KEYS: the channel; ARGV: the message, the publish command ('SPUBLISH' on a cluster)
+return redis.call(ARGV[2], KEYS[1], ARGV[1])
 """
 
 # A field of a player that still exists (a deletion meanwhile must not bring its hash back).
@@ -161,6 +173,8 @@ class PlayerStore:
         self.stepwise = is_cluster(client)
         self._swap_digest = client.register_script(_SWAP_DIGEST)
         self._delete_in_slot = client.register_script(_DELETE_IN_SLOT)
+        self._announce_script = client.register_script(_ANNOUNCE)
+        self._publish = publish_command(client)
 
     # ---- binding a seat (store.games' creation, store.seats' join) ------------------------------
     def reserve(self, player_id: str, game_id: str, *, cap: int, capped: bool) -> Reservation:
@@ -184,6 +198,13 @@ class PlayerStore:
             pipe.zrem(player_games_key(reservation.player), reservation.game_id)
         if reservation.live:
             pipe.zrem(player_live_games_key(reservation.player), reservation.game_id)
+        pipe.execute()
+
+    def forget_game(self, player_id: str, game_id: str) -> None:
+        """The player left its last seat of the game: out of its index and its live games."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.zrem(player_games_key(player_id), game_id)
+        pipe.zrem(player_live_games_key(player_id), game_id)
         pipe.execute()
 
     def _forget_ended(self, player_id: str, game_ids: list[str]) -> None:
@@ -232,20 +253,31 @@ class PlayerStore:
     def exists(self, player_id: str) -> bool:
         return bool(self.redis.exists(player_key(player_id)))
 
-    def rotate(self, player_id: str, new_key_hash: str) -> bool:
-        """Point the player at a new key's digest, dropping the old one (on one Redis in the same
-        step; on a cluster in three, the module's docstring says in which order)."""
+    def rotate(self, player_id: str, new_key_hash: str, old_key_hash: str) -> bool:
+        """Point the player at a new key's digest, dropping ``old_key_hash``, if that is still the
+        player's (a compare-and-set: False when it is not, or there is no such player); on one
+        Redis in one step, on a cluster in three (the module's docstring says in which order).
+        Every process is then told, for the streams opened with the old key."""
         if self.stepwise:
             self.redis.set(player_by_key(new_key_hash), player_id)
-            old = self._swap_digest(keys=[player_key(player_id)], args=[new_key_hash])
+            old = self._swap_digest(keys=[player_key(player_id)], args=[new_key_hash, old_key_hash])
             if old is None:
-                self.redis.delete(player_by_key(new_key_hash))  # no such player: nothing to point at
+                # No such player, or its key is no longer the one rotated: nothing to point at.
+                self.redis.delete(player_by_key(new_key_hash))
                 return False
             if _text(old) != new_key_hash:
                 self.redis.delete(player_by_key(_text(old)))
-            return True
-        return bool(
-            self._rotate(keys=[player_key(player_id)], args=[KEY_POINTER_PREFIX, new_key_hash, player_id])
+        elif not self._rotate(
+            keys=[player_key(player_id)], args=[KEY_POINTER_PREFIX, new_key_hash, player_id, old_key_hash]
+        ):
+            return False
+        self.announce_revoked(player_id)
+        return True
+
+    def announce_revoked(self, player_id: str) -> None:
+        """Tell every API process that the player's key changed (store.fanout wakes its streams)."""
+        self._announce_script(
+            keys=[credential_channel_of(player_id)], args=[revoked_message(player_id), self._publish]
         )
 
     def delete(self, player_id: str) -> bool:
@@ -256,13 +288,13 @@ class PlayerStore:
             if old is None:
                 return False
             self.redis.delete(player_by_key(_text(old)))
-            return True
-        return bool(
-            self._delete(
-                keys=[player_key(player_id), player_games_key(player_id), player_live_games_key(player_id)],
-                args=[KEY_POINTER_PREFIX],
-            )
-        )
+        elif not self._delete(
+            keys=[player_key(player_id), player_games_key(player_id), player_live_games_key(player_id)],
+            args=[KEY_POINTER_PREFIX],
+        ):
+            return False
+        self.announce_revoked(player_id)
+        return True
 
     # ---- the player's webhook (its URL, events and secret; attached to each of its games) ----
     def set_webhook(self, player_id: str, webhook: dict[str, Any] | None) -> bool:

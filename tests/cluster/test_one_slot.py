@@ -83,7 +83,7 @@ def test_a_script_over_two_slots_is_refused(store: redis.Redis, cluster: LocalCl
     players.create("p_one", "d1")
     players.stepwise = False
     with pytest.raises(redis.ResponseError):
-        players.rotate("p_one", "d2")
+        players.rotate("p_one", "d2", "d1")
     players.stepwise = True
     assert players.player_of("d1") == "p_one"
 
@@ -100,7 +100,9 @@ def test_players_are_created_rotated_and_deleted_across_primaries(
         players.create(player_id, f"old-{player_id}")
         assert players.player_of(f"old-{player_id}") == player_id
     for player_id in ids[:6]:
-        assert players.rotate(player_id, f"new-{player_id}")
+        assert not players.rotate(player_id, f"new-{player_id}", "not-its-key")  # compare-and-set
+        assert players.player_of(f"new-{player_id}") is None
+        assert players.rotate(player_id, f"new-{player_id}", f"old-{player_id}")
         assert players.player_of(f"old-{player_id}") is None
         assert store.get(player_by_key(f"old-{player_id}")) is None  # the old pointer dropped
         assert players.player_of(f"new-{player_id}") == player_id
@@ -109,7 +111,9 @@ def test_players_are_created_rotated_and_deleted_across_primaries(
         assert not players.exists(player_id)
         assert players.player_of(f"old-{player_id}") is None
         assert store.get(player_by_key(f"old-{player_id}")) is None
-    assert not players.rotate("p_nobody", "new-nobody") and players.player_of("new-nobody") is None
+    assert (
+        not players.rotate("p_nobody", "new-nobody", "old-nobody") and players.player_of("new-nobody") is None
+    )
     assert store.get(player_by_key("new-nobody")) is None
     assert not players.delete("p_nobody")
 

@@ -9,6 +9,9 @@ game is marked ``archived``, its keys expire after ``SKYLINE_FINISHED_GAME_TTL_S
 leaves the due set. PostgreSQL down: the game stays due and is tried again after a backoff that
 doubles (1 s up to a minute); nothing is lost and nothing is written twice.
 
+Each pass also drops from the archive's seats the ids of the players deleted while PostgreSQL was
+away (``sk:players-to-forget``, entered by the deletion itself: service.play.players).
+
 Why a thread of the bot workers, not of the webhook worker: the bot workers are the ones that
 scale out (several per host, an HPA in the chart), and the leases let any number of them share
 the due set; the webhook worker's one process waits on slow receivers.
@@ -25,6 +28,7 @@ from service.archive.records import InvalidArchive
 from service.play.archiving import archived_game
 from service.play.services import Services
 from service.store.archiving import ArchiveDue
+from service.store.players import PlayerStore
 
 log = logging.getLogger("skyline.worker.archiver")
 
@@ -44,8 +48,10 @@ class Archiver:
         lease_seconds: float,
         grace_seconds: int,
         batch: int = 20,
+        players: PlayerStore | None = None,
     ) -> None:
         self.due = due
+        self.players = players  # the deleted players the archive is still to forget
         self.database_url = database_url
         self.interval = interval_seconds
         self.lease = lease_seconds
@@ -68,6 +74,7 @@ class Archiver:
             interval_seconds=settings.archive_seconds,
             lease_seconds=settings.archive_lease_seconds,
             grace_seconds=settings.finished_game_ttl_seconds,
+            players=services.player_store,
         )
 
     @property
@@ -85,6 +92,20 @@ class Archiver:
             outcome = self._archive_one(game_id)
             counts[outcome] += 1
         return counts
+
+    def forget_players(self) -> int:
+        """Drop from the archive's seats the ids of players deleted while it was away; how many."""
+        if self.players is None:
+            return 0
+        done = 0
+        for player_id in self.players.to_forget(self.batch):
+            try:
+                self.archive.forget_player(player_id)
+            except ArchiveUnavailable:
+                return done  # still away: every one waits for the next pass
+            self.players.forgotten(player_id)
+            done += 1
+        return done
 
     def _archive_one(self, game_id: str) -> str:
         ended = self.due.read(game_id)
@@ -138,6 +159,7 @@ class Archiver:
         while not self._stop.wait(self.interval):
             try:
                 self.archive_once()
+                self.forget_players()
             except Exception:  # Redis down: the due set is where it was; try again next time
                 log.warning("archiving failed; trying again in %s s", self.interval, exc_info=True)
 

@@ -131,13 +131,18 @@ class Players:
         return {"id": player_id, "key": key}
 
     def delete(self, token: str | None) -> None:
-        """Forget the player: its key stops working; its seats keep their own tokens."""
+        """Forget the player: its key stops working (and the streams opened with it end); its seats
+        keep their own tokens. One step whatever PostgreSQL does: the deletion in Redis enters the
+        player among those the archive is to forget, in the same script; its id then leaves the
+        archive's seats now, or, the archive away, when a worker's archiver finds it back
+        (worker.archiver). Never a player deleted whose id the archive keeps for good, and no
+        refusal after Redis has changed."""
         player_id = self.player_of(token)
         self._detach_all(player_id)
         if not self.store.delete(player_id):
             raise InvalidPlayerKey("That player no longer exists.")
-        if self.repository is not None:
-            self.repository.forget_player(player_id)
+        if self.repository is None or self.repository.forget_player(player_id):
+            self.store.forgotten(player_id)
 
     # ---- the player's webhook -------------------------------------------------------------------
     # One endpoint per game bound to the player (``P<player id>``), in the game's own webhooks: the

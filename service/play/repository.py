@@ -182,7 +182,14 @@ class GameRepository:
             log.warning("the archive cannot be reached; a player's finished games are those of Redis")
             return []
 
-    def forget_player(self, player_id: str) -> None:
-        """A deleted player's id dropped from the archive's seats (the games stay)."""
-        if self.has_archive:
+    def forget_player(self, player_id: str) -> bool:
+        """A deleted player's id dropped from the archive's seats (the games stay); False when the
+        archive cannot be reached (the player stays among those to forget: worker.archiver)."""
+        if not self.has_archive:
+            return True
+        try:
             self.archive.forget_player(player_id)
+        except ArchiveUnavailable:
+            log.warning("the archive cannot be reached; a deleted player's id leaves it later")
+            return False
+        return True

@@ -59,6 +59,9 @@ only a digest of it. The layout before partitions, and how a Redis moves from it
     its key, never the key), ``created``. ``sk:player-key:<digest>`` (string): the player a key's
     digest names, one per player (a rotation replaces it in the same script). Both written by
     ``store.players``; a player lives until deleted.
+``sk:players-to-forget`` (sorted set): deleted players, by when, whose id the archive's seats may
+    still hold: added in the deletion's step, removed once the archive dropped it (at once, or by
+    a worker's archiver while PostgreSQL was away).
 ``sk:player:{<player>}:games`` (sorted set): the games with a seat bound to the player, scored by
     when it was bound; ``sk:player:{<player>}:live`` (sorted set): those that count against its
     cap of live games (``SKYLINE_LIVE_GAMES_PER_PLAYER``), ended ones dropped when a count finds
@@ -305,6 +308,11 @@ def player_of_games_key(key: str) -> str:
 
 def player_by_key(digest: str) -> str:
     return f"sk:player-key:{digest}"
+
+
+# Deleted players whose id the archive's seats may still hold, by when each was deleted: entered
+# in the deletion's step, left once the archive dropped the id (store.players, worker.archiver).
+PLAYERS_TO_FORGET = "sk:players-to-forget"
 
 
 # The first key layout, before partitions, read only by store.migrate: each game's keys under its

@@ -34,6 +34,7 @@ import orjson
 
 from .connect import StoreRedis, is_cluster, publish_command
 from .keys import (
+    PLAYERS_TO_FORGET,
     credential_channel_of,
     game_key,
     log_key,
@@ -136,10 +137,12 @@ return old
 """
 
 _DELETE = """
--- KEYS: the player's hash, its index of games, its live games; ARGV: the prefix of a key's pointer
+-- KEYS: the player's hash, its index of games, its live games, the players to forget
+-- ARGV: the prefix of a key's pointer, the player's id, now
 local old = redis.call('HGET', KEYS[1], 'key_hash')
 if not old then return 0 end
 redis.call('DEL', ARGV[1] .. old, KEYS[1], KEYS[2], KEYS[3])
+redis.call('ZADD', KEYS[4], ARGV[3], ARGV[2])
 return 1
 """
 
@@ -281,7 +284,13 @@ class PlayerStore:
         )
 
     def delete(self, player_id: str) -> bool:
+        """Delete the player, its key's pointer and its indexes, and enter it among the players
+        the archive is to forget (in the same step on one Redis; on a cluster first: a crash
+        after it leaves an entry whose player still exists, which ``to_forget`` passes over)."""
         if self.stepwise:
+            if not self.exists(player_id):
+                return False
+            self.redis.zadd(PLAYERS_TO_FORGET, {player_id: time.time()})
             old = self._delete_in_slot(
                 keys=[player_key(player_id), player_games_key(player_id), player_live_games_key(player_id)]
             )
@@ -289,12 +298,40 @@ class PlayerStore:
                 return False
             self.redis.delete(player_by_key(_text(old)))
         elif not self._delete(
-            keys=[player_key(player_id), player_games_key(player_id), player_live_games_key(player_id)],
-            args=[KEY_POINTER_PREFIX],
+            keys=[
+                player_key(player_id),
+                player_games_key(player_id),
+                player_live_games_key(player_id),
+                PLAYERS_TO_FORGET,
+            ],
+            args=[KEY_POINTER_PREFIX, player_id, repr(time.time())],
         ):
             return False
         self.announce_revoked(player_id)
         return True
+
+    def to_forget(self, limit: int = 100) -> list[str]:
+        """Deleted players the archive may still name, oldest first; not those that exist (a
+        deletion cut short on a cluster: its entry is dropped after a day, the player kept)."""
+        found = [_text(member) for member in self.redis.zrange(PLAYERS_TO_FORGET, 0, limit - 1)]
+        if not found:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for player_id in found:
+            pipe.exists(player_key(player_id))
+        alive = [player_id for player_id, exists in zip(found, pipe.execute(), strict=True) if exists]
+        if alive:
+            stale = time.time() - 86400
+            for player_id, deleted_at in zip(
+                alive, self.redis.zmscore(PLAYERS_TO_FORGET, alive), strict=True
+            ):
+                if deleted_at is not None and deleted_at < stale:
+                    self.redis.zrem(PLAYERS_TO_FORGET, player_id)
+        return [player_id for player_id in found if player_id not in alive]
+
+    def forgotten(self, player_id: str) -> None:
+        """The archive no longer names the player."""
+        self.redis.zrem(PLAYERS_TO_FORGET, player_id)
 
     # ---- the player's webhook (its URL, events and secret; attached to each of its games) ----
     def set_webhook(self, player_id: str, webhook: dict[str, Any] | None) -> bool:

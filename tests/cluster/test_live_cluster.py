@@ -41,6 +41,11 @@ from tests.ops.test_webhooks_live import (  # noqa: F401
     test_a_seat_registers_its_own_webhook_and_hears_only_its_own_notices,
     test_a_webhook_worker_killed_mid_delivery_delivers_it_later,
 )
+from tests.players.test_credentials_live import (  # noqa: F401  (run here, on the cluster)
+    test_a_player_keys_stream_ends_revoked_when_its_seat_is_left,
+    test_a_player_keys_stream_ends_revoked_within_a_second_of_a_rotation_and_of_a_deletion,
+    test_two_rotations_at_once_one_201_one_401_and_the_surviving_key_works,
+)
 
 from .conftest import ClusterLive
 
@@ -49,6 +54,13 @@ pytestmark = pytest.mark.xdist_group("cluster-live")
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 TURN = 10
+
+
+@pytest.fixture
+def credentials_live(clustered: ClusterLive) -> str:
+    """tests/players/test_credentials_live.py's service, here on the cluster: a rotation is told on
+    a partition's channel by SPUBLISH, heard by the subscription of the node that serves it."""
+    return clustered.url
 
 
 def _games_per_primary(clustered: ClusterLive, ids: set[str]) -> Counter[int]:

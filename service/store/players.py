@@ -313,21 +313,24 @@ class PlayerStore:
     def to_forget(self, limit: int = 100) -> list[str]:
         """Deleted players the archive may still name, oldest first; not those that exist (a
         deletion cut short on a cluster: its entry is dropped after a day, the player kept)."""
-        found = [_text(member) for member in self.redis.zrange(PLAYERS_TO_FORGET, 0, limit - 1)]
-        if not found:
+        rows = cast(
+            list[tuple[bytes | str, float]],
+            self.redis.zrange(PLAYERS_TO_FORGET, 0, limit - 1, withscores=True),
+        )
+        if not rows:
             return []
         pipe = self.redis.pipeline(transaction=False)
-        for player_id in found:
-            pipe.exists(player_key(player_id))
-        alive = [player_id for player_id, exists in zip(found, pipe.execute(), strict=True) if exists]
-        if alive:
-            stale = time.time() - 86400
-            for player_id, deleted_at in zip(
-                alive, self.redis.zmscore(PLAYERS_TO_FORGET, alive), strict=True
-            ):
-                if deleted_at is not None and deleted_at < stale:
-                    self.redis.zrem(PLAYERS_TO_FORGET, player_id)
-        return [player_id for player_id in found if player_id not in alive]
+        for member, _ in rows:
+            pipe.exists(player_key(_text(member)))
+        stale = time.time() - 86400
+        found = []
+        for (member, deleted_at), exists in zip(rows, pipe.execute(), strict=True):
+            player_id = _text(member)
+            if not exists:
+                found.append(player_id)
+            elif deleted_at < stale:
+                self.redis.zrem(PLAYERS_TO_FORGET, player_id)
+        return found
 
     def forgotten(self, player_id: str) -> None:
         """The archive no longer names the player."""

@@ -226,3 +226,40 @@ def test_a_player_key_is_rate_limited_as_one_token_across_its_games(settings, re
         client.get(f"/games/{mine[0]}", headers=bearer(client.post("/players").get_json()["key"])).status_code
         == 403
     )
+
+
+def test_versions_seat_with_a_player_key_is_the_documented_seat_view(client, new_player):
+    """``versions/{n}?seat=k``: once the game is finished, seat k's public view whatever the
+    credential (a player key's too, not a 403); while it runs, a player key names one of its own
+    seats there as everywhere (that seat's private view), and any other seat is refused as a
+    ``?seat=`` of a running game is: no seat's hidden view reaches another."""
+    ada, bo = new_player(), new_player()
+    seats = [{"kind": "human", "player": "me"}, {"kind": "human"}]
+    running = create_game(client, ada["key"], seats=seats)
+    game_id, token = running["id"], running["human_seats"][0]["token"]
+    own = client.get(f"/games/{game_id}/versions/0?seat=0", headers=bearer(ada["key"]))
+    by_token = client.get(f"/games/{game_id}/versions/0", headers=bearer(token))
+    assert own.status_code == 200 and own.data == by_token.data and own.get_json()["you"] == 0
+    assert own.headers["Cache-Control"].startswith("private")
+    other = client.get(f"/games/{game_id}/versions/0?seat=1", headers=bearer(ada["key"]))
+    assert_problem(other, 409, "seat_view_while_running")
+    assert_problem(
+        client.get(f"/games/{game_id}/versions/0?seat=0", headers=bearer(bo["key"])),
+        409,
+        "seat_view_while_running",
+    )
+
+    finished = create_game(client, ada["key"], seats=seats)
+    other_seat = bearer(finished["human_seats"][1]["token"])
+    assert (
+        client.post(f"/games/{finished['id']}/resign", headers=other_seat).get_json()["status"] == "finished"
+    )
+    for seat in (0, 1):
+        path = f"/games/{finished['id']}/versions/1?seat={seat}"
+        public = client.get(path)
+        assert public.status_code == 200 and public.get_json()["you"] == seat
+        for key in (ada["key"], bo["key"]):  # bound to the game or not: the key is ignored
+            shown = client.get(path, headers=bearer(key))
+            assert shown.status_code == 200, shown.get_json()
+            assert shown.data == public.data and shown.headers["ETag"] == public.headers["ETag"]
+            assert shown.headers["Cache-Control"].startswith("public")

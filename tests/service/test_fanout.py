@@ -11,7 +11,8 @@ import redis
 
 from service.run.embedded import EmbeddedRedis
 from service.store.fanout import dispatcher
-from service.store.keys import events_channel
+from service.store.keys import event_message, events_channel, events_channel_of
+from service.store.players import PlayerStore
 
 
 def _wait(condition, seconds: float = 15.0) -> bool:
@@ -75,3 +76,41 @@ def test_an_outage_logs_its_cause_once_and_the_subscription_comes_back(servers, 
     assert [bool(record.exc_info) for record in failures] == [True] + [False] * (len(failures) - 1)
     assert any("back after" in record.getMessage() for record in caplog.records)
     assert fanout._thread.is_alive() is False
+
+
+def test_a_players_rotation_wakes_the_streams_of_that_player_alone_and_a_resync_all(servers):
+    """What ``store.players`` publishes on a rotation or a deletion reaches the watches of that
+    player only (its streams check the key again); moves of a game on the same channel do not
+    mark a watch, and a subscription made again marks them all (a rotation may have been missed)."""
+    client = redis.Redis.from_url(servers[0].url)
+    fanout = dispatcher(client)
+    try:
+        assert fanout.connected.wait(10)
+        players = PlayerStore(client)
+        players.create("p_ada", "d-ada")
+        players.create("p_bo", "d-bo")
+        _, ada_waiter = fanout.join("g3")
+        _, bo_waiter = fanout.join("g4")
+        ada, bo = fanout.watch("p_ada", ada_waiter), fanout.watch("p_bo", bo_waiter)
+        ada.stale = bo.stale = False
+        ada_waiter.clear()
+        bo_waiter.clear()
+        client.publish(events_channel_of("g3"), event_message("g3", 1))
+        assert ada_waiter.wait(10) and not ada.stale, "a move wakes the stream, and says nothing of its key"
+        ada_waiter.clear()
+        assert players.rotate("p_ada", "d-ada-2", "d-ada")
+        assert ada_waiter.wait(10) and ada.stale
+        assert not bo.stale and not bo_waiter.is_set()
+        ada.stale = False
+        ada_waiter.clear()
+        assert not players.rotate("p_ada", "d-ada-3", "d-ada"), "the key rotated is no longer the current one"
+        assert players.delete("p_bo")
+        assert bo_waiter.wait(10) and bo.stale and not ada.stale
+        bo.stale = False
+        fanout._resync()
+        assert ada.stale and bo.stale
+        fanout.unwatch(ada)
+        fanout.unwatch(bo)
+        assert fanout.watches == {}
+    finally:
+        fanout.close()

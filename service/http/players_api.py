@@ -173,7 +173,9 @@ class PlayerKeys(MethodView):
     @blp.alt_response(401, response="Unauthorized")
     @blp.doc(operationId="rotatePlayerKey", parameters=[PLAYER_AUTH_HEADER], security=PLAYER_ONLY)
     def post(self) -> Response:
-        """Rotate the player's key: the one sent is refused from now on, everywhere."""
+        """Rotate the player's key: the one sent is refused from now on, everywhere, and its open
+        event streams end with `revoked`. The key sent must be the current one: of two rotations
+        at once with one key, one is 401."""
         return json_response(players().rotate(caller_token()), 201)
 
 
@@ -183,7 +185,8 @@ class Me(MethodView):
     @blp.alt_response(401, response="Unauthorized")
     @blp.doc(operationId="deletePlayer", parameters=[PLAYER_AUTH_HEADER], security=PLAYER_ONLY)
     def delete(self) -> Response:
-        """Delete the player: its key stops working; its games go on, played by their seat tokens."""
+        """Delete the player: its key stops working (its open event streams end with `revoked`);
+        its games go on, played by their seat tokens; its id leaves the archive too."""
         players().delete(caller_token())
         return Response(status=204)
 

@@ -64,7 +64,8 @@ class VersionQuerySchema(Schema):
     seat = fields.Integer(
         validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={
-            "description": "Once the game is finished: this seat's view, to anyone (refused while it runs)."
+            "description": "Once the game is finished: this seat's view, to anyone, whatever the "
+            "credential (refused while it runs, but for a player key naming one of its own seats)."
         },
     )
 

@@ -466,12 +466,7 @@ class Webhooks:
             result = game_result(meta, self.games._restore(stored, stored.state))
         at = time.time() if now is None else now
         deliveries: list[tuple[str, dict[str, Any]]] = []
-        # A player's endpoint while the game binds the player (a seat, an invitation): one who left
-        # hears nothing more of it, even of a version committed before its endpoint was removed.
-        bound = {seat["player"] for seat in meta["seats"] if "player" in seat}
-        live = [
-            e for e in endpoints.values() if not e.get("disabled") and e.get("player", None) in (None, *bound)
-        ]
+        live = _listening(endpoints.values(), meta)
         for entry in entries:
             if entry["version"] > stored.version:
                 break
@@ -536,6 +531,25 @@ def _near_notice(turn: dict[str, Any], meta: GameMeta) -> dict[str, Any]:
     ahead = min(meta["clock"]["turn_seconds"] * NEAR_SHARE, NEAR_MAX_SECONDS)
     near = notice("deadline.near", dict(turn["data"]), at=deadline_at - ahead)
     return {**near, "at": deadline_at - ahead, "deadline_at": deadline_at}
+
+
+def _listening(endpoints: Iterable[dict[str, Any]], meta: GameMeta) -> list[dict[str, Any]]:
+    """The endpoints a fan-out notifies: those not disabled, and a player's only while the game
+    binds the player, with the seats it holds now. One who left hears nothing more of the game,
+    even of a version committed before its endpoint was removed; one who left one of two seats,
+    nothing more of that seat's turns."""
+    found = []
+    for endpoint in endpoints:
+        if endpoint.get("disabled"):
+            continue
+        player = endpoint.get("player")
+        if player is not None:
+            bound = [seat for seat in meta["seats"] if seat.get("player") == player]
+            if not bound:
+                continue
+            endpoint = {**endpoint, "seats": [seat["seat"] for seat in bound if seat["kind"] != "open"]}
+        found.append(endpoint)
+    return found
 
 
 def _wants(endpoint: dict[str, Any], kind: str, seat: int | None) -> bool:

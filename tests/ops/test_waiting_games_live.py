@@ -1,7 +1,8 @@
 """Hidden information before the start, on real processes (gunicorn, an RQ worker, a real Redis):
 the titles that deal at creation (Property, Fifth Avenue, New York City) refuse a creator's seed
 when seats are open, and a player who joins, reads everything a seat may read, and leaves learns
-nothing of the hand the seat's next holder plays with (P-WAIT, FA-WAIT, NYC-WAIT).
+nothing of the hand the seat's next holder plays with (P-WAIT, FA-WAIT, NYC-WAIT), whether it
+joined for a seat token or with its player key (whose stream ends with ``revoked`` as the token's).
 
 The truth is the engine's: the game's seed read from Redis, dealt again by the engine, gives
 the view of the seat's final holder; nothing the leaver was sent carries its hidden facts.
@@ -140,15 +141,24 @@ def test_a_creators_seed_is_refused_while_seats_are_open_and_nothing_is_created(
     assert seeded.status_code == 201 and seeded.json()["status"] == "active", seeded.text
 
 
+@pytest.mark.parametrize("credential", ["seat token", "player key"])
 @pytest.mark.parametrize("title", DEALT_AT_CREATION)
-def test_join_read_and_leave_learns_nothing_of_the_next_holders_hand(stack, title):
+def test_join_read_and_leave_learns_nothing_of_the_next_holders_hand(stack, title, credential):
     url, client = stack
     created = requests.post(f"{url}/games", json={"title": title, "seats": THREE_SEATS}, timeout=10).json()
     game_id, ada = created["id"], created["human_seats"][0]["token"]
     assert created["status"] == "waiting"
 
-    # The leaver: joins seat 1, opens a stream, reads all a seat may read, and leaves.
-    leaver = requests.post(f"{url}/games/{game_id}/join", json={"seat": 1}, timeout=10).json()["token"]
+    # The leaver: joins seat 1 (with its player key, or for a seat token), opens a stream, reads
+    # all a seat may read, and leaves.
+    if credential == "player key":
+        leaver = requests.post(f"{url}/players", timeout=10).json()["key"]
+        joined = requests.post(
+            f"{url}/games/{game_id}/join", json={"seat": 1}, headers=_auth(leaver), timeout=10
+        )
+        assert joined.status_code == 201, joined.text
+    else:
+        leaver = requests.post(f"{url}/games/{game_id}/join", json={"seat": 1}, timeout=10).json()["token"]
     stream = Stream(url, game_id, leaver)
     read = {
         "game": _get(url, f"/games/{game_id}", leaver).json(),
@@ -210,7 +220,10 @@ def test_join_read_and_leave_learns_nothing_of_the_next_holders_hand(stack, titl
     again = requests.get(
         f"{url}/games/{game_id}/events", headers={"Accept": "text/event-stream", **_auth(leaver)}, timeout=10
     )
-    assert again.status_code == 401 and again.json()["code"] == "invalid_token"
+    if credential == "player key":  # the key still names its player, who holds no seat here
+        assert again.status_code == 403 and again.json()["code"] == "player_not_seated"
+    else:
+        assert again.status_code == 401 and again.json()["code"] == "invalid_token"
 
     # The final holder's stream goes on past the start, with the seat's own redaction.
     last = holders_log[-1]["version"]

@@ -10,6 +10,7 @@ This module knows nothing of Flask; the worker uses it as the API does.
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 from typing import Any, cast
@@ -43,8 +44,23 @@ __all__ = [
     "GameStore",
     "PlayerOverCap",
     "StoredGame",
+    "GAME_ID_PATTERN",
+    "is_game_id",
     "new_game_id",
 ]
+
+# Every id the service has made or will make: ``new_game_id``'s are 12 characters of
+# ``secrets.token_urlsafe``'s alphabet; the bound leaves room for a longer id later, never a
+# character outside the alphabet. An id outside it is refused wherever it comes in (a route's
+# converter, an import's line) before any store is asked: it can name no game, and a NUL or a
+# slash would otherwise reach PostgreSQL's text or a Redis key.
+GAME_ID_PATTERN = r"[A-Za-z0-9_-]{1,64}"
+_GAME_ID = re.compile(GAME_ID_PATTERN)
+
+
+def is_game_id(text: object) -> bool:
+    """Whether ``text`` is an id the service could have made."""
+    return isinstance(text, str) and _GAME_ID.fullmatch(text) is not None
 
 # Result codes of the commit script.
 _MISSING, _STALE, _DUPLICATE = -1, -2, -3

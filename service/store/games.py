@@ -62,6 +62,7 @@ def is_game_id(text: object) -> bool:
     """Whether ``text`` is an id the service could have made."""
     return isinstance(text, str) and _GAME_ID.fullmatch(text) is not None
 
+
 # Result codes of the commit script.
 _MISSING, _STALE, _DUPLICATE = -1, -2, -3
 

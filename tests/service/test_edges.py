@@ -66,8 +66,8 @@ def no_store_asked(monkeypatch):
 
 def test_every_game_route_names_a_fair_share_of_the_api(app):
     rules = {rule for _, rule in game_rules(app)}
-    for path in ("/games/<gameid:game_id>", "/games/<gameid:game_id>/events", "/games/<gameid:game_id>/record"):
-        assert path in rules
+    for tail in ("", "/events", "/record"):
+        assert "/games/<gameid:game_id>" + tail in rules
     assert any("versions/<n>" in rule for rule in rules) and any("board.svg" in rule for rule in rules)
 
 
@@ -77,7 +77,8 @@ def test_an_impossible_id_is_a_404_before_any_store_is_asked(app, no_store_asked
     for method, rule in game_rules(app):
         path = filled(rule, game_id)
         for headers in ({}, {"Authorization": "Bearer x" * 3}, {"Accept": "text/event-stream"}):
-            response = client.open(path, method=method, headers=headers, json={} if method == "POST" else None)
+            body = {} if method == "POST" else None
+            response = client.open(path, method=method, headers=headers, json=body)
             assert response.status_code == 404, (method, path, response.status_code, response.data[:200])
             assert_problem(response, 404, "not_found")
     assert no_store_asked == []
@@ -99,7 +100,7 @@ def every_rule(app) -> list[tuple[str, str]]:
     return sorted(
         (method, rule.rule)
         for rule in app.url_map.iter_rules()
-        for method in rule.methods - {"HEAD", "OPTIONS", "GET"} | ({"GET"} if "GET" in rule.methods else set())
+        for method in rule.methods - {"HEAD", "OPTIONS"}
     )
 
 

@@ -129,31 +129,48 @@ class Archive:
         check(game)
         try:
             with self._connection() as connection, connection.transaction():
-                inserted = connection.execute(
-                    _INSERT_GAME,
-                    (
-                        game.id,
-                        game.status,
-                        game.version,
-                        _text(game.meta),
-                        _text(game.result),
-                        game.created_at,
-                        game.started_at,
-                        game.ended_at,
-                        game.rematch,
-                    ),
-                ).fetchone()
-                if inserted is None:
+                if not self._insert(connection, game):
                     return False
-                self._copy_rows(connection, game)
-                connection.execute("SELECT pg_advisory_xact_lock(%s)", (POSITION_LOCK,))
-                connection.execute(
-                    "UPDATE archived_games SET position = nextval('archived_positions') WHERE id = %s",
-                    (game.id,),
-                )
+                _take_positions(connection, [game.id])
             return True
         except (psycopg.DataError, psycopg.IntegrityError) as error:
             raise InvalidArchive(f"PostgreSQL refused game {game.id}: {error}") from error
+
+    @contextmanager
+    def importing(self) -> Iterator[ImportSession]:
+        """One transaction for a whole import (``skyline import``): what it reads and writes
+        through the session commits together when the block ends, or not at all if it raises."""
+        try:
+            with self._connection() as connection, connection.transaction():
+                session = ImportSession(connection)
+                yield session
+                # Positions last, in the file's order: the lock that orders them is held only
+                # from here to the commit, not while the whole file is checked and written.
+                _take_positions(connection, session.written)
+        except (psycopg.DataError, psycopg.IntegrityError) as error:
+            raise InvalidArchive(f"PostgreSQL refused a game: {error}") from error
+
+    @staticmethod
+    def _insert(connection: psycopg.Connection[Any], game: ArchivedGame) -> bool:
+        """The game's rows, without its position; False (nothing written) if its id is there."""
+        inserted = connection.execute(
+            _INSERT_GAME,
+            (
+                game.id,
+                game.status,
+                game.version,
+                _text(game.meta),
+                _text(game.result),
+                game.created_at,
+                game.started_at,
+                game.ended_at,
+                game.rematch,
+            ),
+        ).fetchone()
+        if inserted is None:
+            return False
+        Archive._copy_rows(connection, game)
+        return True
 
     @staticmethod
     def _copy_rows(connection: psycopg.Connection[Any], game: ArchivedGame) -> None:
@@ -275,6 +292,46 @@ class Archive:
                 for row in games:
                     record = _record(row, _seats(connection, row[0]))
                     yield ExportedGame(record.position, record.archived_at, _whole(connection, record))
+
+
+class ImportSession:
+    """An import's reads and writes, in its one transaction (``Archive.importing``)."""
+
+    def __init__(self, connection: psycopg.Connection[Any]) -> None:
+        self.connection = connection
+        self.written: list[str] = []
+
+    def is_empty(self) -> bool:
+        return self.connection.execute("SELECT 1 FROM archived_games LIMIT 1").fetchone() is None
+
+    def game(self, game_id: str) -> ArchivedGame | None:
+        """The archived game under ``game_id``, whole, or None."""
+        row = self.connection.execute(
+            f"SELECT {_RECORD_COLUMNS} FROM archived_games WHERE id = %s", (game_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        return _whole(self.connection, _record(row, _seats(self.connection, game_id)))
+
+    def write(self, game: ArchivedGame) -> None:
+        """Write ``game`` (its position at the commit); InvalidArchive if its id is taken (by a
+        writer that committed after the import looked)."""
+        check(game)
+        if not Archive._insert(self.connection, game):
+            raise InvalidArchive(f"Game {game.id} was archived meanwhile, by another writer.")
+        self.written.append(game.id)
+
+
+def _take_positions(connection: psycopg.Connection[Any], game_ids: list[str]) -> None:
+    """Give the games their positions, in this order, as the transaction's last statements."""
+    if not game_ids:
+        return
+    connection.execute("SELECT pg_advisory_xact_lock(%s)", (POSITION_LOCK,))
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            "UPDATE archived_games SET position = nextval('archived_positions') WHERE id = %s",
+            [(game_id,) for game_id in game_ids],
+        )
 
 
 def _record(row: tuple[Any, ...], seats: tuple[ArchivedSeat, ...]) -> GameRecord:

@@ -16,11 +16,12 @@ from marshmallow import Schema, fields, validate
 
 from engines import registry
 
+from ..play.games import MAX_SEATS
 from ..play.seats import LOBBY_PAGE, LOBBY_PAGE_MAX, Seats
 from . import jsonbody
 from .api import ACT_AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_player, caller_token, json_response
 from .components import Component
-from .schemas import MAX_SEATS, display_name, paged_query
+from .schemas import display_name, paged_query
 from .services import services
 
 blp = Blueprint("seats", __name__, description="Open seats: join, leave, abort, and the lobby.")

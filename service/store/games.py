@@ -47,6 +47,7 @@ __all__ = [
     "GAME_ID_PATTERN",
     "is_game_id",
     "new_game_id",
+    "read_live",
 ]
 
 # Every id the service has made or will make: ``new_game_id``'s are 12 characters of
@@ -155,6 +156,16 @@ def new_game_id(beside: str | None = None) -> str:
         game_id = secrets.token_urlsafe(9)
         if beside is None or partition_of(game_id) == partition_of(beside):
             return game_id
+
+
+def read_live(client: StoreRedis, game_id: str) -> tuple[GameMeta, list[LogEntry]] | None:
+    """The meta and log of the game Redis holds under ``game_id`` (live, or ended and in its
+    grace), or None: what ``skyline import`` compares a game of its file with."""
+    meta = client.hget(game_key(game_id), "meta")
+    if meta is None:
+        return None
+    entries = cast(list[bytes], client.lrange(log_key(game_id), 0, -1))
+    return orjson.loads(cast(bytes, meta)), [orjson.loads(raw) for raw in entries]
 
 
 class GameStore:

@@ -94,7 +94,19 @@ class Archiver:
             return "gone"
         try:
             # Marked archived, then Redis was restored from before the release: written already.
-            written = False if ended.archived else self.archive.write_game(archived_game(ended))
+            written = False
+            if not ended.archived:
+                game = archived_game(ended)
+                written = self.archive.write_game(game)
+                if not written and not self.archive.holds(game):
+                    # Another game holds the id (an import the checks did not see): letting this
+                    # one go would leave its readers the other, and this one lost for good.
+                    log.error(
+                        "another game is archived under this game's id; it stays in Redis",
+                        extra={"event": "archive_id_conflict", "game_id": game_id},
+                    )
+                    self.due.postpone(game_id, time.time() + INVALID_RETRY_SECONDS)
+                    return "retried"
         except ArchiveUnavailable as error:
             return self._retry(game_id, str(error), FIRST_RETRY_SECONDS)
         except InvalidArchive as error:

@@ -186,6 +186,16 @@ class Archive:
                 for seat in game.seats:
                     copy.write_row((game.id, seat.seat, seat.kind, seat.player_id, seat.rank, game.ended_at))
 
+    def holds(self, game: ArchivedGame) -> bool:
+        """Whether the archive's game under ``game.id`` is ``game``: its meta and log, byte for byte."""
+        with self._connection() as connection:
+            row = connection.execute("SELECT meta FROM archived_games WHERE id = %s", (game.id,)).fetchone()
+            if row is None or row[0] != game.meta:
+                return False
+            return [entry.entry for entry in _log(connection, game.id, 1, None)] == [
+                e.entry for e in game.log
+            ]
+
     def claim_rematch(self, game_id: str, rematch_id: str) -> str | None:
         """Set the archived game's rematch to ``rematch_id`` unless it has one: the rematch's id
         either way (the first to ask wins), None if the game is not archived."""

@@ -17,6 +17,7 @@ import pytest
 from service.archive.archive import Archive
 from service.archive.records import ArchivedGame
 from service.run.postgres import EmbeddedPostgres
+from service.store.keys import game_key
 from worker.archiver import Archiver
 
 from ..service.test_api import _play_to_the_end, create, tokens
@@ -216,3 +217,17 @@ def test_the_played_games_of_every_title_pass_the_checks(games: list[ArchivedGam
     for game in games:
         check_as_made(game)
         assert replayed(dataclasses.replace(game, final_state=b"null")).final_state == game.final_state
+
+
+def test_the_archiver_never_lets_a_game_go_when_another_holds_its_id(
+    client, redis_client, archiver: Archiver, database_url: str, games: list[ArchivedGame]
+) -> None:
+    """What the import's checks guard against, guarded where it would do harm: a game written
+    under a live id behind the import's back (by hand) keeps the live game in Redis."""
+    live = create(client, seed=11)
+    _play_to_the_end(client, live["id"], tokens(live))
+    with Archive(database_url) as archive:
+        assert archive.write_game(dataclasses.replace(games[0], id=live["id"]))
+    assert archiver.archive_once() == {"written": 0, "already": 0, "retried": 1, "gone": 0}
+    assert redis_client.hget(game_key(live["id"]), "archived") is None
+    assert client.get(f"/games/{live['id']}/record").get_json()["seed"] == 11

@@ -25,7 +25,7 @@ import sys
 import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -39,6 +39,7 @@ from ..config import Settings
 from ..play.games import game_record
 from ..play.replays import ReplayMismatch, check_as_made, record_of, replayed
 from ..play.replies import GameRecord
+from ..store.archiving import ArchivedIds
 from ..store.connect import StoreRedis, settings_client, store_client
 from ..store.games import read_live
 from .embedded import EmbeddedRedis
@@ -139,6 +140,7 @@ def export_games(
 class Tally:
     written: int = 0  # games this import wrote (committed only if the import ends well)
     present: int = 0  # games held already, as they are in the file (a rerun, --merge)
+    ids: list[str] = field(default_factory=list)  # the games written
 
 
 # The setup and moves of a game Redis holds (its record without the result), or None.
@@ -233,6 +235,7 @@ def _import_line(
         return
     session.write(game)
     tally.written += 1
+    tally.ids.append(game.id)
 
 
 def parse_moment(text: str) -> datetime.datetime:
@@ -275,19 +278,19 @@ def run_export(args: argparse.Namespace, database_url: str | None) -> int:
 
 
 @contextmanager
-def live_games(settings: Settings, data_dir: str, *, folder_held: bool) -> Iterator[LiveGames | None]:
-    """How an import finds the live games (see the module's docstring); ``folder_held``: this
-    process holds the data folder's lock already (it runs the embedded PostgreSQL)."""
+def live_redis(settings: Settings, data_dir: str, *, folder_held: bool) -> Iterator[StoreRedis | None]:
+    """The Redis of the live games (see the module's docstring); ``folder_held``: this process
+    holds the data folder's lock already (it runs the embedded PostgreSQL)."""
     if settings.redis_url:
         with closing(settings_client(settings)) as client:
-            yield live_games_of(client)
+            yield client
         return
     folder = Path(data_dir).resolve()
     lock = DataDirLock(folder)
     served = None if folder_held else (lock.holder() or {}).get("redis")
     if served:
         with closing(store_client(served, cluster=False)) as client:
-            yield live_games_of(client)
+            yield client
         return
     if not (folder / "redis").is_dir():
         print(
@@ -306,7 +309,7 @@ def live_games(settings: Settings, data_dir: str, *, folder_held: bool) -> Itera
         redis_server = EmbeddedRedis(folder).start()
         try:
             with closing(store_client(redis_server.url, cluster=False)) as client:
-                yield live_games_of(client)
+                yield client
         finally:
             redis_server.stop()
     finally:
@@ -323,12 +326,16 @@ def run_import(args: argparse.Namespace, settings: Settings) -> int:
     folder_held = not database_url and _running_server_url(folder / "postgres" / "data") is None
     with (
         archive_url(database_url, args.data_dir, "import") as url,
-        live_games(settings, args.data_dir, folder_held=folder_held) as live,
+        live_redis(settings, args.data_dir, folder_held=folder_held) as redis_client,
     ):
         lines = sys.stdin.buffer if path == "-" else open(path, "rb")
         tally = Tally()
+        live = None if redis_client is None else live_games_of(redis_client)
         try:
             import_games(url, lines, merge=args.merge, tally=tally, live=live)
+            if redis_client is not None:
+                # So that Redis knows them while PostgreSQL is away (the archiver would, later).
+                ArchivedIds(redis_client).add(tally.ids)
         except BadLine as error:
             print(f"skyline import: {error}", file=sys.stderr)
             print("skyline import: stopped there; nothing of the file was written", file=sys.stderr)

@@ -20,7 +20,15 @@ from service.archive.schema import migrate
 from service.http.services import services
 from service.run.postgres import EmbeddedPostgres
 from service.store.archiving import ArchiveDue
-from service.store.keys import ARCHIVE_DUE, IDLE, game_key, index_keys, index_of, log_key
+from service.store.keys import (
+    ARCHIVED_IDS_THROUGH,
+    ARCHIVE_DUE,
+    IDLE,
+    game_key,
+    index_keys,
+    index_of,
+    log_key,
+)
 from skyline.web import api_app
 from worker.archiver import Archiver
 from worker.sweeper import Sweeper
@@ -163,10 +171,20 @@ def test_a_game_gone_from_redis_while_the_archive_is_down_is_a_503_not_a_404(
         assert client.get(f"/games/{created['id']}").status_code == 200
         server.halt()
         for path in READS:
+            began = time.monotonic()
             reply = client.get(f"/games/{created['id']}{path}")
             assert reply.status_code == 503, (path, reply.status_code)
             assert reply.get_json()["code"] == "archive_unavailable" and reply.headers["Retry-After"] == "5"
-        assert client.get("/games/never-was").status_code == 503, "unknown while the archive is down"
+            assert time.monotonic() - began < 0.5, "the circuit opened at the first failure"
+        # Redis knows every id the archive holds (the archiver copied them): an unknown id is a
+        # 404 from Redis alone, at once.
+        began = time.monotonic()
+        assert client.get("/games/never-was").status_code == 404, "known not to be archived"
+        assert time.monotonic() - began < 0.1
+        through = redis_client.get(ARCHIVED_IDS_THROUGH)
+        redis_client.delete(ARCHIVED_IDS_THROUGH)  # as a Redis that lost its data: nothing known
+        assert client.get("/games/never-was").status_code == 503, "perhaps archived: a 503"
+        redis_client.set(ARCHIVED_IDS_THROUGH, through)
         server.start()
         deadline = time.monotonic() + 60
         while client.get(f"/games/{created['id']}").status_code != 200 and time.monotonic() < deadline:

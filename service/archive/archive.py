@@ -118,6 +118,11 @@ class Circuit:
             self._open_until = None
             self._probing = False
 
+    def let_go(self) -> None:
+        """A read that learnt nothing of PostgreSQL: if it was the probe, the next read probes."""
+        with self._lock:
+            self._probing = False
+
 
 class _RawJson(Loader):
     """json columns as the bytes stored, unparsed: a read gives back what was written."""
@@ -207,9 +212,15 @@ class Archive:
         try:
             with self._fail_fast_connection(circuit) as connection:
                 yield connection
+        except ArchiveUnavailable:
+            circuit.let_go()  # another read found PostgreSQL away: the circuit is its to open
+            raise
         except (PoolTimeout, psycopg.OperationalError, psycopg.InterfaceError) as error:
             circuit.failed()
             raise ArchiveUnavailable(f"the archive's PostgreSQL cannot be reached: {error}") from error
+        except BaseException:
+            circuit.succeeded()  # PostgreSQL answered: the error is the caller's
+            raise
         circuit.succeeded()
 
     @contextmanager

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import orjson
+from redis.exceptions import RedisError
 
 from ..archive.archive import Archive, ArchiveUnavailable, ImportSession
 from ..archive.exchange import BadLine, game_line, parse_time, read_line
@@ -191,7 +192,7 @@ def import_games(
                 raise
             except (ReplayMismatch, InvalidArchive) as error:
                 raise BadLine(number, str(error)) from None
-            except ArchiveUnavailable:
+            except (ArchiveUnavailable, RedisError):
                 raise
             except Exception as error:  # a line no check foresaw: still its number, no traceback
                 raise BadLine(number, f"cannot be imported ({type(error).__name__}: {error})") from None
@@ -342,6 +343,13 @@ def run_import(args: argparse.Namespace, settings: Settings) -> int:
             return 1
         except ArchiveUnavailable as error:
             print(f"skyline import: {error}; nothing of the file was written", file=sys.stderr)
+            return 1
+        except RedisError as error:
+            print(
+                f"skyline import: the Redis of the live games cannot be reached ({error}); "
+                "nothing of the file was written",
+                file=sys.stderr,
+            )
             return 1
         finally:
             if lines is not sys.stdin.buffer:

@@ -231,3 +231,38 @@ def test_the_archiver_never_lets_a_game_go_when_another_holds_its_id(
     assert archiver.archive_once() == {"written": 0, "already": 0, "retried": 1, "gone": 0}
     assert redis_client.hget(game_key(live["id"]), "archived") is None
     assert client.get(f"/games/{live['id']}/record").get_json()["seed"] == 11
+
+
+def test_a_game_with_a_join_a_resignation_and_a_rematch_passes_the_checks_as_the_api_made_it(
+    client, redis_client
+) -> None:
+    """The checks hold a game to what the API makes: one it made through its seat changes passes."""
+    from service.archive.records import check
+    from service.play.archiving import archived_game
+    from service.play.replays import check_as_made, replayed
+    from service.store.archiving import ArchiveDue
+
+    from ..service.test_api import bearer, first_move
+
+    seats = [{"kind": "human", "name": "Ada"}, {"kind": "open", "name": "Bo"}]
+    created = client.post("/games", json={"title": "property", "seats": seats}).get_json()
+    game_id = created["id"]
+    joined = client.post(f"/games/{game_id}/join", json={"name": "Cy ✓"}).get_json()
+    seat_tokens = {0: tokens(created)[0], joined["seat"]: joined["token"]}
+    for _ in range(4):
+        seat = client.get(f"/games/{game_id}").get_json()["to_act"][0]
+        move, version = first_move(client, game_id, seat_tokens[seat])
+        reply = client.post(
+            f"/games/{game_id}/actions",
+            json={"move": move, "version": version},
+            headers=bearer(seat_tokens[seat]),
+        )
+        assert reply.status_code == 200, reply.get_json()
+    assert client.post(f"/games/{game_id}/resign", headers=bearer(seat_tokens[1])).status_code == 200
+    assert client.post(f"/games/{game_id}/rematch", headers=bearer(seat_tokens[0])).status_code == 201
+    ended = ArchiveDue(redis_client).read(game_id)
+    assert ended is not None and ended.status == "finished" and ended.rematch
+    game = archived_game(ended)
+    check(game)
+    check_as_made(game)
+    assert replayed(dataclasses.replace(game, final_state=b"null")).final_state == game.final_state

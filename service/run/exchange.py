@@ -33,7 +33,7 @@ import orjson
 from redis.exceptions import RedisError
 
 from ..archive.archive import Archive, ArchiveUnavailable, ImportSession
-from ..archive.exchange import BadLine, game_line, parse_time, read_line
+from ..archive.exchange import BadLine, ImportedLine, game_line, parse_time, read_line
 from ..archive.records import InvalidArchive, check
 from ..archive.schema import migrate
 from ..config import Settings
@@ -200,7 +200,7 @@ def import_games(
 
 def _import_line(
     session: ImportSession,
-    imported: Any,
+    imported: ImportedLine,
     number: int,
     seen: dict[str, tuple[int, bytes]],
     tally: Tally,

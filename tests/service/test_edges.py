@@ -64,7 +64,7 @@ def no_store_asked(monkeypatch):
     return asked
 
 
-def test_every_game_route_names_a_fair_share_of_the_api(app):
+def test_the_routes_that_name_a_game_include_every_read(app):
     rules = {rule for _, rule in game_rules(app)}
     for tail in ("", "/events", "/record"):
         assert "/games/<gameid:game_id>" + tail in rules

@@ -14,7 +14,6 @@ from marshmallow import Schema
 from ..play import auth
 from ..play.errors import InvalidPlayerKey
 from ..play.games import Games
-from ..store.games import GAME_ID_PATTERN
 from . import conditional, jsonbody, sse
 from .bearer import PLAYER_SEAT, bearer_token
 from .components import ref
@@ -57,12 +56,7 @@ IDEMPOTENCY_HEADER = {
     "schema": {"type": "string", "minLength": 1, "maxLength": 128},
     "description": "A retried request with the same key is answered once, with the first reply.",
 }
-GAME_ID = {
-    "in": "path",
-    "name": "game_id",
-    "required": True,
-    "schema": {"type": "string", "pattern": f"^{GAME_ID_PATTERN}$", "minLength": 1, "maxLength": 64},
-}
+GAME_ID = {"in": "path", "name": "game_id", "required": True, "schema": {"type": "string", "maxLength": 64}}
 
 
 def query_parameters(schema: Schema) -> dict[str, Any]:

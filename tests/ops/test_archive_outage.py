@@ -1,5 +1,6 @@
 """Issue 65: the edges of the API on real processes (gunicorn, an RQ worker with its archiver, a
-PostgreSQL the test stops and starts), under both worker classes.
+PostgreSQL the test stops and starts), under both worker classes; and an import beside a running
+`skyline serve`, which finds its live games.
 
 - An id the service could never have made is a 404 on every route that names a game.
 - PostgreSQL stopped: an archived game's read is a 503 ``archive_unavailable`` at once (a circuit
@@ -11,7 +12,11 @@ PostgreSQL the test stops and starts), under both worker classes.
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -162,3 +167,29 @@ def test_without_postgres_reads_fail_fast_live_games_play_on_and_archiving_resum
     for path in ARCHIVED_READS:
         again = requests.get(f"{api}/games/{archived['id']}{path}", timeout=10)
         assert (again.status_code, again.content) == (200, before[path].content), path
+
+
+def test_an_import_beside_skyline_serve_finds_its_live_games_in_the_embedded_redis(serves) -> None:
+    """No REDIS_URL, no DATABASE_URL: `skyline import --data-dir` finds the archive and the live
+    games of the `skyline serve` running on the folder (its lock file names its Redis)."""
+    serve = serves(SKYLINE_FINISHED_GAME_TTL_SECONDS="1", SKYLINE_ARCHIVE_SECONDS="0.2").start()
+    ended = create_game(serve.url, seed=4)
+    play_first_moves(serve.url, ended)
+    wait_for(lambda: ended["id"] in archived_ids(serve.database_url()), 30, "the game archived")
+    live = create_game(serve.url)
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
+
+    def skyline(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+        command = [sys.executable, "-m", "skyline.cli", *args, "--data-dir", str(serve.data_dir)]
+        return subprocess.run(command, env=env, input=stdin, capture_output=True, timeout=120)
+
+    exported = skyline("export")
+    assert exported.returncode == 0, exported.stderr
+    (line,) = [json.loads(raw) for raw in exported.stdout.splitlines() if ended["id"].encode() in raw]
+    intruder = {**line, "record": {**line["record"], "id": live["id"]}}
+    done = skyline("import", "--merge", "-", stdin=json.dumps(intruder).encode() + b"\n")
+    assert done.returncode == 1, done.stderr
+    assert f"line 1: game {live['id']} is live (in Redis), and it is another game".encode() in done.stderr
+    assert live["id"] not in archived_ids(serve.database_url())
+    again = skyline("import", "--merge", "-", stdin=json.dumps(line).encode() + b"\n")
+    assert again.returncode == 0 and b"0 games written, 1 already archived" in again.stderr, again.stderr

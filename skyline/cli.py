@@ -85,7 +85,7 @@ def _export(args: argparse.Namespace, settings: Settings) -> int:
 def _import(args: argparse.Namespace, settings: Settings) -> int:
     from service.run.exchange import run_import
 
-    return run_import(args, settings.database_url)
+    return run_import(args, settings)
 
 
 def _migrate_keys(args: argparse.Namespace, settings: Settings) -> int:

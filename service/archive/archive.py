@@ -12,11 +12,21 @@ so an export that resumes after position p can never miss one committed after it
 A PostgreSQL that cannot be reached is ``ArchiveUnavailable`` (nothing was written; try again
 later); a game that cannot be archived as given is ``InvalidArchive``. Callers never see psycopg's
 own errors.
+
+An archive opened with ``fail_fast`` (the API's reads) does not wait for PostgreSQL: a circuit
+opens on the first failure to reach it, and every read then fails at once until the circuit's
+``retry_after`` has passed, when one read probes it again (the others still fail at once). A
+failure is told from a busy pool by connecting outside it: a read that gets no pooled connection
+within ``FIRST_WAIT`` connects directly (one such read at a time); if PostgreSQL refuses that, it
+is down, else the read goes on with that connection. Without it, a read of an archive that went
+away waited for the pool's whole timeout (10 s), holding a gthread worker's thread all along.
 """
 
 from __future__ import annotations
 
 import datetime
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import TracebackType
@@ -55,8 +65,63 @@ created_at, started_at, ended_at, archived_at, rematch
 """
 
 
+# A fail-fast read waits this long for a pooled connection before it tells a busy pool from a
+# PostgreSQL that is away by connecting outside the pool.
+FIRST_WAIT = 0.05
+# How long the circuit stays open before a read probes PostgreSQL again: the Retry-After the API
+# answers with (service.play.errors.ArchiveUnreachable).
+CIRCUIT_OPEN_SECONDS = 5.0
+# How long a direct connection may take: a PostgreSQL that is up answers a local connection in
+# milliseconds; one that hangs must not hold a request longer than this.
+CONNECT_TIMEOUT_SECONDS = 2
+# How long the pool keeps trying to replace a lost connection before it gives up (and a later
+# request tries afresh at once): psycopg_pool's delay between tries doubles, so with its default
+# (300 s) a PostgreSQL back after a two-minute outage was next tried a minute or more later.
+RECONNECT_TIMEOUT_SECONDS = 5.0
+
+
 class ArchiveUnavailable(Exception):
     """PostgreSQL cannot be reached (down, restarting, the pool exhausted); nothing was written."""
+
+
+class Circuit:
+    """Whether PostgreSQL answered lately: open (failing fast) from a failure until a probe
+    succeeds, one probe at most every ``open_seconds``."""
+
+    def __init__(self, open_seconds: float = CIRCUIT_OPEN_SECONDS) -> None:
+        self.open_seconds = open_seconds
+        self._lock = threading.Lock()
+        self._open_until: float | None = None  # None: closed
+        self._probing = False
+
+    @property
+    def is_open(self) -> bool:
+        return self._open_until is not None
+
+    def admit(self) -> bool:
+        """Whether a read may try PostgreSQL now: the circuit is closed, or this read is the probe."""
+        with self._lock:
+            if self._open_until is None:
+                return True
+            if self._probing or time.monotonic() < self._open_until:
+                return False
+            self._probing = True
+            return True
+
+    def failed(self) -> None:
+        with self._lock:
+            self._open_until = time.monotonic() + self.open_seconds
+            self._probing = False
+
+    def succeeded(self) -> None:
+        with self._lock:
+            self._open_until = None
+            self._probing = False
+
+    def let_go(self) -> None:
+        """A read that learnt nothing of PostgreSQL: if it was the probe, the next read probes."""
+        with self._lock:
+            self._probing = False
 
 
 class _RawJson(Loader):
@@ -86,17 +151,28 @@ class Archive:
         min_size: int = 1,
         max_size: int = 4,
         timeout: float = 10.0,
-        reconnect_timeout: float = 300.0,
+        reconnect_timeout: float = RECONNECT_TIMEOUT_SECONDS,
         name: str = "skyline-archive",
+        fail_fast: bool = False,
     ) -> None:
+        # UTC on every session: times read back do not depend on the server's setting.
+        self._kwargs: dict[str, Any] = {
+            "client_encoding": "utf8",
+            "application_name": name,
+            "options": "-c TimeZone=UTC",
+            "connect_timeout": CONNECT_TIMEOUT_SECONDS,
+        }
+        self.conninfo = conninfo
+        self.timeout = timeout
+        self.circuit = Circuit() if fail_fast else None
+        self._direct = threading.Lock()  # one read at a time connects outside the pool
         self.pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
             conninfo,
             min_size=min_size,
             max_size=max_size,
             timeout=timeout,
             reconnect_timeout=reconnect_timeout,
-            # UTC on every session: times read back do not depend on the server's setting.
-            kwargs={"client_encoding": "utf8", "application_name": name, "options": "-c TimeZone=UTC"},
+            kwargs=self._kwargs,
             configure=_configure,
             # A connection broken by a restart of PostgreSQL is replaced before it is handed out.
             check=ConnectionPool.check_connection,
@@ -117,11 +193,69 @@ class Archive:
 
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        if self.circuit is not None:
+            with self._failing_fast(self.circuit) as connection:
+                yield connection
+            return
         try:
             with self.pool.connection() as connection:
                 yield connection
         except (PoolTimeout, psycopg.OperationalError, psycopg.InterfaceError) as error:
             raise ArchiveUnavailable(f"the archive's PostgreSQL cannot be reached: {error}") from error
+
+    @contextmanager
+    def _failing_fast(self, circuit: Circuit) -> Iterator[psycopg.Connection[Any]]:
+        """A connection, or ArchiveUnavailable at once while the circuit is open (see the module's
+        docstring)."""
+        if not circuit.admit():
+            raise ArchiveUnavailable("the archive's PostgreSQL did not answer lately; the circuit is open")
+        try:
+            with self._fail_fast_connection(circuit) as connection:
+                yield connection
+        except ArchiveUnavailable:
+            circuit.let_go()  # another read found PostgreSQL away: the circuit is its to open
+            raise
+        except (PoolTimeout, psycopg.OperationalError, psycopg.InterfaceError) as error:
+            circuit.failed()
+            raise ArchiveUnavailable(f"the archive's PostgreSQL cannot be reached: {error}") from error
+        except BaseException:
+            circuit.succeeded()  # PostgreSQL answered: the error is the caller's
+            raise
+        circuit.succeeded()
+
+    @contextmanager
+    def _fail_fast_connection(self, circuit: Circuit) -> Iterator[psycopg.Connection[Any]]:
+        deadline = time.monotonic() + self.timeout
+        try:
+            with self.pool.connection(timeout=FIRST_WAIT) as connection:
+                yield connection
+                return
+        except PoolTimeout:
+            pass
+        if self._direct.acquire(blocking=False):
+            try:
+                # Refused at once by a PostgreSQL that is away (OperationalError: the circuit opens).
+                connection = psycopg.connect(self.conninfo, **self._kwargs)
+            finally:
+                self._direct.release()
+            with connection:
+                _configure(connection)
+                yield connection
+            return
+        # Another read is connecting directly: wait for the pool in short steps, failing as soon
+        # as that read finds PostgreSQL away.
+        while True:
+            if circuit.is_open:
+                raise ArchiveUnavailable("the archive's PostgreSQL did not answer; the circuit is open")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise PoolTimeout("no connection of the archive's pool came free in time")
+            try:
+                with self.pool.connection(timeout=min(left, FIRST_WAIT)) as connection:
+                    yield connection
+                    return
+            except PoolTimeout:
+                continue
 
     # ---- writing --------------------------------------------------------------------------------
     def write_game(self, game: ArchivedGame) -> bool:
@@ -129,31 +263,48 @@ class Archive:
         check(game)
         try:
             with self._connection() as connection, connection.transaction():
-                inserted = connection.execute(
-                    _INSERT_GAME,
-                    (
-                        game.id,
-                        game.status,
-                        game.version,
-                        _text(game.meta),
-                        _text(game.result),
-                        game.created_at,
-                        game.started_at,
-                        game.ended_at,
-                        game.rematch,
-                    ),
-                ).fetchone()
-                if inserted is None:
+                if not self._insert(connection, game):
                     return False
-                self._copy_rows(connection, game)
-                connection.execute("SELECT pg_advisory_xact_lock(%s)", (POSITION_LOCK,))
-                connection.execute(
-                    "UPDATE archived_games SET position = nextval('archived_positions') WHERE id = %s",
-                    (game.id,),
-                )
+                _take_positions(connection, [game.id])
             return True
         except (psycopg.DataError, psycopg.IntegrityError) as error:
             raise InvalidArchive(f"PostgreSQL refused game {game.id}: {error}") from error
+
+    @contextmanager
+    def importing(self) -> Iterator[ImportSession]:
+        """One transaction for a whole import (``skyline import``): what it reads and writes
+        through the session commits together when the block ends, or not at all if it raises."""
+        try:
+            with self._connection() as connection, connection.transaction():
+                session = ImportSession(connection)
+                yield session
+                # Positions last, in the file's order: the lock that orders them is held only
+                # from here to the commit, not while the whole file is checked and written.
+                _take_positions(connection, session.written)
+        except (psycopg.DataError, psycopg.IntegrityError) as error:
+            raise InvalidArchive(f"PostgreSQL refused a game: {error}") from error
+
+    @staticmethod
+    def _insert(connection: psycopg.Connection[Any], game: ArchivedGame) -> bool:
+        """The game's rows, without its position; False (nothing written) if its id is there."""
+        inserted = connection.execute(
+            _INSERT_GAME,
+            (
+                game.id,
+                game.status,
+                game.version,
+                _text(game.meta),
+                _text(game.result),
+                game.created_at,
+                game.started_at,
+                game.ended_at,
+                game.rematch,
+            ),
+        ).fetchone()
+        if inserted is None:
+            return False
+        Archive._copy_rows(connection, game)
+        return True
 
     @staticmethod
     def _copy_rows(connection: psycopg.Connection[Any], game: ArchivedGame) -> None:
@@ -168,6 +319,16 @@ class Archive:
             with cursor.copy(f"COPY archived_seats ({columns}) FROM STDIN") as copy:
                 for seat in game.seats:
                     copy.write_row((game.id, seat.seat, seat.kind, seat.player_id, seat.rank, game.ended_at))
+
+    def holds(self, game: ArchivedGame) -> bool:
+        """Whether the archive's game under ``game.id`` is ``game``: its meta and log, byte for byte."""
+        with self._connection() as connection:
+            row = connection.execute("SELECT meta FROM archived_games WHERE id = %s", (game.id,)).fetchone()
+            if row is None or row[0] != game.meta:
+                return False
+            return [entry.entry for entry in _log(connection, game.id, 1, None)] == [
+                e.entry for e in game.log
+            ]
 
     def claim_rematch(self, game_id: str, rematch_id: str) -> str | None:
         """Set the archived game's rematch to ``rematch_id`` unless it has one: the rematch's id
@@ -194,6 +355,15 @@ class Archive:
             if row is None:
                 return None
             return _record(row, _seats(connection, game_id))
+
+    def ids_after(self, position: int, limit: int) -> list[tuple[str, int]]:
+        """The ids of the games archived after ``position`` and their positions, in order."""
+        with self._connection() as connection:
+            rows = connection.execute(
+                "SELECT id, position FROM archived_games WHERE position > %s ORDER BY position LIMIT %s",
+                (position, limit),
+            ).fetchall()
+        return [(game_id, at) for game_id, at in rows]
 
     def read_log(self, game_id: str, since: int = 1, until: int | None = None) -> list[LogEntry]:
         """The log entries of versions ``since``..``until`` (both included; None: to the last)."""
@@ -275,6 +445,46 @@ class Archive:
                 for row in games:
                     record = _record(row, _seats(connection, row[0]))
                     yield ExportedGame(record.position, record.archived_at, _whole(connection, record))
+
+
+class ImportSession:
+    """An import's reads and writes, in its one transaction (``Archive.importing``)."""
+
+    def __init__(self, connection: psycopg.Connection[Any]) -> None:
+        self.connection = connection
+        self.written: list[str] = []
+
+    def is_empty(self) -> bool:
+        return self.connection.execute("SELECT 1 FROM archived_games LIMIT 1").fetchone() is None
+
+    def game(self, game_id: str) -> ArchivedGame | None:
+        """The archived game under ``game_id``, whole, or None."""
+        row = self.connection.execute(
+            f"SELECT {_RECORD_COLUMNS} FROM archived_games WHERE id = %s", (game_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        return _whole(self.connection, _record(row, _seats(self.connection, game_id)))
+
+    def write(self, game: ArchivedGame) -> None:
+        """Write ``game`` (its position at the commit); InvalidArchive if its id is taken (by a
+        writer that committed after the import looked)."""
+        check(game)
+        if not Archive._insert(self.connection, game):
+            raise InvalidArchive(f"Game {game.id} was archived meanwhile, by another writer.")
+        self.written.append(game.id)
+
+
+def _take_positions(connection: psycopg.Connection[Any], game_ids: list[str]) -> None:
+    """Give the games their positions, in this order, as the transaction's last statements."""
+    if not game_ids:
+        return
+    connection.execute("SELECT pg_advisory_xact_lock(%s)", (POSITION_LOCK,))
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            "UPDATE archived_games SET position = nextval('archived_positions') WHERE id = %s",
+            [(game_id,) for game_id in game_ids],
+        )
 
 
 def _record(row: tuple[Any, ...], seats: tuple[ArchivedSeat, ...]) -> GameRecord:

@@ -226,7 +226,7 @@ class GameList(MethodView):
         return json_response(created, 201, {"Location": f"/games/{created['id']}"})
 
 
-@blp.route("/games/<game_id>")
+@blp.route("/games/<gameid:game_id>")
 class GameResource(MethodView):
     @blp.response(200, ref("Game"), description="The game as you may see it.", headers=CALLERS_HEADERS)
     @blp.alt_response(304, description=NOT_MODIFIED, headers=CALLERS_HEADERS)
@@ -239,7 +239,7 @@ class GameResource(MethodView):
         return conditional.reply(orjson.dumps(shown), vary=conditional.BY_CALLER)
 
 
-@blp.route("/games/<game_id>/moves")
+@blp.route("/games/<gameid:game_id>/moves")
 class Moves(MethodView):
     @blp.response(
         200, ref("Moves"), description="Your legal moves (none for a spectator).", headers=CALLERS_HEADERS
@@ -253,7 +253,7 @@ class Moves(MethodView):
         return conditional.reply(games().moves_json(game_id, caller_token()), vary=conditional.BY_CALLER)
 
 
-@blp.route("/games/<game_id>/actions")
+@blp.route("/games/<gameid:game_id>/actions")
 class Actions(MethodView):
     @blp.arguments(ActionSchema())
     @blp.arguments(ACTION_QUERY, location="query")
@@ -292,7 +292,7 @@ class Actions(MethodView):
         return json_response(reply)
 
 
-@blp.route("/games/<game_id>/events")
+@blp.route("/games/<gameid:game_id>/events")
 class Events(MethodView):
     @blp.arguments(EVENTS_QUERY, location="query")
     @blp.response(
@@ -325,7 +325,7 @@ class Events(MethodView):
         return conditional.reply(orjson.dumps(games().events(game_id, token, query["since"])), vary=sse.VARY)
 
 
-@blp.route("/games/<game_id>/record")
+@blp.route("/games/<gameid:game_id>/record")
 class Record(MethodView):
     @blp.response(200, ref("Record"), description="The record of a finished game.", headers=FIXED_HEADERS)
     @blp.alt_response(304, description=NOT_MODIFIED, headers=FIXED_HEADERS)

@@ -1,11 +1,13 @@
-"""Body size limit for chunked requests too.
+"""One body limit (``SKYLINE_MAX_BODY_BYTES``) for every route, however the body is sent.
 
-Flask's ``MAX_CONTENT_LENGTH`` (``SKYLINE_MAX_BODY_BYTES``) refuses a declared Content-Length
-over the limit with 413. A chunked body (no Content-Length) is only cut at the limit by
-werkzeug, which then fails as malformed JSON (400) — the wrong answer. This middleware reads
-such a body up to the limit itself: over it, the request is refused with 413 problem+json
-(through the normal error path, so it is logged and counted); under it, the body is handed on
-with its length, like any other.
+Flask's ``MAX_CONTENT_LENGTH`` refuses a declared Content-Length over the limit only when a view
+reads the body: a route that reads none (``POST /players``, ``POST /games/{id}/abort``) answered
+201 to 5 MB. A chunked body (no Content-Length) is only cut at the limit by werkzeug, which then
+fails as malformed JSON (400) — the wrong answer. So this middleware decides for every request,
+before any route: a declared length over the limit is refused unread, a chunked body is read up
+to the limit and refused beyond it; either way with 413 problem+json (through the normal error
+path, so it is logged and counted, and the fast lane hands such a request to Flask). Under the
+limit, a chunked body is handed on with its length, like any other.
 
 A 413 also closes the connection and says so (``Connection: close``): the rest of the body is
 still on the wire, unread, and the server would otherwise read it as the next request — or,
@@ -44,7 +46,17 @@ class BoundedChunkedBody:
             environ["wsgi.input"] = io.BytesIO(data)
             environ["CONTENT_LENGTH"] = str(len(data))
             environ["HTTP_TRANSFER_ENCODING"] = ""  # now an ordinary body of known length
+        elif _declared(environ) > self.max_bytes:
+            # Left unread: the 413 closes the connection, so its rest is never taken for a request.
+            environ[TOO_LARGE] = True
+            environ["wsgi.input"] = io.BytesIO(b"")
+            environ["CONTENT_LENGTH"] = "0"
         return self.app(environ, _closing_on_413(start_response))
+
+
+def _declared(environ: dict[str, Any]) -> int:
+    length = environ.get("CONTENT_LENGTH", "")
+    return int(length) if length.isdigit() else 0  # anything else is the server's to refuse
 
 
 def _closing_on_413(start_response: Callable[..., Any]) -> Callable[..., Any]:

@@ -32,6 +32,7 @@ import orjson
 from flask import Flask, Response
 
 from ..play.auth import PLAYER_KEY_PREFIX
+from ..store.games import GAME_ID_PATTERN
 from ..watch import logs, metrics
 from . import conditional, errors, jsonbody
 from .bearer import bearer_token
@@ -40,7 +41,7 @@ from .problems import Problem
 from .schemas import MAX_VERSION, ActionSchema
 from .services import services
 
-_GAME_ROUTE = re.compile(r"/games/([A-Za-z0-9_-]{1,64})/(moves|actions)")
+_GAME_ROUTE = re.compile(rf"/games/({GAME_ID_PATTERN})/(moves|actions)")
 MOVES_ROUTE = "/games/{game_id}/moves"
 ACTIONS_ROUTE = "/games/{game_id}/actions"
 # The action body's fields, from the schema that documents it: a field added there and not
@@ -70,8 +71,13 @@ class FastLane:
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         match = _GAME_ROUTE.fullmatch(environ.get("PATH_INFO", ""))
-        # A player key is Flask's: its player is read first (http.api.caller_token).
-        if match is not None and PLAYER_KEY_PREFIX not in environ.get("HTTP_AUTHORIZATION", ""):
+        # A player key is Flask's: its player is read first (http.api.caller_token). A body over
+        # the limit is Flask's 413, whatever the route (http.bodylimit).
+        if (
+            match is not None
+            and PLAYER_KEY_PREFIX not in environ.get("HTTP_AUTHORIZATION", "")
+            and not environ.get(TOO_LARGE)
+        ):
             game_id, what = match.groups()
             method = environ["REQUEST_METHOD"]
             if what == "moves" and method == "GET":

@@ -73,7 +73,7 @@ def _picture(game_id: str, render: Callable[[Any], str], content_type: str) -> R
     return conditional.reply(picture, content_type, vary=conditional.BY_CALLER, headers=PICTURE_HEADERS)
 
 
-@blp.route("/games/<game_id>/board.svg")
+@blp.route("/games/<gameid:game_id>/board.svg")
 class BoardSvg(MethodView):
     @blp.doc(
         operationId="getBoardSvg",
@@ -87,7 +87,7 @@ class BoardSvg(MethodView):
         return _picture(game_id, boards.render_svg, "image/svg+xml; charset=utf-8")
 
 
-@blp.route("/games/<game_id>/board.txt")
+@blp.route("/games/<gameid:game_id>/board.txt")
 class BoardText(MethodView):
     @blp.doc(
         operationId="getBoardText",

@@ -16,11 +16,10 @@ from marshmallow import Schema, fields, validate
 from engines import registry
 from engines.bots import LEVELS, STRATEGIES
 
+from ..play.games import MAX_NAME_LENGTH, MAX_SEATS, MAX_SEED, PLAYER_ID_PATTERN
 from ..play.webhooks import NOTICE_TYPES
 from .components import AnyTitle
 
-MAX_SEATS = 12
-MAX_SEED = 2**63 - 1
 # Versions count moves; the bound is Redis's (a signed 64-bit index), past which it refuses.
 MAX_VERSION = 2**63 - 1
 
@@ -52,7 +51,7 @@ def display_name(description: str) -> fields.String:
     characters (C0, DEL, C1: no glyph, and XML 1.0, board.svg's, cannot hold most of them)."""
     return fields.String(
         validate=[
-            validate.Length(min=1, max=40),
+            validate.Length(min=1, max=MAX_NAME_LENGTH),
             validate.Regexp(
                 r"^[^\x00-\x1f\x7f-\x9f]*$",
                 error="A name may not hold control characters (U+0000 to U+001F, U+007F to U+009F).",
@@ -78,7 +77,7 @@ class SeatRequestSchema(Schema):
         metadata={"description": "Bot level (see /catalog levels); default medium."},
     )
     player = fields.String(
-        validate=validate.Regexp(r"^(me|p_[A-Za-z0-9_-]{1,64})$"),
+        validate=validate.Regexp(rf"^(me|{PLAYER_ID_PATTERN})$"),
         metadata={
             "description": "Bind the seat to a player: `me` on a human seat (the creator's player key "
             "in Authorization), a player's id on an open seat (an invitation only that player may take)."

@@ -16,11 +16,12 @@ from marshmallow import Schema, fields, validate
 
 from engines import registry
 
+from ..play.games import MAX_SEATS
 from ..play.seats import LOBBY_PAGE, LOBBY_PAGE_MAX, Seats
 from . import jsonbody
 from .api import ACT_AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_player, caller_token, json_response
 from .components import Component
-from .schemas import MAX_SEATS, display_name, paged_query
+from .schemas import display_name, paged_query
 from .services import services
 
 blp = Blueprint("seats", __name__, description="Open seats: join, leave, abort, and the lobby.")
@@ -129,7 +130,7 @@ JOINED_LINKS = {
 }
 
 
-@blp.route("/games/<game_id>/join")
+@blp.route("/games/<gameid:game_id>/join")
 class Join(MethodView):
     @blp.arguments(JoinSchema(), required=False, example=_JOIN_EXAMPLE)
     @blp.response(201, JoinedSchema, description="Your seat and its token (shown once).")
@@ -166,7 +167,7 @@ def seat_action(operation_id: str) -> Callable[[Callable[..., Any]], Callable[..
     return document
 
 
-@blp.route("/games/<game_id>/leave")
+@blp.route("/games/<gameid:game_id>/leave")
 class Leave(MethodView):
     @blp.response(200, LeftSchema, description="The seat is open again; its token no longer works.")
     @seat_action("leaveGame")
@@ -175,7 +176,7 @@ class Leave(MethodView):
         return json_response(seats().leave(game_id, caller_token()))
 
 
-@blp.route("/games/<game_id>/resign")
+@blp.route("/games/<gameid:game_id>/resign")
 class Resign(MethodView):
     @blp.response(200, ResignedSchema, description="You resigned.")
     @seat_action("resignGame")
@@ -204,7 +205,7 @@ class RematchSchema(Schema):
     )
 
 
-@blp.route("/games/<game_id>/rematch")
+@blp.route("/games/<gameid:game_id>/rematch")
 class Rematch(MethodView):
     @blp.response(201, RematchSchema, description="Your seat in the rematch, with its token (shown once).")
     @seat_action("rematchGame")
@@ -214,7 +215,7 @@ class Rematch(MethodView):
         return json_response(seats().rematch(game_id, caller_token()), 201)
 
 
-@blp.route("/games/<game_id>/abort")
+@blp.route("/games/<gameid:game_id>/abort")
 class Abort(MethodView):
     @blp.response(200, AbortedSchema, description="The game is aborted: no result.")
     @seat_action("abortGame")

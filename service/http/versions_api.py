@@ -118,7 +118,7 @@ VERSION_QUERY = VersionQuerySchema()
 PARAMETERS = [GAME_ID, VERSION, AUTH_HEADER, query_parameters(VERSION_QUERY)]
 
 
-@blp.route("/games/<game_id>/versions/<n>")
+@blp.route("/games/<gameid:game_id>/versions/<n>")
 class GameVersion(MethodView):
     @blp.arguments(VERSION_QUERY, location="query")
     @blp.doc(
@@ -144,7 +144,7 @@ def _picture(
     return _reply(render(shown).encode(), content_type, public, PICTURE_HEADERS)
 
 
-@blp.route("/games/<game_id>/versions/<n>/board.svg")
+@blp.route("/games/<gameid:game_id>/versions/<n>/board.svg")
 class VersionBoardSvg(MethodView):
     @blp.arguments(VERSION_QUERY, location="query")
     @blp.doc(
@@ -160,7 +160,7 @@ class VersionBoardSvg(MethodView):
         return _picture(game_id, n, query.get("seat"), boards.render_svg, "image/svg+xml; charset=utf-8")
 
 
-@blp.route("/games/<game_id>/versions/<n>/board.txt")
+@blp.route("/games/<gameid:game_id>/versions/<n>/board.txt")
 class VersionBoardText(MethodView):
     @blp.arguments(VERSION_QUERY, location="query")
     @blp.doc(

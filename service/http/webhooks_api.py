@@ -122,7 +122,7 @@ class DeliveriesSchema(Schema):
     )
 
 
-@blp.route("/games/<game_id>/webhook")
+@blp.route("/games/<gameid:game_id>/webhook")
 class SeatWebhook(MethodView):
     @blp.arguments(SeatWebhookRequestSchema(), example={"url": "https://app.example/skyline-hook"})
     @blp.response(200, SeatWebhookSchema, description="Your seat's endpoint, with its new secret.")
@@ -145,7 +145,7 @@ class SeatWebhook(MethodView):
         return Response(status=204)
 
 
-@blp.route("/games/<game_id>/webhooks/deliveries")
+@blp.route("/games/<gameid:game_id>/webhooks/deliveries")
 class Deliveries(MethodView):
     @blp.arguments(DELIVERIES_QUERY, location="query")
     @blp.response(200, DeliveriesSchema, description="The deliveries to your endpoints, newest first.")

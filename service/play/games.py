@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
 import threading
 import time
@@ -71,6 +72,28 @@ from .replies import (
 )
 from .repository import GameRepository
 from .results import game_result
+
+# What the API lets a game be made of (http/schemas.py validates requests with these; an imported
+# game is held to them too, play/replays.py): a game the API could not have made is one its
+# readers were never written for.
+MAX_SEATS = 12
+MAX_SEED = 2**63 - 1
+MAX_NAME_LENGTH = 40
+# No control characters (C0, DEL, C1): a name is shown in pictures and logs, and XML 1.0
+# (board.svg's) cannot hold most of them.
+NAME_PATTERN = rf"[^\x00-\x1f\x7f-\x9f]{{1,{MAX_NAME_LENGTH}}}"
+PLAYER_ID_PATTERN = r"p_[A-Za-z0-9_-]{1,64}"
+_NAME = re.compile(NAME_PATTERN)
+_PLAYER_ID = re.compile(PLAYER_ID_PATTERN)
+
+
+def is_seat_name(text: object) -> bool:
+    return isinstance(text, str) and _NAME.fullmatch(text) is not None
+
+
+def is_player_id(text: object) -> bool:
+    return isinstance(text, str) and _PLAYER_ID.fullmatch(text) is not None
+
 
 # Moves submitted without a version are judged against the current state; when another
 # move lands in between, the move is judged again on the new state, a few times at most.

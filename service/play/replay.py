@@ -21,6 +21,8 @@ from ..store.records import LogEntry
 
 # What the replay calls after each entry it passed: its version and the state it left.
 OnVersion = Callable[[int, State], None]
+# What it calls after each move: the entry, the events the rules made of it, the state it left.
+OnMove = Callable[[LogEntry, list[Any], State], None]
 
 
 def engine_of(meta: Mapping[str, Any]) -> Game[State]:
@@ -41,6 +43,7 @@ def replay(
     after: int = 0,
     checked: bool = False,
     on_version: OnVersion | None = None,
+    on_move: OnMove | None = None,
 ) -> State:
     """``state`` (the game at version ``after``) moved on by the moves of ``entries`` past
     ``after``, in place, and returned. ``checked``: each move is judged by the rules as a client's
@@ -55,7 +58,9 @@ def replay(
             mover = entry["seat"]
             if mover is None:
                 raise ValueError(f"the move of version {version} names no seat")
-            apply(mover, entry["move"])
+            events = apply(mover, entry["move"])
+            if on_move is not None:
+                on_move(entry, events, state)
         if on_version is not None:
             on_version(version, state)
     return state

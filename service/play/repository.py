@@ -16,6 +16,13 @@ archive answers byte for byte what a read from Redis did):
 
 The archive is opened at the first read that needs it: most processes serve live games only, and a
 pool left open at exit complains from its threads (gunicorn's gevent workers). It is closed at exit.
+
+While PostgreSQL does not answer, a read does not wait for it: the archive is opened failing fast
+(``Archive(fail_fast=True)``: a circuit open from the first failure, probed again after the 503's
+``Retry-After``), so a game Redis let go is a 503 at once. An id Redis does not hold and the
+archive is known not to hold either (``store.archiving.ArchivedIds``: Redis keeps every id the
+archive holds) is a 404 then, from Redis alone: only an id that may be archived waits for
+PostgreSQL's return.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import orjson
 
 from ..archive.archive import Archive, ArchiveUnavailable
 from ..archive.records import END_STATUSES, PlayerGame
+from ..store.archiving import ArchivedIds
 from ..store.games import GameMissing, GameStore
 from ..store.records import LogEntry, StoredGame
 from .errors import ArchiveUnreachable, GameNotFound
@@ -35,7 +43,8 @@ from .times import utc_datetime
 
 log = logging.getLogger("skyline.repository")
 
-# How long a read waits for one of the archive's connections before it answers 503.
+# How long a read waits for one of the archive's connections, all busy with other reads, before it
+# answers 503 (a PostgreSQL that is away is a 503 at once: Archive's circuit).
 ARCHIVE_WAIT_SECONDS = 10.0
 
 
@@ -55,6 +64,7 @@ class GameRepository:
         self.archive_wait_seconds = archive_wait_seconds
         self._archive: Archive | None = None
         self._lock = threading.Lock()
+        self.archived_ids = ArchivedIds(store.redis)
 
     # ---- the archive, opened on first use ------------------------------------------------------
     @property
@@ -71,7 +81,9 @@ class GameRepository:
             if self._archive is None:
                 if self.database_url is None:
                     raise RuntimeError("no archive is configured (DATABASE_URL)")
-                self._archive = Archive(self.database_url, min_size=0, timeout=self.archive_wait_seconds)
+                self._archive = Archive(
+                    self.database_url, min_size=0, timeout=self.archive_wait_seconds, fail_fast=True
+                )
                 atexit.register(self.close)
             return self._archive
 
@@ -103,6 +115,8 @@ class GameRepository:
                 return None
             last = self.archive.snapshot_at_or_before(game_id, record.version)
         except ArchiveUnavailable:
+            if not self.archived_ids.may_hold(game_id):
+                return None  # never archived: a 404 without PostgreSQL
             log.warning(
                 "the archive cannot be reached for a game gone from Redis", extra={"game_id": game_id}
             )

@@ -5,26 +5,45 @@ under ``--data-dir``. If a server runs on that folder (a `skyline serve`'s), the
 to its socket, named in ``postmaster.pid``; if none does, the command takes the data folder's lock
 (service/run/supervisor.py's ``DataDirLock``, so that no `skyline serve` starts a second server on
 the same data meanwhile) and runs the embedded server for its own duration.
+
+An import never overwrites a game and never writes one the service could not serve. Its games'
+ids are looked up in the archive and in Redis (``REDIS_URL``, else the embedded Redis of the
+`skyline serve` on the folder, named in its lock file, else the folder's own Redis data, started
+for the import's duration): a game under an id taken by another game is refused, the same game
+again is a no-op. Every line is checked as the API would have made its game
+(``play.replays.check_as_made``, then the replay, entry by entry) and written in one transaction:
+an import that stops at a line writes nothing.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import os
 import sys
 import urllib.parse
-from collections.abc import Generator, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, cast
+from typing import IO, Any
 
-from ..archive.archive import Archive
-from ..archive.exchange import BadLine, game_line, parse_time, read_line
-from ..archive.records import ExportedGame, InvalidArchive, check
+import orjson
+from redis.exceptions import RedisError
+
+from ..archive.archive import Archive, ArchiveUnavailable, ImportSession
+from ..archive.exchange import BadLine, ImportedLine, game_line, parse_time, read_line
+from ..archive.records import InvalidArchive, check
 from ..archive.schema import migrate
-from ..play.replays import ReplayMismatch, record_of, replayed
+from ..config import Settings
+from ..play.games import game_record
+from ..play.replays import ReplayMismatch, check_as_made, record_of, replayed
+from ..play.replies import GameRecord
+from ..store.archiving import ArchivedIds
+from ..store.connect import StoreRedis, settings_client, store_client
+from ..store.games import read_live
+from .embedded import EmbeddedRedis
 from .postgres import DATABASE, ROLE, EmbeddedPostgres, _running_postmaster
 from .supervisor import DataDirInUse, DataDirLock
 
@@ -120,40 +139,104 @@ def export_games(
 
 @dataclass
 class Tally:
-    written: int = 0  # games this import wrote
-    present: int = 0  # games the archive held already (a rerun, --merge)
+    written: int = 0  # games this import wrote (committed only if the import ends well)
+    present: int = 0  # games held already, as they are in the file (a rerun, --merge)
+    ids: list[str] = field(default_factory=list)  # the games written
 
 
-def import_games(url: str, lines: IO[bytes], *, merge: bool, tally: Tally) -> None:
-    """Write the games of ``lines`` into the archive, counting them in ``tally``. BadLine stops
-    at the first line that is not a game that replays to its result (the games before it stay)."""
+# The setup and moves of a game Redis holds (its record without the result), or None.
+LiveGames = Callable[[str], dict[str, Any] | None]
+
+
+def _setup_and_moves(record: GameRecord) -> dict[str, Any]:
+    """What makes two games one: the result follows from them."""
+    return {key: value for key, value in record.items() if key != "result"}
+
+
+def _digest(record: GameRecord) -> bytes:
+    return hashlib.sha256(orjson.dumps(_setup_and_moves(record), option=orjson.OPT_SORT_KEYS)).digest()
+
+
+def live_games_of(client: StoreRedis) -> LiveGames:
+    def live(game_id: str) -> dict[str, Any] | None:
+        found = read_live(client, game_id)
+        if found is None:
+            return None
+        meta, entries = found
+        return _setup_and_moves(game_record(game_id, meta, entries, None))
+
+    return live
+
+
+def import_games(
+    url: str, lines: IO[bytes], *, merge: bool, tally: Tally, live: LiveGames | None = None
+) -> None:
+    """Write the games of ``lines`` into the archive, counting them in ``tally``, in one
+    transaction. BadLine at the first line that is not a game the API could have made and that
+    replays to its result, or whose id another game holds (live in Redis, archived, or an earlier
+    line): nothing of the file is then written."""
     migrate(url)
-    with Archive(url, max_size=1, name="skyline-import") as archive:
-        if not merge:
-            games = cast(Generator[ExportedGame, None, None], archive.stream_games(batch=1))
-            first = next(games, None)
-            games.close()  # its transaction ends now, not when collected
-            if first is not None:
-                raise SystemExit(
-                    "skyline import: the archive is not empty. To finish an interrupted import of "
-                    "this file, or to add its games to this archive, run again with --merge "
-                    "(games already there are left as they are)."
-                )
+    with Archive(url, max_size=1, name="skyline-import") as archive, archive.importing() as session:
+        if not merge and not session.is_empty():
+            raise SystemExit(
+                "skyline import: the archive is not empty. To add this file's games to this "
+                "archive, run again with --merge (games already there are left as they are)."
+            )
+        seen: dict[str, tuple[int, bytes]] = {}  # id -> the line that had it first, its game's digest
         for number, raw in enumerate(lines, start=1):
             if not raw.strip():
                 continue
-            imported = read_line(raw, number)
             try:
-                check(imported.game)  # its shape first: the replay reads the meta and the log
-                game = replayed(imported.game)
-                if record_of(game) != imported.record:
-                    raise ReplayMismatch("The record part differs from the game the archive part holds.")
-                if archive.write_game(game):
-                    tally.written += 1
-                else:
-                    tally.present += 1
+                _import_line(session, read_line(raw, number), number, seen, tally, live)
+            except BadLine:
+                raise
             except (ReplayMismatch, InvalidArchive) as error:
                 raise BadLine(number, str(error)) from None
+            except (ArchiveUnavailable, RedisError):
+                raise
+            except Exception as error:  # a line no check foresaw: still its number, no traceback
+                raise BadLine(number, f"cannot be imported ({type(error).__name__}: {error})") from None
+
+
+def _import_line(
+    session: ImportSession,
+    imported: ImportedLine,
+    number: int,
+    seen: dict[str, tuple[int, bytes]],
+    tally: Tally,
+    live: LiveGames | None,
+) -> None:
+    check(imported.game)  # its shape first: the checks and the replay read the meta and the log
+    check_as_made(imported.game)
+    game = replayed(imported.game)
+    record = record_of(game)
+    if record != imported.record:
+        raise ReplayMismatch("The record part differs from the game the archive part holds.")
+    digest = _digest(record)
+    first = seen.get(game.id)
+    if first is not None:
+        if first[1] != digest:
+            raise BadLine(
+                number, f"game {game.id} is also line {first[0]}'s, another game: two games under one id"
+            )
+        tally.present += 1  # the same game twice: once
+        return
+    seen[game.id] = (number, digest)
+    held = session.game(game.id)
+    if held is not None:
+        if _digest(record_of(held)) != digest:
+            raise BadLine(number, f"game {game.id} is archived already, and it is another game")
+        tally.present += 1
+        return
+    in_redis = None if live is None else live(game.id)
+    if in_redis is not None:
+        if in_redis != _setup_and_moves(record):
+            raise BadLine(number, f"game {game.id} is live (in Redis), and it is another game")
+        tally.present += 1  # the archiver archives it, as it was played
+        return
+    session.write(game)
+    tally.written += 1
+    tally.ids.append(game.id)
 
 
 def parse_moment(text: str) -> datetime.datetime:
@@ -195,18 +278,76 @@ def run_export(args: argparse.Namespace, database_url: str | None) -> int:
     return 0
 
 
-def run_import(args: argparse.Namespace, database_url: str | None) -> int:
+@contextmanager
+def live_redis(settings: Settings, data_dir: str, *, folder_held: bool) -> Iterator[StoreRedis | None]:
+    """The Redis of the live games (see the module's docstring); ``folder_held``: this process
+    holds the data folder's lock already (it runs the embedded PostgreSQL)."""
+    if settings.redis_url:
+        with closing(settings_client(settings)) as client:
+            yield client
+        return
+    folder = Path(data_dir).resolve()
+    lock = DataDirLock(folder)
+    served = None if folder_held else (lock.holder() or {}).get("redis")
+    if served:
+        with closing(store_client(served, cluster=False)) as client:
+            yield client
+        return
+    if not (folder / "redis").is_dir():
+        print(
+            "skyline import: no Redis to look live games up in (REDIS_URL is not set and the data "
+            "folder has none): ids are checked against the archive and the file only",
+            file=sys.stderr,
+        )
+        yield None
+        return
+    if not folder_held:
+        try:
+            lock.acquire({"pid": os.getpid(), "command": "skyline import"}, wait_for_dead_owner=0)
+        except DataDirInUse as error:
+            raise SystemExit(f"{error}\nIts Redis is not running (yet): wait for it.") from None
+    try:
+        redis_server = EmbeddedRedis(folder).start()
+        try:
+            with closing(store_client(redis_server.url, cluster=False)) as client:
+                yield client
+        finally:
+            redis_server.stop()
+    finally:
+        if not folder_held:
+            lock.release()
+
+
+def run_import(args: argparse.Namespace, settings: Settings) -> int:
     """`skyline import`'s body (the arguments of skyline/cli.py)."""
     path: str = args.file
-    with archive_url(database_url, args.data_dir, "import") as url:
+    database_url = settings.database_url
+    folder = Path(args.data_dir).resolve()
+    # archive_url takes the folder's lock when it runs the embedded PostgreSQL itself.
+    folder_held = not database_url and _running_server_url(folder / "postgres" / "data") is None
+    with (
+        archive_url(database_url, args.data_dir, "import") as url,
+        live_redis(settings, args.data_dir, folder_held=folder_held) as redis_client,
+    ):
         lines = sys.stdin.buffer if path == "-" else open(path, "rb")
         tally = Tally()
+        live = None if redis_client is None else live_games_of(redis_client)
         try:
-            import_games(url, lines, merge=args.merge, tally=tally)
+            import_games(url, lines, merge=args.merge, tally=tally, live=live)
+            if redis_client is not None:
+                # So that Redis knows them while PostgreSQL is away (the archiver would, later).
+                ArchivedIds(redis_client).add(tally.ids)
         except BadLine as error:
             print(f"skyline import: {error}", file=sys.stderr)
+            print("skyline import: stopped there; nothing of the file was written", file=sys.stderr)
+            return 1
+        except ArchiveUnavailable as error:
+            print(f"skyline import: {error}; nothing of the file was written", file=sys.stderr)
+            return 1
+        except RedisError as error:
             print(
-                f"skyline import: stopped there; {tally.written} games of the lines before it written",
+                f"skyline import: the Redis of the live games cannot be reached ({error}); "
+                "nothing of the file was written",
                 file=sys.stderr,
             )
             return 1

@@ -119,10 +119,34 @@ class DataDirLock:
                 f"`kill {pid or '<pid>'}`), or give this one another folder with --data-dir or "
                 "SKYLINE_DATA_DIR."
             )
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, json.dumps(owner).encode(), 0)
         os.set_inheritable(fd, False)
         self.fd = fd
+        self.describe(owner)
+
+    def describe(self, owner: dict[str, Any]) -> None:
+        """Say who holds the folder now (its pid, address, embedded Redis): others read it."""
+        if self.fd is not None:
+            os.ftruncate(self.fd, 0)
+            os.pwrite(self.fd, json.dumps(owner).encode(), 0)
+
+    def holder(self) -> dict[str, Any] | None:
+        """What the folder's holder said of itself, if a live process holds the folder."""
+        holder = self._holder()
+        pid = holder.get("pid")
+        return holder if pid and _alive(pid) and self._locked() else None
+
+    def _locked(self) -> bool:
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        finally:
+            os.close(fd)  # closing releases a lock this took
+        return False
 
     def release(self) -> None:
         if self.fd is not None:
@@ -397,6 +421,10 @@ class Supervisor:
             self.redis_child = Child("Redis", self._start_redis)
             self.redis_child.start()
             self.env["REDIS_URL"] = self.redis.url
+            # `skyline import` checks its games against the live ones of this Redis.
+            self.lock.describe(
+                {"pid": os.getpid(), "host": self.host, "port": self.port, "redis": self.redis.url}
+            )
             log(f"embedded Redis on {self.redis.socket} (data in {self.redis.data_dir})")
         self._move_to_current_layout()
         self._prepare_archive()

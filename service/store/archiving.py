@@ -12,14 +12,16 @@ expire after the grace, in one script. A game is never dropped before PostgreSQL
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .connect import StoreRedis
-from .keys import ARCHIVE_DUE, IDLE, game_key, index_of, log_key
+from .keys import ARCHIVE_DUE, ARCHIVED_IDS, ARCHIVED_IDS_THROUGH, IDLE, game_key, index_of, log_key
 from .partitioned import PartitionedIndex
 
 _RELEASE = """
--- KEYS: the due set, the game's hash, its log; ARGV: the game id, now, the grace (seconds)
+-- KEYS: the due set, the game's hash, its log, the archived ids; ARGV: the game id, now, the
+-- grace (seconds)
 -- Returns {taken off the due set (0/1), the game's rematch or false}: a rematch made before
 -- this step is the archiver's to copy to the archive; one made after sees 'archived' and is
 -- copied by whoever made it (store.seats.RematchStore).
@@ -30,6 +32,7 @@ if redis.call('EXISTS', KEYS[2]) == 1 then
   redis.call('EXPIRE', KEYS[3], tonumber(ARGV[3]))
   rematch = redis.call('HGET', KEYS[2], 'rematch')
 end
+redis.call('SADD', KEYS[4], ARGV[1])
 return {redis.call('ZREM', KEYS[1], ARGV[1]), rematch}
 """
 
@@ -95,9 +98,47 @@ class ArchiveDue:
         """The archive holds the game: mark it ``archived``, let its keys go after the grace, and
         take it off the due set, in one step. Whether it was due (False: released already), and
         the game's rematch as the hash holds it then (None: none yet)."""
-        keys = [index_of(ARCHIVE_DUE, game_id), game_key(game_id), log_key(game_id)]
+        keys = [
+            index_of(ARCHIVE_DUE, game_id),
+            game_key(game_id),
+            log_key(game_id),
+            index_of(ARCHIVED_IDS, game_id),
+        ]
         taken, rematch = self._release(keys=keys, args=[game_id, repr(now), grace_seconds])
         return bool(taken), (rematch.decode() if isinstance(rematch, bytes) else rematch) or None
+
+
+class ArchivedIds:
+    """The ids the archive holds, in Redis: how a read knows, while PostgreSQL is away, that an
+    id Redis does not hold was never archived (a 404) rather than perhaps archived (a 503).
+
+    Every archived game passes through Redis but an imported one, and Redis lets a game go only
+    once the archive holds it: the script that lets it go adds its id (``ArchiveDue.release``).
+    The archiver adds the archive's own ids after the position it last read (games archived
+    before these sets existed, imports) and moves ``through`` on. Until it has once (a new
+    deployment, a Redis that lost its data), nothing is known: ``may_hold`` is True for all."""
+
+    def __init__(self, client: StoreRedis) -> None:
+        self.redis = client
+
+    def through(self) -> int | None:
+        value = self.redis.get(ARCHIVED_IDS_THROUGH)
+        return None if value is None else int(value)
+
+    def add(self, game_ids: Iterable[str], through: int | None = None) -> None:
+        """Add ids the archive holds; with ``through``, every id up to that position is added."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.sadd(index_of(ARCHIVED_IDS, game_id), game_id)
+        pipe.execute()
+        if through is not None:
+            self.redis.set(ARCHIVED_IDS_THROUGH, through)
+
+    def may_hold(self, game_id: str) -> bool:
+        """False only if the archive is known not to hold ``game_id``."""
+        if self.redis.get(ARCHIVED_IDS_THROUGH) is None:
+            return True
+        return bool(self.redis.sismember(index_of(ARCHIVED_IDS, game_id), game_id))
 
 
 class IdleGames:

@@ -10,6 +10,7 @@ This module knows nothing of Flask; the worker uses it as the API does.
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 from typing import Any, cast
@@ -43,8 +44,25 @@ __all__ = [
     "GameStore",
     "PlayerOverCap",
     "StoredGame",
+    "GAME_ID_PATTERN",
+    "is_game_id",
     "new_game_id",
+    "read_live",
 ]
+
+# Every id the service has made or will make: ``new_game_id``'s are 12 characters of
+# ``secrets.token_urlsafe``'s alphabet; the bound leaves room for a longer id later, never a
+# character outside the alphabet. An id outside it is refused wherever it comes in (a route's
+# converter, an import's line) before any store is asked: it can name no game, and a NUL or a
+# slash would otherwise reach PostgreSQL's text or a Redis key.
+GAME_ID_PATTERN = r"[A-Za-z0-9_-]{1,64}"
+_GAME_ID = re.compile(GAME_ID_PATTERN)
+
+
+def is_game_id(text: object) -> bool:
+    """Whether ``text`` is an id the service could have made."""
+    return isinstance(text, str) and _GAME_ID.fullmatch(text) is not None
+
 
 # Result codes of the commit script.
 _MISSING, _STALE, _DUPLICATE = -1, -2, -3
@@ -138,6 +156,16 @@ def new_game_id(beside: str | None = None) -> str:
         game_id = secrets.token_urlsafe(9)
         if beside is None or partition_of(game_id) == partition_of(beside):
             return game_id
+
+
+def read_live(client: StoreRedis, game_id: str) -> tuple[GameMeta, list[LogEntry]] | None:
+    """The meta and log of the game Redis holds under ``game_id`` (live, or ended and in its
+    grace), or None: what ``skyline import`` compares a game of its file with."""
+    meta = client.hget(game_key(game_id), "meta")
+    if meta is None:
+        return None
+    entries = cast(list[bytes], client.lrange(log_key(game_id), 0, -1))
+    return orjson.loads(cast(bytes, meta)), [orjson.loads(raw) for raw in entries]
 
 
 class GameStore:

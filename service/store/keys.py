@@ -35,6 +35,12 @@ only a digest of it. The layout before partitions, and how a Redis moves from it
     and wait for the archive, scored by when a worker may next take one (the end, then a lease
     or a retry's backoff); added by the commit scripts (``store.games``, ``store.seats``) in the
     step that ends the game, removed by the script that marks it archived (``store.archiving``).
+``sk:{<T>}:archived-ids`` (set): every game id the archive holds, so that while PostgreSQL is
+    away a read of an id in none of them is a 404 from Redis alone (``store.archiving.ArchivedIds``);
+    added by the script that lets an archived game go, and by the archiver from the archive's own
+    ids (games archived before, imported ones). ``sk:archived-ids-through`` (string): the archive's
+    position through which every id is in the sets (absent: the sets may be missing some, and
+    an unknown id is a 503 while PostgreSQL is away). Neither expires: an id costs about 60 bytes.
 ``sk:{<T>}:idle`` (sorted set): live games by when they will have been idle too long, renewed by
     every commit script; the sweeper ends those due (``store.archiving.IdleGames``).
 ``sk:{<T>}:bots-due`` (sorted set): games whose bot seat is due to act, scored by when they were
@@ -231,6 +237,11 @@ WEBHOOK_WORKERS = "sk:webhook-workers"
 
 # Ended games waiting for the archive, by when a worker may take them (store.archiving).
 ARCHIVE_DUE = "archive-due"
+
+# The ids the archive holds (a set per partition), and the archive's position through which the
+# sets hold every one (store.archiving.ArchivedIds).
+ARCHIVED_IDS = "archived-ids"
+ARCHIVED_IDS_THROUGH = "sk:archived-ids-through"
 
 # Live games (waiting or active), by when they will have been idle too long: a waiting game its
 # lobby's lifetime after its creation, an active one SKYLINE_GAME_TTL_SECONDS after its last

@@ -20,12 +20,22 @@ from service.archive.schema import migrate
 from service.http.services import services
 from service.run.postgres import EmbeddedPostgres
 from service.store.archiving import ArchiveDue
-from service.store.keys import ARCHIVE_DUE, IDLE, game_key, index_keys, index_of, log_key
+from service.store.keys import (
+    ARCHIVE_DUE,
+    ARCHIVED_IDS_THROUGH,
+    IDLE,
+    game_key,
+    index_keys,
+    index_of,
+    log_key,
+)
 from skyline.web import api_app
 from worker.archiver import Archiver
 from worker.sweeper import Sweeper
 
 from ..service.test_api import _play_to_the_end, bearer, create, tokens
+from .conftest import new_database
+from .test_export import skyline
 
 READS = ("", "/events", "/record", "/board.svg", "/board.txt", "/moves")
 
@@ -52,8 +62,10 @@ def every_read(client, game_id: str, seat_tokens: dict[int, str]) -> dict[tuple[
 
 
 def test_every_read_of_an_archived_game_answers_the_same_bytes_as_before_it_left_redis(
-    archived_clients, redis_client, worker_services, database_url: str
+    archived_clients, settings, redis_client, worker_services, database_url: str, postgres, tmp_path
 ) -> None:
+    """Then exported and imported into another archive (issue 65): served from there, each seat
+    and the spectator read the same bytes again: an import shows no reader what it did not."""
     client, fresh = archived_clients
     redis_client.delete(*index_keys(ARCHIVE_DUE))
     games: dict[str, dict[int, str]] = {}
@@ -90,6 +102,19 @@ def test_every_read_of_an_archived_game_answers_the_same_bytes_as_before_it_left
             for read, answer in before[game_id].items():
                 assert after[read] == answer, (game_id, read)
     assert fresh.get("/games/never-was").status_code == 404
+
+    export = tmp_path / "games.ndjson"
+    assert skyline("export", "-o", str(export), url=database_url).returncode == 0
+    elsewhere = new_database(postgres)
+    done = skyline("import", str(export), url=elsewhere)
+    assert done.returncode == 0 and f"{len(games)} games written".encode() in done.stderr, done.stderr
+    imported = api_app(replace(settings, database_url=elsewhere), redis_client=redis_client)
+    try:
+        reader = imported.test_client()
+        for game_id, seat_tokens in games.items():
+            assert every_read(reader, game_id, seat_tokens) == before[game_id], game_id
+    finally:
+        services(imported).games.repository.close()
 
 
 def _archive_all(redis_client, database_url: str, grace_seconds: int = 60) -> int:
@@ -163,10 +188,20 @@ def test_a_game_gone_from_redis_while_the_archive_is_down_is_a_503_not_a_404(
         assert client.get(f"/games/{created['id']}").status_code == 200
         server.halt()
         for path in READS:
+            began = time.monotonic()
             reply = client.get(f"/games/{created['id']}{path}")
             assert reply.status_code == 503, (path, reply.status_code)
             assert reply.get_json()["code"] == "archive_unavailable" and reply.headers["Retry-After"] == "5"
-        assert client.get("/games/never-was").status_code == 503, "unknown while the archive is down"
+            assert time.monotonic() - began < 0.5, "the circuit opened at the first failure"
+        # Redis knows every id the archive holds (the archiver copied them): an unknown id is a
+        # 404 from Redis alone, at once.
+        began = time.monotonic()
+        assert client.get("/games/never-was").status_code == 404, "known not to be archived"
+        assert time.monotonic() - began < 0.1
+        through = redis_client.get(ARCHIVED_IDS_THROUGH)
+        redis_client.delete(ARCHIVED_IDS_THROUGH)  # as a Redis that lost its data: nothing known
+        assert client.get("/games/never-was").status_code == 503, "perhaps archived: a 503"
+        redis_client.set(ARCHIVED_IDS_THROUGH, through)
         server.start()
         deadline = time.monotonic() + 60
         while client.get(f"/games/{created['id']}").status_code != 200 and time.monotonic() < deadline:

@@ -40,6 +40,8 @@ FUZZ_DB = 9
 JSON = {"Content-Type": "application/json"}  # a database of the test Redis no other test uses
 
 SURROGATES = ["\ud800", "\udbff", "\udc00", "\udfff"]
+# Ids the service never makes (a NUL, a slash, 65 characters, outside the alphabet), URL-quoted.
+IMPOSSIBLE_IDS = ["%00", "a%00b", "a%2Fb", "a" * 65, "%C3%A9", "a.b", "%20", "%FF%FE"]
 
 
 def choice(*strategies: st.SearchStrategy) -> st.SearchStrategy:
@@ -162,6 +164,11 @@ ROUTES = [
     ("POST", "/games/{id}/actions"),
     ("GET", "/games/{id}/events"),
     ("GET", "/games/{id}/record"),
+    ("GET", "/games/{id}/versions/1"),
+    ("GET", "/games/{id}/board.txt"),
+    ("GET", "/games/{id}/board.svg"),
+    ("POST", "/games/{id}/abort"),
+    ("POST", "/players"),
     ("GET", "/healthz"),
     ("GET", "/readyz"),
     ("GET", "/metrics"),
@@ -290,6 +297,7 @@ def request(draw, game_id, tokens, bodies):
             st.just(game_id),
             text.map(lambda t: urllib.parse.quote(t.encode("utf-8", "surrogatepass"), safe="")),
             st.binary(max_size=8).map(lambda b: urllib.parse.quote(b, safe="")),
+            st.sampled_from(IMPOSSIBLE_IDS),  # never made: a 404 before any store (issue 65)
         )
     )
     path = template.replace("{id}", game or "x")
@@ -347,6 +355,26 @@ def test_fuzzed_routes_queries_and_headers_get_no_5xx_and_refusals_change_nothin
     http, client, game_id, tokens, moves = fuzz
     bodies = choice(st.just(b""), encoded(action_body(moves)), encoded(create_body()), st.binary(max_size=40))
     check(http, client, game_id, *data.draw(request(game_id, tokens, bodies)))
+
+
+def test_impossible_ids_and_bodies_over_the_limit_are_refused_on_every_route_and_change_nothing(fuzz):
+    """Issue 65's refusals, every route in turn: an id the service never makes is a 404 (a NUL
+    was a 500 from PostgreSQL), a body over the limit a 413 with or without a read of it."""
+    http, client, game_id, tokens, moves = fuzz
+    over = b" " * (16 * 1024 + 1)  # the fuzzing app's limit, plus one
+    for method, template in ROUTES:
+        for impossible in IMPOSSIBLE_IDS:
+            if "{id}" in template:
+                before = snapshot(client, game_id)
+                reply = http.open(
+                    template.replace("{id}", impossible), method=method, headers=JSON, data=b"{}"
+                )
+                assert reply.status_code == 404, (method, template, impossible, reply.status_code)
+                assert snapshot(client, game_id) == before
+        before = snapshot(client, game_id)
+        reply = http.open(template.replace("{id}", game_id), method=method, headers=JSON, data=over)
+        assert reply.status_code == 413 and reply.get_json()["code"] == "body_too_large", (method, template)
+        assert snapshot(client, game_id) == before
 
 
 UNKNOWN = object()  # a path step: a new field, named by the test

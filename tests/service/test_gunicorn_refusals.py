@@ -190,3 +190,55 @@ def test_fuzzed_request_heads_get_problem_json_and_no_500(server, head):
     if status >= 400:
         assert response_fields["content-type"] == "application/problem+json", answer[:400]
         assert json.loads(response_body)["status"] == status
+
+
+# Every route and method of the API (issue 65: a route that reads no body, POST /players or
+# POST /games/{id}/abort, answered 201/200 to 5 MB sent with Content-Length).
+EVERY_ROUTE = [
+    ("GET", "/catalog"),
+    ("POST", "/games"),
+    ("GET", "/games/g1"),
+    ("GET", "/games/g1/moves"),
+    ("POST", "/games/g1/actions"),
+    ("GET", "/games/g1/events"),
+    ("GET", "/games/g1/record"),
+    ("GET", "/games/g1/board.svg"),
+    ("GET", "/games/g1/board.txt"),
+    ("GET", "/games/g1/versions/0"),
+    ("POST", "/games/g1/join"),
+    ("POST", "/games/g1/leave"),
+    ("POST", "/games/g1/resign"),
+    ("POST", "/games/g1/rematch"),
+    ("POST", "/games/g1/abort"),
+    ("PUT", "/games/g1/webhook"),
+    ("DELETE", "/games/g1/webhook"),
+    ("GET", "/games/g1/webhooks/deliveries"),
+    ("GET", "/lobby"),
+    ("POST", "/players"),
+    ("POST", "/players/me/keys"),
+    ("GET", "/players/me"),
+    ("DELETE", "/players/me"),
+    ("PUT", "/players/me/webhook"),
+    ("GET", "/players/me/games"),
+    ("GET", "/healthz"),
+    ("GET", "/openapi.json"),
+    ("GET", "/nowhere"),
+]
+FIVE_MB = 5 * 1024 * 1024
+
+
+@pytest.mark.parametrize("framing", ["content-length", "chunked"])
+def test_five_megabytes_are_a_413_on_every_route_however_they_are_sent(server, framing):
+    body = b"{" + b" " * (FIVE_MB - 2) + b"}"
+    for method, path in EVERY_ROUTE:
+        head = f"{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n".encode()
+        if framing == "content-length":
+            raw = head + f"Content-Length: {len(body)}\r\n\r\n".encode() + body
+        else:
+            step = 1 << 20
+            pieces = [body[at : at + step] for at in range(0, len(body), step)]
+            chunked = b"".join(b"%x\r\n%s\r\n" % (len(piece), piece) for piece in pieces) + b"0\r\n\r\n"
+            raw = head + b"Transfer-Encoding: chunked\r\n\r\n" + chunked
+        answer = exchange(server, raw)
+        assert parse(answer)[0] == 413, (method, path, framing, answer[:300])
+        assert_refused(answer, 413, "body_too_large")

@@ -8,8 +8,11 @@ by one regular expression, its body parsed once by orjson (``service.http.jsonbo
 and its envelope checked against the fields of ``ActionSchema``, then handed to the same
 ``Games`` use-case as the Flask view, with the same hooks: request id, rate limit (checked
 first, as Flask's first hook does), metrics, access line, and problem+json errors from the app's
-own handlers. A listing is a conditional GET as in Flask (``service.http.conditional``: its ETag,
-Cache-Control and Vary, and 304 to an If-None-Match that names it).
+own handlers. On one Redis the rate limit's check carries the game's read in its round trip
+(``RequestLimits.check_along``): a route that reads the game first (a listing; a move with no
+state kept at its version) hands its read to the check, and gets its answer back once admitted.
+A listing is a conditional GET as in Flask (``service.http.conditional``: its ETag, Cache-Control
+and Vary, and 304 to an If-None-Match that names it).
 
 Anything out of the ordinary goes on to Flask, which answers it as before: a body that is not
 plain JSON of the usual shape (its 400s and 422s name the fields as webargs does), a query
@@ -32,7 +35,7 @@ import orjson
 from flask import Flask, Response
 
 from ..play.auth import PLAYER_KEY_PREFIX
-from ..store.games import GAME_ID_PATTERN
+from ..store.games import GAME_ID_PATTERN, LiveRead
 from ..watch import logs, metrics
 from . import conditional, errors, jsonbody
 from .bearer import bearer_token
@@ -92,9 +95,9 @@ class FastLane:
     def _moves(
         self, environ: dict[str, Any], start_response: Callable[..., Any], game_id: str
     ) -> Iterable[bytes]:
-        def moves() -> Reply:
+        def moves(live: LiveRead | None) -> Reply:
             authorization = environ.get("HTTP_AUTHORIZATION")
-            body = self.games.moves_json(game_id, bearer_token(authorization))
+            body = self.games.moves_json(game_id, bearer_token(authorization), live)
             etag = conditional.entity_tag(body)
             # The validators conditional.answer gives the Flask view's reply, in its order.
             headers = [
@@ -106,7 +109,7 @@ class FastLane:
                 return Response(status=304, headers=headers)
             return body, headers
 
-        return self._answer(environ, start_response, MOVES_ROUTE, game_id, moves)
+        return self._answer(environ, start_response, MOVES_ROUTE, game_id, moves, reads=True)
 
     def _act(
         self,
@@ -116,12 +119,15 @@ class FastLane:
         move: dict[str, Any],
         version: int | None,
     ) -> Iterable[bytes]:
-        def act() -> Reply:
+        def act(live: LiveRead | None) -> Reply:
             token = bearer_token(environ.get("HTTP_AUTHORIZATION"))
             key = environ.get("HTTP_IDEMPOTENCY_KEY")
-            return orjson.dumps(self.games.act(game_id, token, move, version, idempotency_key=key)), []
+            applied = self.games.act(game_id, token, move, version, idempotency_key=key, live=live)
+            return orjson.dumps(applied), []
 
-        return self._answer(environ, start_response, ACTIONS_ROUTE, game_id, act)
+        # A move on a state kept at its version reads nothing: its check goes alone.
+        reads = self.limits is not None and self.games.reads_to_act(game_id, version)
+        return self._answer(environ, start_response, ACTIONS_ROUTE, game_id, act, reads=reads)
 
     def _plain_action(self, environ: dict[str, Any]) -> tuple[dict[str, Any], int | None] | None:
         """The move and version of an ordinary action request, or None to let Flask answer it.
@@ -162,9 +168,13 @@ class FastLane:
         start_response: Callable[..., Any],
         route: str,
         game_id: str,
-        work: Callable[[], Reply],
+        work: Callable[[LiveRead | None], Reply],
+        *,
+        reads: bool,
     ) -> Iterable[bytes]:
-        """``work``'s reply: its bytes, as JSON with status 200, or a response of its own."""
+        """``work``'s reply: its bytes, as JSON with status 200, or a response of its own.
+        ``reads``: the work starts with the game's read, sent in the limit's round trip and handed
+        to it (None when nothing was read with the check: it reads for itself)."""
         started = time.perf_counter()
         request_id = logs.accept_request_id(environ.get("HTTP_X_REQUEST_ID"))
         bound = logs.bind_request_id(request_id)
@@ -173,13 +183,18 @@ class FastLane:
             response = None
             body = b""
             headers: list[tuple[str, str]] = []
+            live = None
             try:
                 if self.limits is not None:
-                    response = self.limits.check(
-                        environ["PATH_INFO"], environ.get("REMOTE_ADDR"), environ.get("HTTP_AUTHORIZATION")
-                    )
+                    path, address = environ["PATH_INFO"], environ.get("REMOTE_ADDR")
+                    authorization = environ.get("HTTP_AUTHORIZATION")
+                    if reads:
+                        along = self.games.read_ahead(game_id)
+                        response, live = self.limits.check_along(path, address, authorization, along)
+                    else:
+                        response = self.limits.check(path, address, authorization)
                 if response is None:
-                    done = work()
+                    done = work(live)
                     if isinstance(done, Response):
                         response = done
                     else:

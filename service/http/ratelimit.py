@@ -4,11 +4,14 @@ The counters and their script are ``service.store.ratelimit``'s (a sliding windo
 counted atomically: concurrent processes never admit more than a limit); this module decides
 which limits apply to a request and answers a refusal. The check is its own step at the
 request's edge, on every deployment: the fast lane (``service.http.fastlane``) and Flask's
-first hook make it before the request reads or writes anything, so a refused request reads
-nothing and changes nothing, and the store's scripts know nothing of limits. On one Redis an
-address's and a token's counters are checked by one script (a refused request counts under
-neither); on a Redis Cluster they lie in two slots, each checked by its own script, and a
-request the token's limit refuses stays counted under its address: the limits are advisory.
+first hook decide it before the request answers, reads or writes anything else, so a refused
+request answers nothing of the game and changes nothing, and the store's scripts know nothing of
+limits. Only its round trip may be shared: on one Redis the fast lane sends the game's read in
+the check's pipeline (``RequestLimits.check_along``, the script first), and a refused request
+drops what was read. On one Redis an address's and a token's counters are checked by one script
+(a refused request counts under neither); on a Redis Cluster they lie in two slots, each checked
+by its own script (and the game's read keeps its own round trip), and a request the token's
+limit refuses stays counted under its address: the limits are advisory.
 
 Refusals are 429 problem+json (``code: rate_limited``) with ``Retry-After`` in seconds.
 Health, readiness and metrics are never limited. IPv6 clients are counted per /64 (one
@@ -24,7 +27,7 @@ import functools
 import ipaddress
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import redis
 from flask import Flask, Response, request
@@ -32,11 +35,13 @@ from flask import Flask, Response, request
 from ..play import auth
 from ..store.connect import StoreRedis
 from ..store.ratelimit import Check, Decision, Limit, RateLimiter
+from ..store.roundtrip import Command
 from ..watch import metrics
 from . import errors
 from .errors import problem_response
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 EXEMPT_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 
@@ -102,18 +107,39 @@ class RequestLimits:
 
     def check(self, path: str, remote_addr: str | None, authorization: str | None) -> Response | None:
         """Count the request under its limits: its 429, or None to answer it."""
-        if path in EXEMPT_PATHS:
+        checks = self._checks(path, remote_addr, authorization)
+        if not checks:
             return None
+        decision = _unless_unavailable(lambda: self.limiter.check(checks))
+        return None if decision is None or decision.allowed else _refuse(decision)
+
+    def check_along(
+        self, path: str, remote_addr: str | None, authorization: str | None, along: Command[T]
+    ) -> tuple[Response | None, T | None]:
+        """``check``, with the read the request makes next sent in the check's round trip (one
+        Redis, ``RateLimiter.check_along``): the 429 and nothing of what was read, or None and
+        the read's answer (None when nothing was read: the request reads for itself)."""
+        checks = self._checks(path, remote_addr, authorization)
+        if not checks:
+            return None, None
+        try:
+            decision, answer = self.limiter.check_along(checks, along)
+        except (redis.RedisError, OSError) as error:
+            log.warning("rate limiter unavailable, letting the request through: %s", error)
+            return None, None
+        return (None, answer) if decision.allowed else (_refuse(decision), None)
+
+    def _checks(self, path: str, remote_addr: str | None, authorization: str | None) -> list[Check]:
+        """The limits the request counts under, with whom each counts (none for an exempt path)."""
+        if path in EXEMPT_PATHS:
+            return []
         checks: list[Check] = []
         if self.address_limit is not None:
             checks.append((self.address_limit, address_key(remote_addr)))
         token = _bearer(authorization)
         if self.token_limit is not None and token is not None:
             checks.append((self.token_limit, token_key(token)))
-        if not checks:
-            return None
-        decision = _unless_unavailable(lambda: self.limiter.check(checks))
-        return None if decision is None or decision.allowed else _refuse(decision)
+        return checks
 
 
 def install(app: Flask, client: StoreRedis, settings: Any) -> RequestLimits | None:

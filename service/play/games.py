@@ -30,6 +30,7 @@ from ..store.games import (
     GameMissing,
     GameMovedOn,
     GameStore,
+    LiveRead,
     PlayerOverCap,
     StoredGame,
     new_game_id,
@@ -37,6 +38,7 @@ from ..store.games import (
 from ..store.lobby import LobbyIndex
 from ..store.players import PlayerStore
 from ..store.records import GameMeta, GameResult, LogEntry, PublicSeat, SeatRecord, StandIn
+from ..store.roundtrip import Command
 from ..watch import metrics
 from . import auth
 from .deadlines import clock_of, next_deadlines
@@ -227,6 +229,12 @@ class RecentStates:
             return None  # the client is at another version: read the game
         return entry
 
+    def holds(self, game_id: str, version: int) -> bool:
+        """Whether a move at ``version`` would now be judged on a kept state (not read)."""
+        with self._lock:
+            entry = self._entries.get(game_id)
+        return entry is not None and entry[0].version == version
+
     def keep(self, stored: StoredGame, state: State) -> None:
         _remember(self._entries, self._lock, self.capacity, stored.id, (stored, state))
 
@@ -414,10 +422,20 @@ class Games:
         return wanted
 
     # ---- reading ---------------------------------------------------------------------
-    def read(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
+    def read(self, game_id: str, *, parse_state: bool = True, live: LiveRead | None = None) -> StoredGame:
         """The game as stored, live or archived; GameNotFound when there is none (never was, or
-        expired)."""
-        return self.repository.read(game_id, parse_state=parse_state)
+        expired). ``live``: Redis's answer to ``read_ahead``'s command, sent ahead."""
+        return self.repository.read(game_id, parse_state=parse_state, live=live)
+
+    def read_ahead(self, game_id: str) -> Command[LiveRead]:
+        """The read ``moves_json`` and ``act`` start with, as a command the request's edge may send
+        in its own round trip (the rate limit's check); its answer goes to them as ``live``."""
+        return self.repository.read_ahead(game_id)
+
+    def reads_to_act(self, game_id: str, version: int | None) -> bool:
+        """Whether ``act`` would read the game (no state kept at the version sent): whether a
+        read sent ahead would be used."""
+        return version is None or not self.recent.holds(game_id, version)
 
     def log(self, stored: StoredGame, after: int = 0) -> list[LogEntry]:
         """The log entries after version ``after``, up to the version ``stored`` was read at."""
@@ -427,8 +445,8 @@ class Games:
     def _restore(stored: StoredGame, state: dict[str, Any]) -> State:
         return engine_of(stored.meta).restore(state)
 
-    def _load(self, game_id: str) -> tuple[StoredGame, State]:
-        stored = self.read(game_id)
+    def _load(self, game_id: str, live: LiveRead | None = None) -> tuple[StoredGame, State]:
+        stored = self.read(game_id, live=live)
         return stored, self._restore(stored, stored.state)
 
     def show(self, game_id: str, token: str | None) -> ShownGame:
@@ -460,10 +478,11 @@ class Games:
         listing: dict[str, Any] = orjson.loads(self.moves_json(game_id, token))
         return listing
 
-    def moves_json(self, game_id: str, token: str | None) -> bytes:
+    def moves_json(self, game_id: str, token: str | None, live: LiveRead | None = None) -> bytes:
         """The caller's legal moves as the API sends them (JSON): from a listing kept for the
-        game's current version, else listed on the state read (parsed only then)."""
-        stored = self.read(game_id, parse_state=False)
+        game's current version, else listed on the state read (parsed only then). ``live``: the
+        game as a read sent ahead found it (``read_ahead``)."""
+        stored = self.read(game_id, parse_state=False, live=live)
         seat = auth.seat_of(stored.meta["seats"], token)
         listing = self.listings.get(game_id, seat, stored.version)
         if listing is None:
@@ -538,14 +557,18 @@ class Games:
         bot_seat: int | None = None,
         wake_bots: bool = True,
         leading_events: list[dict[str, Any]] | None = None,
+        live: LiveRead | None = None,
     ) -> AppliedMove | CheckedMove:
-        """Apply one move of the caller's seat and return the events and the new view."""
+        """Apply one move of the caller's seat and return the events and the new view. ``live``:
+        the game as a read sent ahead found it (``read_ahead``), judged on first unless a state
+        is kept; a second judgement reads again."""
         for _ in range(_UNVERSIONED_ATTEMPTS):
             recent = None
             # A dry run reads: "valid" must mean valid in the game as it is now.
             if version is not None and not dry_run:
                 recent = self.recent.take(game_id, version)
-            stored, state = recent if recent is not None else self._load(game_id)
+            stored, state = recent if recent is not None else self._load(game_id, live)
+            live = None
             if bot_seat is None:
                 seat = auth.seat_of(stored.meta["seats"], token)
                 if seat is None:

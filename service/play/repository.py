@@ -36,8 +36,9 @@ import orjson
 from ..archive.archive import Archive, ArchiveUnavailable
 from ..archive.records import END_STATUSES, PlayerGame
 from ..store.archiving import ArchivedIds
-from ..store.games import GameMissing, GameStore
+from ..store.games import GameMissing, GameStore, LiveRead
 from ..store.records import LogEntry, StoredGame
+from ..store.roundtrip import Command
 from .errors import ArchiveUnreachable, GameNotFound
 from .times import utc_datetime
 
@@ -94,11 +95,17 @@ class GameRepository:
                 self._archive = None
 
     # ---- one game ----------------------------------------------------------------------------
-    def read(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
+    def read_ahead(self, game_id: str) -> Command[LiveRead]:
+        """Redis's half of ``read`` as a command another step may send in its round trip (the rate
+        limit's check at the request's edge); its answer is handed to ``read``."""
+        return self.store.read_command(game_id)
+
+    def read(self, game_id: str, *, parse_state: bool = True, live: LiveRead | None = None) -> StoredGame:
         """The game at its last version: Redis's, else the archive's; GameNotFound when neither
-        holds it (it never was, or it expired with no archive to keep it)."""
+        holds it (it never was, or it expired with no archive to keep it). ``live``: what Redis
+        answered a read sent ahead (``read_ahead``), taken as Redis's answer."""
         try:
-            return self.store.load(game_id, parse_state=parse_state)
+            return self.store.load(game_id, parse_state=parse_state, read=live)
         except GameMissing:
             pass
         found = self._archived(game_id, parse_state=parse_state) if self.has_archive else None

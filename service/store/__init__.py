@@ -6,6 +6,7 @@
 - games.py: a game's hash, move log and idempotent replies; the read and the compare-and-set
   commit as Lua scripts; the index of games waiting for a bot;
 - ratelimit.py, slidingwindow.py: the rate-limit counters and their Lua check;
+- roundtrip.py: a read sent in another step's round trip (the game's read with the limits' check);
 - fanout.py: one subscription per process, fanned out to its event streams;
 - streamcaps.py: the caps on open event streams;
 - botqueue.py: bot turns as RQ jobs, and RQ's client (``queue_redis``: ``RQ_REDIS_URL``);

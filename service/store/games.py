@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 import secrets
 import time
+from dataclasses import dataclass
+from functools import partial
 from typing import Any, cast
 
 import orjson
@@ -36,12 +38,14 @@ from .partitioned import PartitionedIndex
 from .partitions import partition_of
 from .players import PlayerOverCap, PlayerStore, Reservation
 from .records import GameMeta, LogEntry, StoredGame
+from .roundtrip import Command
 
 __all__ = [
     "DuplicateRequest",
     "GameMissing",
     "GameMovedOn",
     "GameStore",
+    "LiveRead",
     "PlayerOverCap",
     "StoredGame",
     "GAME_ID_PATTERN",
@@ -149,6 +153,15 @@ class GameMissing(Exception):
     """No game under that id (never created, or expired)."""
 
 
+@dataclass(frozen=True, slots=True)
+class LiveRead:
+    """A game's fields as Redis gave them to a read sent ahead (``GameStore.read_command``), not
+    yet parsed: ``GameStore.load`` takes it instead of reading again."""
+
+    game_id: str
+    values: list[Any]
+
+
 def new_game_id(beside: str | None = None) -> str:
     """A fresh game id; with ``beside``, one in the same partition as that game (a rematch, whose
     creation writes both games in one script: one slot)."""
@@ -240,10 +253,20 @@ class GameStore:
                 self.players.release(reservation)
             raise
 
-    def load(self, game_id: str, *, parse_state: bool = True) -> StoredGame:
-        """The game as stored; with ``parse_state=False`` its state is left as JSON in ``raw_state``."""
+    def read_command(self, game_id: str) -> Command[LiveRead]:
+        """The read ``load`` makes, as a command another step may send in its round trip (the rate
+        limit's check); its answer is then handed to ``load``."""
+        return Command(("HMGET", game_key(game_id), *_LOAD_FIELDS), partial(LiveRead, game_id))
+
+    def load(self, game_id: str, *, parse_state: bool = True, read: LiveRead | None = None) -> StoredGame:
+        """The game as stored; with ``parse_state=False`` its state is left as JSON in ``raw_state``.
+        ``read``: the game's fields as a read sent ahead gave them (``read_command``), read again
+        only when it is another game's."""
         # bytes, or None for a field the game has not (yet)
-        values = cast(list[Any], self.redis.hmget(game_key(game_id), _LOAD_FIELDS))
+        if read is not None and read.game_id == game_id:
+            values = read.values
+        else:
+            values = cast(list[Any], self.redis.hmget(game_key(game_id), _LOAD_FIELDS))
         if values[0] is None:
             raise GameMissing(game_id)
         version, status, meta, state, updated, deadlines, rematch = values

@@ -9,7 +9,10 @@ counters may share a script: on one Redis they always do; on a Redis Cluster an 
 counters and a token's lie in two slots, each slot's checked by a script of its own, and a
 request refused by a later one stays counted under the earlier (the limits are advisory). Which
 requests are limited, and how a refusal is answered, is HTTP's (``service.http.ratelimit``),
-which checks at the request's edge, before anything else reads or writes.
+which checks at the request's edge, before anything else reads or writes. On one Redis the check
+may carry the read the request makes next in its round trip (``check_along``: one pipeline, the
+script first); a refused request drops what was read. On a cluster the check keeps its own round
+trips (its counters' slots and the game's lie apart).
 """
 
 from __future__ import annotations
@@ -17,10 +20,16 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import TypeVar
 
-from .connect import StoreRedis, script_slots
+from redis.exceptions import NoScriptError
+
+from .connect import StoreRedis, is_cluster, script_slots
 from .keys import RATE_LIMIT_PREFIX, rate_limit_key
+from .roundtrip import Command
 from .slidingwindow import ADMIT_ALL
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -50,6 +59,8 @@ class RateLimiter:
         self.prefix = prefix
         self._script = client.register_script(ADMIT_ALL)
         self._slot = script_slots(client)
+        # One Redis: every check is one script, and a read may ride in its round trip.
+        self._one_trip = not is_cluster(client)
 
     def hit(self, limit: Limit, identity: str, now: float | None = None) -> Decision:
         """Count one request under one limit."""
@@ -74,6 +85,30 @@ class RateLimiter:
                 return decision
             remaining.append(decision.remaining)
         return Decision(True, min(remaining), 0, checks[0][0])  # as one script answers
+
+    def check_along(
+        self, checks: list[Check], along: Command[T], now: float | None = None
+    ) -> tuple[Decision, T | None]:
+        """``check``, with the read ``along`` sent in the same round trip where one script checks
+        every limit (one Redis): the script, then the read, in one pipeline. The decision, and the
+        read's answer when the request is admitted; None when it is refused (what was read is
+        dropped), when the read's reply was an error, or on a cluster, where nothing rides (the
+        step then reads for itself)."""
+        if not self._one_trip:
+            return self.check(checks, now), None
+        keys, args = self.arguments(checks, now)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.execute_command("EVALSHA", self._script.sha, len(keys), *keys, *args)
+        pipe.execute_command(*along.args)
+        counted, reply = pipe.execute(raise_on_error=False)
+        if isinstance(counted, NoScriptError):  # Redis forgot the script: it counted nothing
+            counted = self._script(keys=keys, args=args)
+        elif isinstance(counted, Exception):
+            raise counted
+        decision = self.decision(checks, counted)
+        if not decision.allowed or isinstance(reply, Exception):
+            return decision, None
+        return decision, along.answer(reply)
 
     def arguments(self, checks: list[Check], now: float | None = None) -> tuple[list[str], list[int]]:
         """The keys and arguments of ``slidingwindow.ADMIT`` for these checks, now."""

@@ -7,8 +7,11 @@ from tests.service.test_ratelimit import HUMANS, _a_game, _round_trips, an_addre
 # One script over an address's counters and a token's, which lie in two slots: on a cluster each
 # slot's are checked by their own script, so a refusal by the second leaves the first counted.
 del test_a_refused_request_counts_under_no_limit  # noqa: F821
-# One script for an address's counters and a token's on one Redis: on a cluster, one a slot.
-del test_on_one_redis_both_limits_are_one_script_before_the_games_read  # noqa: F821
+# One script for an address's counters and a token's on one Redis, sent with the game's read: on a
+# cluster, one a slot, and the read on its own.
+del test_on_one_redis_both_limits_are_one_script_sent_with_the_games_read  # noqa: F821
+del test_a_move_sends_the_games_read_with_its_check_unless_a_state_is_kept  # noqa: F821
+del test_a_refused_listing_answers_nothing_of_the_read_that_rode_with_its_check  # noqa: F821
 
 
 def test_on_a_cluster_a_request_refused_by_its_token_still_counts_under_its_address(limited):

@@ -112,31 +112,84 @@ def _a_game(client, address):
     return body["id"], {"Authorization": f"Bearer {to_act['token']}"}
 
 
+def _names(packed: bytes) -> bytes:
+    """The names of the commands in one send, space-separated (a pipeline sends several)."""
+    names, at = [], 0
+    while at < len(packed):
+        end = packed.index(b"\r\n", at)
+        count, at = int(packed[at + 1 : end]), end + 2  # *<n>: the command's arguments
+        for index in range(count):
+            end = packed.index(b"\r\n", at)
+            length, at = int(packed[at + 1 : end]), end + 2  # $<len>, then the argument
+            if index == 0:
+                names.append(packed[at : at + length].upper())
+            at += length + 2
+    return b" ".join(names)
+
+
 def _round_trips(monkeypatch) -> list[bytes]:
-    """What is sent to Redis, each command's name (one send per command, or per pipeline)."""
+    """What is sent to Redis, one entry a send (a round trip): its commands' names."""
     sent: list[bytes] = []
     original = redis.connection.AbstractConnection.send_packed_command
 
     def counting(self, command, check_health=True):
         packed = b"".join(command) if isinstance(command, list) else command
-        sent.append(packed.split(b"\r\n")[2].upper())  # *<n>, $<len>, then the command's name
+        sent.append(_names(packed))
         return original(self, command, check_health)
 
     monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counting)
     return sent
 
 
-def test_on_one_redis_both_limits_are_one_script_before_the_games_read(limited, monkeypatch):
+def test_on_one_redis_both_limits_are_one_script_sent_with_the_games_read(limited, monkeypatch):
     address = {"REMOTE_ADDR": an_address()}
     game_id, bearer = _a_game(limited, address)
     # Once first: the script's first call on a fresh Redis loads it (EVALSHA, SCRIPT LOAD, EVALSHA).
     assert limited.get(f"/games/{game_id}", headers=bearer, environ_base=address).status_code == 200
     sent = _round_trips(monkeypatch)
     assert limited.get(f"/games/{game_id}/moves", headers=bearer, environ_base=address).status_code == 200
-    assert sent == [b"EVALSHA", b"HMGET"], "the address's and the token's check, then the game's read"
+    assert sent == [b"EVALSHA HMGET"], "the address's and the token's check, and the game's read: one trip"
     sent.clear()
     assert limited.get("/catalog", environ_base=address).status_code == 200
     assert sent == [b"EVALSHA"]
+
+
+def test_a_refused_listing_answers_nothing_of_the_read_that_rode_with_its_check(limited, monkeypatch):
+    address = {"REMOTE_ADDR": an_address()}
+    game_id, bearer = _a_game(limited, address)
+    for _ in range(3):  # the token's 3
+        assert limited.get(f"/games/{game_id}/moves", headers=bearer, environ_base=address).status_code == 200
+    sent = _round_trips(monkeypatch)
+    refused = limited.get(f"/games/{game_id}/moves", headers=bearer, environ_base=address)
+    assert sent == [b"EVALSHA HMGET"], "the read was sent with the check"
+    assert refused.status_code == 429 and refused.get_json()["code"] == "rate_limited"
+    assert "ETag" not in refused.headers and game_id.encode() not in refused.data
+
+
+def test_a_move_sends_the_games_read_with_its_check_unless_a_state_is_kept(limited, monkeypatch):
+    """A move with no state kept at its version reads the game in its check's round trip; a move
+    on a kept state reads nothing, and its check goes alone, before the commit."""
+    address = {"REMOTE_ADDR": an_address()}
+    created = limited.post("/games", json={"title": "property", "seats": HUMANS}, environ_base=address)
+    body = created.get_json()
+    game_id, tokens = body["id"], {seat["seat"]: seat["token"] for seat in body["seats"]}
+    sent = _round_trips(monkeypatch)
+    for _ in range(2):
+        sent.clear()
+        seat = limited.get(f"/games/{game_id}", environ_base={"REMOTE_ADDR": an_address()}).get_json()
+        bearer = {"Authorization": f"Bearer {tokens[seat['to_act'][0]]}"}
+        listed = limited.get(f"/games/{game_id}/moves", headers=bearer, environ_base=address).get_json()
+        sent.clear()
+        played = limited.post(
+            f"/games/{game_id}/actions",
+            json={"move": listed["moves"][0]["move"], "version": listed["version"]},
+            headers=bearer,
+            environ_base=address,
+        )
+        assert played.status_code == 200
+        commands = [name for trip in sent for name in trip.split()]
+        assert sent[0] == (b"EVALSHA HMGET" if listed["version"] == 0 else b"EVALSHA"), sent
+        assert commands.count(b"HMGET") == (1 if listed["version"] == 0 else 0), sent
 
 
 def test_a_refused_move_changes_nothing(limited, redis_client):

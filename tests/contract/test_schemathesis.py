@@ -68,8 +68,8 @@ def test_schemathesis_finds_no_failure(live, tmp_path):
     print(done.stdout[done.stdout.find("WARNINGS") :][:3000])
     # The stateful phase's search is random: a scenario plays only when hypothesis creates a game
     # whose first human seat acts first and then follows the listing's link (open seats and the
-    # seat routes made such games rarer). It has up to seven more tries (a loaded machine's run found none in four), each also free of
-    # failures.
+    # seat routes made such games rarer). It has up to seven more tries (a loaded machine's run
+    # found none in four), each also free of failures.
     for attempt in range(8):
         played = human_moves_applied(live) - before
         stateful = [line for line in done.stdout.splitlines() if "Scenarios" in line or "API Links" in line]

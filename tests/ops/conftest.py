@@ -235,6 +235,14 @@ class Serve:
     def descendants(self) -> list[psutil.Process]:
         return psutil.Process(self.process.pid).children(recursive=True)
 
+    def family(self) -> list[psutil.Process]:
+        """The processes the service starts and supervises: its descendants but for PostgreSQL's
+        own children, which the postmaster starts and ends by itself (a backend per connection,
+        autovacuum workers), so they come and go in a healthy service."""
+        processes = self.descendants()
+        postmasters = {p.pid for p in processes if p.name() == "postgres" and p.ppid() == self.process.pid}
+        return [p for p in processes if p.ppid() not in postmasters]
+
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 

@@ -106,7 +106,7 @@ def test_a_worker_killed_in_a_bot_turn_a_second_after_the_start_is_restarted_and
     )
     time.sleep(max(0.0, 0.5 - (time.monotonic() - healthy)))
     (doomed,) = serve.named(BOT_WORKER, without=WEBHOOKS)
-    others = [p for p in serve.descendants() if p.pid != doomed.pid]
+    others = [p for p in serve.family() if p.pid != doomed.pid]
     assert stored_version(connection, game_id) == 0, "the bot is still thinking"
     doomed.kill()
     killed_after = time.monotonic() - healthy

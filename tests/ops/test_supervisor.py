@@ -66,7 +66,7 @@ def test_a_second_serve_on_the_same_data_refuses_and_leaves_the_first_untouched(
     first = serves().start()
     game = create_game(first.url, seed=2)
     acknowledged = play_first_moves(first.url, game, 2)
-    family = {p.pid for p in first.descendants()}
+    family = {p.pid for p in first.family()}
     second = serves(data_dir=first.data_dir).start(wait=False)
     assert second.process.wait(timeout=10) != 0
     message = second.log()
@@ -74,7 +74,7 @@ def test_a_second_serve_on_the_same_data_refuses_and_leaves_the_first_untouched(
     assert f"pid {first.process.pid}" in message and f":{first.port}" in message
     assert "embedded Redis on" not in message, "refused before starting anything"
     assert "embedded PostgreSQL on" not in message
-    assert {p.pid for p in first.descendants()} == family, "the first one's children are untouched"
+    assert {p.pid for p in first.family()} == family, "the first one's children are untouched"
     acknowledged += play_first_moves(first.url, game, 2)
     assert versions(first.url, {game["id"]: 0}) == {game["id"]: acknowledged[-1]}
     # The same port, another folder: refused before anything starts.
@@ -87,7 +87,7 @@ def test_redis_killed_under_load_is_restarted_and_every_acknowledged_move_is_the
     serve = serves().start()
     game = create_game(serve.url, seed=3)
     redis_server = next(p for p in serve.descendants() if "redis-server" in " ".join(p.cmdline()))
-    others = [p for p in serve.descendants() if p.pid != redis_server.pid]
+    others = [p for p in serve.family() if p.pid != redis_server.pid]
     acknowledged: list[int] = []
     errors: list[int] = []
     stop = threading.Event()

@@ -121,7 +121,9 @@ class Reader:
             )
         for seat in range(len(final["seats"])):
             for n in sample[:4]:
-                self.get(f"end versions/{n}?seat={seat}", f"/games/{self.game_id}/versions/{n}?seat={seat}", {})
+                self.get(
+                    f"end versions/{n}?seat={seat}", f"/games/{self.game_id}/versions/{n}?seat={seat}", {}
+                )
         if final["status"] == "finished":
             self.get("end record", f"/games/{self.game_id}/record", {})
         games = services(self.app).games
@@ -168,7 +170,14 @@ def _play(app, clock: Clock, title: str) -> dict[str, str]:
             resigned = True
             continue
         if kind == "bot":
-            games.act(game_id, None, rng.choice(state.legal_moves(seat)), stored.version, bot_seat=seat, wake_bots=False)
+            games.act(
+                game_id,
+                None,
+                rng.choice(state.legal_moves(seat)),
+                stored.version,
+                bot_seat=seat,
+                wake_bots=False,
+            )
             continue
         listing = client.get(f"/games/{game_id}/moves", headers=bearer(game.tokens[seat])).get_json()
         move = rng.choice(listing["moves"])["move"]

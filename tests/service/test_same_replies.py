@@ -105,9 +105,15 @@ class Reader:
         for who, headers in self.readers():
             self.get(f"end game {who}", f"/games/{self.game_id}", headers)
             self.get(f"end events {who}", f"/games/{self.game_id}/events", headers)
+            for after in (0, last // 2):
+                self.get(
+                    f"end stream after {after} {who}",
+                    f"/games/{self.game_id}/events",
+                    {**headers, "Accept": "text/event-stream", "Last-Event-ID": str(after)},
+                )
             self.get(
                 f"end stream {who}",
-                f"/games/{self.game_id}/events?since=0",
+                f"/games/{self.game_id}/events",
                 {**headers, "Accept": "text/event-stream"},
             )
             self.get(f"end board.svg {who}", f"/games/{self.game_id}/board.svg", headers)

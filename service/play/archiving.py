@@ -58,6 +58,20 @@ def replayed_snapshots(
     return snapshots, replay(state, entries, on_version=keep, on_move=keep_events).to_dict()
 
 
+def whole_entries(meta: dict[str, Any], raws: list[bytes]) -> list[LogEntry]:
+    """A game's log as Redis kept it (``raws``), each entry whole: a move's with the events the
+    replay of its move makes (``store.logform``)."""
+    kept = [decoded(raw, version) for version, raw in enumerate(raws, start=1)]
+    made: dict[int, list[Any]] = {}
+
+    def keep_events(entry: LogEntry, events: list[Any], _: State) -> None:
+        if not is_whole(entry):
+            made[entry["version"]] = orjson.loads(orjson.dumps(events))
+
+    replay(initial_state(meta), kept, on_move=keep_events)
+    return [entry if is_whole(entry) else made_whole(entry, made[entry["version"]]) for entry in kept]
+
+
 def _whole_log(raws: list[bytes], entries: list[LogEntry], made: dict[int, list[Any]]) -> list[bytes]:
     """Each entry as the archive keeps it, whole: as Redis kept it when it was (a seat change, an
     entry written before the compact form), else with the events its replay made (none but the

@@ -150,8 +150,9 @@ class Versions:
 
     def _replay(self, stored: StoredGame, version: int) -> tuple[State, LogEntry | None]:
         """The state at ``version`` and the log entry that made it (None for version 0)."""
-        start, state = self.nearest_state(stored, version)
-        entries = self._kept(stored, max(start, 1), version)
+        # From before the version's own move: its replay makes the events the entry shows.
+        start, state = self.nearest_state(stored, max(version - 1, 0))
+        entries = self._kept(stored, start + 1, version)
         made: list[LogEntry] = []
 
         def keep(reached: int, reached_state: State) -> None:
@@ -168,8 +169,7 @@ class Versions:
             return state, None
         last = entries[-1]
         if not is_whole(last):
-            # Replayed above, or (the state kept at the version itself) made by the log's replay.
-            last = made[0] if made else self._entries(stored, version, version)[0]
+            last = made[0]
         return state, last
 
     # ---- the seats at a version --------------------------------------------------------------

@@ -61,7 +61,7 @@ def encoded(entry: LogEntry) -> bytes:
     ]
     while fields[-1] is None:
         fields.pop()
-    return cast(bytes, msgpack.packb(fields, use_bin_type=True))
+    return msgpack.packb(fields, use_bin_type=True)
 
 
 def decoded(raw: bytes, version: int) -> LogEntry:

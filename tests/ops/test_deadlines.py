@@ -12,13 +12,17 @@ import redis
 import requests
 
 from service.store.keys import DEADLINES, game_key, index_of, log_key
+from service.store.logform import decoded
 
 TURN = 10
 FAST = {"SKYLINE_SWEEP_SECONDS": "1"}
 
 
 def entries(connection, game_id):
-    return [orjson.loads(raw) for raw in connection.lrange(log_key(game_id), 0, -1)]
+    # As Redis keeps them (service.store.logform): the service's own events of a move (a
+    # timeout's) are its leading ones; the rules' are made by replay, not read here.
+    kept = [decoded(raw, n) for n, raw in enumerate(connection.lrange(log_key(game_id), 0, -1), start=1)]
+    return [{**entry, "events": entry.get("events", entry.get("leading_events"))} for entry in kept]
 
 
 def wait_for(condition, timeout, what):

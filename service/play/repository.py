@@ -50,7 +50,7 @@ from ..store.records import GameMeta, LogEntry, StoredGame
 from ..store.roundtrip import Command
 from .checkpoints import Checkpoints
 from .errors import ArchiveUnreachable, GameNotFound
-from .replay import engine_of, initial_state, replay
+from .replay import OnVersion, engine_of, initial_state, replay
 from .times import utc_datetime
 
 log = logging.getLogger("skyline.repository")
@@ -234,7 +234,9 @@ class GameRepository:
             replay(state, between, after=start, on_version=self._checkpoint(game_id))
         return state
 
-    def _checkpoint(self, game_id: str) -> Any:
+    def _checkpoint(self, game_id: str) -> OnVersion:
+        """What a replay calls after each version: the state kept every ``EVENTS_CHECKPOINT_EVERY``."""
+
         def keep(version: int, state: State) -> None:
             if version % EVENTS_CHECKPOINT_EVERY == 0:
                 self.checkpoints.put(game_id, version, orjson.dumps(state.to_dict(copy=False)))

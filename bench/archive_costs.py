@@ -18,6 +18,13 @@ then the same games' ``archived_game`` (the snapshots replayed by the engine, CP
 alone, to tell the replay from the write. Last, PostgreSQL's bytes per archived game
 (``pg_total_relation_size`` of the archive's tables, divided by the games).
 
+Before and after the compact log (issue 62), in one run: each ended game's log is also written,
+in a scratch key, as today's release wrote it (each entry whole: its events, as JSON) and as JSON
+without the events, and measured the same way ("before" and "JSON, no events" bytes per version).
+Latency (p50/p99, in this process, no HTTP): each move (``Games.act``), a live read
+(``Games.show``) and a version read at a random n (``Versions.show``), live before the archive
+and archived after the grace (the archive's log and snapshots).
+
 Usage:
     python bench/archive_costs.py [--games-per-title 10] [--seed 54] [--max-moves 3000]
 Not a test; record the printed tables in bench/RESULTS.md.
@@ -37,6 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import orjson  # noqa: E402
 import psycopg  # noqa: E402
 import redis  # noqa: E402
 
@@ -49,9 +57,14 @@ from service.play.games import Games  # noqa: E402
 from service.run.embedded import EmbeddedRedis  # noqa: E402
 from service.run.postgres import EmbeddedPostgres  # noqa: E402
 from service.store.archiving import ArchiveDue  # noqa: E402
-from service.store.keys import ARCHIVE_DUE, game_key  # noqa: E402
+from service.store.keys import ARCHIVE_DUE, game_key, log_key  # noqa: E402
 from service.store.partitioned import PartitionedIndex
 from skyline.web import api_app  # noqa: E402
+
+try:  # the compact log (issue 62); absent from the releases before it
+    from service.store.logform import LEADING
+except ImportError:  # pragma: no cover
+    LEADING = ""
 from worker.archiver import Archiver  # noqa: E402
 
 # Longer than the archiving of every game takes, so that each is measured inside its grace.
@@ -78,6 +91,38 @@ class Played:
     after_grace_bytes: int = -1
     ended: bool = False
     samples: dict[int, int] = field(default_factory=dict)
+    move_seconds: list[float] = field(default_factory=list)
+    before_bytes: int = 0  # its keys with the log as today's release wrote it
+    no_events_bytes: int = 0  # with the log as JSON without the events
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def log_forms(games: Games, client: redis.Redis, played: Played) -> None:
+    """The game's bytes with its log in the two other forms, in a scratch key of its slot."""
+    stored = games.read(played.id)
+    whole = games.log(stored)
+    scratch = log_key(played.id) + ":bench"
+    log_bytes = int(client.memory_usage(log_key(played.id), samples=0) or 0)
+    for form, entries in (
+        ("before", [orjson.dumps(entry) for entry in whole]),
+        (
+            "no_events",
+            [
+                orjson.dumps({k: v for k, v in entry.items() if k not in ("events", LEADING)})
+                for entry in whole
+            ],
+        ),
+    ):
+        client.delete(scratch)
+        if entries:
+            client.rpush(scratch, *entries)
+        other = int(client.memory_usage(scratch, samples=0) or 0)
+        setattr(played, f"{form}_bytes", played.ended_bytes - log_bytes + other)
+    client.delete(scratch)
 
 
 def play(games: Games, client: redis.Redis, title: str, rng: random.Random, limit: int) -> Played:
@@ -93,15 +138,34 @@ def play(games: Games, client: redis.Redis, title: str, rng: random.Random, limi
         if stored.version % 8 == 0:
             played.samples[stored.version] = game_bytes(client, played.id)
         seat = state.to_act()[0]
-        games.act(
-            played.id, tokens[seat], rng.choice(state.legal_moves(seat)), stored.version, wake_bots=False
-        )
+        move = rng.choice(state.legal_moves(seat))
+        started = time.perf_counter()
+        games.act(played.id, tokens[seat], move, stored.version, wake_bots=False)
+        played.move_seconds.append(time.perf_counter() - started)
     final = games.read(played.id)
     played.version, played.ended = final.version, final.status != "active"
     middle = min(played.samples, key=lambda version: abs(version - played.version / 2))
     played.live_bytes = played.samples[middle]
     played.ended_bytes = game_bytes(client, played.id)
+    log_forms(games, client, played)
     return played
+
+
+def read_latency(
+    app: object, played: list[Played], rng: random.Random, reads: int
+) -> tuple[list[float], list[float]]:
+    """Seconds of ``reads`` live reads and as many version reads (a random n) per game, in turn."""
+    found = services(app)
+    live, versions = [], []
+    for game in played:
+        for _ in range(reads):
+            started = time.perf_counter()
+            found.games.show(game.id, None)
+            live.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            found.versions.show(game.id, rng.randint(0, game.version), None)
+            versions.append(time.perf_counter() - started)
+    return live, versions
 
 
 def archive_all(client: redis.Redis, url: str, grace: int) -> tuple[int, float]:
@@ -160,6 +224,7 @@ def main() -> None:
         )
         assert int(PartitionedIndex(client, ARCHIVE_DUE).size()) == len(played)
 
+        live_reads, live_versions = read_latency(app, played, rng, 20)
         # The replay alone (CPU), over the games as Redis holds them, before they are archived.
         due = ArchiveDue(client)
         started = time.perf_counter()
@@ -180,6 +245,7 @@ def main() -> None:
         for game in played:
             game.after_grace_bytes = game_bytes(client, game.id)
         stored_bytes = archive_bytes(postgres.url)
+        _, archived_versions = read_latency(app, played, rng, 20)
 
         print(
             "| title | games | versions (median) | live bytes (median) | ended "
@@ -200,6 +266,45 @@ def main() -> None:
                 f"| {median([g.live_bytes for g in mine])} | {median([g.ended_bytes for g in mine])} "
                 f"| {median([g.archived_bytes for g in mine])} | {max(g.after_grace_bytes for g in mine)} |"
             )
+        print()
+        print("Redis bytes per version at the game's end (ended bytes over versions):")
+        print()
+        print(
+            "| title | before: median | before: largest | JSON, no events: median "
+            "| now: median | now: largest |"
+        )
+        print("|---|---|---|---|---|---|")
+        per_version: list[float] = []
+        for title in sorted(registry.GAMES):
+            mine = [game for game in played if game.title == title and game.version]
+            if not mine:
+                continue
+            now = [game.ended_bytes / game.version for game in mine]
+            before = [game.before_bytes / game.version for game in mine]
+            no_events = [game.no_events_bytes / game.version for game in mine]
+            per_version.append(statistics.median(now))
+            print(
+                f"| {title} | {statistics.median(before):.0f} | {max(before):.0f} "
+                f"| {statistics.median(no_events):.0f} | {statistics.median(now):.0f} | {max(now):.0f} |"
+            )
+        print()
+        print(f"Median over the titles (now): {statistics.median(per_version):.0f} bytes a version")
+        moves = [seconds for game in played for seconds in game.move_seconds]
+        print()
+        print("| latency (ms) | count | p50 | p99 | p99 / live read's |")
+        print("|---|---|---|---|---|")
+        live_p99 = percentile(live_reads, 0.99)
+        for name, values in (
+            ("a move (Games.act)", moves),
+            ("a live read (Games.show)", live_reads),
+            ("a version read, live (random n)", live_versions),
+            ("a version read, archived (random n)", archived_versions),
+        ):
+            print(
+                f"| {name} | {len(values)} | {percentile(values, 0.5) * 1000:.2f} "
+                f"| {percentile(values, 0.99) * 1000:.2f} | {percentile(values, 0.99) / live_p99:.1f} |"
+            )
+        print()
         total_versions = sum(game.version for game in played)
         print()
         print("| archiver | games | versions | seconds | games/s | versions/s |")

@@ -129,7 +129,12 @@ def stream(games: Games, game_id: str, token: str | None, last_event_id: str | N
                     return
             if first or feed.moved_past(sent):
                 first = False
-                entries, status, gone = feed.read(client, sent)
+                try:
+                    entries, status, gone = feed.read(
+                        client, sent, lambda after, kept: games.repository.whole(game_id, after, kept)
+                    )
+                except GameNotFound:  # Redis let the game go while its moves were replayed
+                    entries, status, gone = [], feed.status, True
                 if gone:
                     # Redis let the game go once the archive held it: the rest of its log is the
                     # archive's, and the stream ends as it would have on Redis. ``gone`` only

@@ -1,8 +1,10 @@
 """An ended game as the archive keeps it: built from what Redis holds, its snapshots replayed
 (``replay.py``). Reading it back is the repository's (``repository.py``).
 
-The JSON travels untouched (the meta, each log entry and the final state as Redis holds them):
-a read from the archive answers byte for byte what a read from Redis did. The snapshots
+The JSON travels untouched (the meta, each log entry and the final state as Redis holds them; a
+move's entry, which Redis keeps without its events, is written whole, its events made by the
+replay below, as a live read makes them): a read from the archive answers byte for byte what a
+read from Redis did. The snapshots
 (``snapshot_versions``: 0, every 64 versions) are the engine's states along the way, replayed
 from the stored seed through the rules of the game's title: moves only, since seat changes
 (joins, resignations, an abort) change the seats, not the state. The replay must end on the
@@ -24,6 +26,7 @@ from engines.core.errors import RulesError
 from ..archive.records import ArchivedGame, ArchivedSeat, EndStatus, Snapshot, snapshot_versions
 from ..archive.records import LogEntry as ArchivedEntry
 from ..store.archiving import EndedGame
+from ..store.logform import decoded, is_whole, made_whole
 from ..store.records import LogEntry
 from .replay import engine_of, initial_state, replay
 from .results import game_result
@@ -32,9 +35,12 @@ from .times import utc_datetime
 log = logging.getLogger("skyline.archiving")
 
 
-def replayed_snapshots(meta: dict[str, Any], entries: list[LogEntry]) -> tuple[list[Snapshot], Any]:
+def replayed_snapshots(
+    meta: dict[str, Any], entries: list[LogEntry], made: dict[int, list[Any]] | None = None
+) -> tuple[list[Snapshot], Any]:
     """The states at ``snapshot_versions`` before the last version, and the replayed final state
-    (the engine's ``to_dict()``)."""
+    (the engine's ``to_dict()``). ``made``: filled with the rules' events of each move Redis kept
+    without them (``store.logform``), by version."""
     last = len(entries)
     wanted = set(snapshot_versions(last)) - {last}
     snapshots = []
@@ -43,9 +49,37 @@ def replayed_snapshots(meta: dict[str, Any], entries: list[LogEntry]) -> tuple[l
         if version in wanted:
             snapshots.append(Snapshot(version, orjson.dumps(state.to_dict())))
 
+    def keep_events(entry: LogEntry, events: list[Any], _: State) -> None:
+        if made is not None and not is_whole(entry):
+            made[entry["version"]] = orjson.loads(orjson.dumps(events))
+
     state = initial_state(meta)  # the rules the game was played under
     keep(0, state)
-    return snapshots, replay(state, entries, on_version=keep).to_dict()
+    return snapshots, replay(state, entries, on_version=keep, on_move=keep_events).to_dict()
+
+
+def whole_entries(meta: dict[str, Any], raws: list[bytes]) -> list[LogEntry]:
+    """A game's log as Redis kept it (``raws``), each entry whole: a move's with the events the
+    replay of its move makes (``store.logform``)."""
+    kept = [decoded(raw, version) for version, raw in enumerate(raws, start=1)]
+    made: dict[int, list[Any]] = {}
+
+    def keep_events(entry: LogEntry, events: list[Any], _: State) -> None:
+        if not is_whole(entry):
+            made[entry["version"]] = orjson.loads(orjson.dumps(events))
+
+    replay(initial_state(meta), kept, on_move=keep_events)
+    return [entry if is_whole(entry) else made_whole(entry, made[entry["version"]]) for entry in kept]
+
+
+def _whole_log(raws: list[bytes], entries: list[LogEntry], made: dict[int, list[Any]]) -> list[bytes]:
+    """Each entry as the archive keeps it, whole: as Redis kept it when it was (a seat change, an
+    entry written before the compact form), else with the events its replay made (none but the
+    service's own if the replay failed: the moves are kept all the same)."""
+    return [
+        raw if is_whole(entry) else orjson.dumps(made_whole(entry, made.get(entry["version"], [])))
+        for raw, entry in zip(raws, entries, strict=True)
+    ]
 
 
 def _started_at(meta: dict[str, Any], entries: list[dict[str, Any]]) -> datetime.datetime | None:
@@ -62,13 +96,16 @@ def _started_at(meta: dict[str, Any], entries: list[dict[str, Any]]) -> datetime
 def archived_game(ended: EndedGame) -> ArchivedGame:
     """What ``Archive.write_game`` takes for ``ended`` (raises InvalidArchive if it cannot be)."""
     meta = orjson.loads(ended.meta)
-    entries = [orjson.loads(raw) for raw in ended.log]
+    kept = [decoded(raw, version) for version, raw in enumerate(ended.log, start=1)]
     stored_state = orjson.loads(ended.state)
     status: EndStatus = ended.status  # type: ignore[assignment]  # checked by write_game
+    made: dict[int, list[Any]] = {}
     try:
-        snapshots, replayed = replayed_snapshots(meta, entries)
+        snapshots, replayed = replayed_snapshots(meta, kept, made)
     except (RulesError, KeyError, ValueError, TypeError) as error:
         snapshots, replayed = [], error
+    whole_log = _whole_log(ended.log, kept, made)
+    entries = [orjson.loads(raw) for raw in whole_log]
     if replayed != stored_state:
         log.error(
             "an ended game's log does not replay to its stored state; archived with its final state only",
@@ -92,7 +129,7 @@ def archived_game(ended: EndedGame) -> ArchivedGame:
         ended_at=utc_datetime(ended.updated),
         log=tuple(
             ArchivedEntry(version, raw, utc_datetime(entry["at"]))
-            for version, (raw, entry) in enumerate(zip(ended.log, entries, strict=True), start=1)
+            for version, (raw, entry) in enumerate(zip(whole_log, entries, strict=True), start=1)
         ),
         seats=tuple(
             # A seat bound to a player (service.play.players) keeps its id: the player's history.

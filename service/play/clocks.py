@@ -34,7 +34,8 @@ def timeouts_in_a_row(log: list[LogEntry], seat: int) -> int:
     for entry in reversed(log):
         if entry["seat"] != seat or "move" not in entry:
             continue
-        events = entry["events"]
+        # The service's own events come first; Redis keeps a move's apart (store.logform).
+        events = entry["events"] if "events" in entry else entry.get("leading_events", [])
         if events and events[0].get("type") == "turn_timed_out":
             count += 1
         else:

@@ -629,7 +629,9 @@ class Games:
                 "version": stored.version + 1,
                 "seat": seat,
                 "move": applied,
-                "events": events,
+                # The rules' events are not kept: the replay of the move makes them again
+                # (service.store.logform); the service's own that came first are.
+                "leading_events": list(leading_events or []),
                 "at": now,
                 # Who acts next, and the status: what the version announces to webhooks
                 # (service.play.webhooks), read from the log without the state.

@@ -11,7 +11,12 @@ What it answers, in the shapes Redis gives them (the JSON travels untouched, so 
 archive answers byte for byte what a read from Redis did):
 
 - ``read``: the game at its last version (``StoredGame``; ``archived`` says where it was found);
-- ``log``: its log entries between two versions;
+- ``log``: its log entries between two versions, each with its events: Redis keeps a move's
+  entry without them (``store.logform``), and they are made here by the one replay
+  (``replay.py``) from a state this process keeps (``checkpoints``: every
+  ``EVENTS_CHECKPOINT_EVERY`` versions, and where the last read ended, so that a stream's next
+  read replays only the moves since); ``log_as_kept`` gives the entries as kept, for a reader
+  of moves and seat changes only (a replay's);
 - ``snapshot``: the archive's state at or before a version, where a replay may start.
 
 The archive is opened at the first read that needs it: most processes serve live games only, and a
@@ -30,16 +35,22 @@ from __future__ import annotations
 import atexit
 import logging
 import threading
+from typing import Any
 
 import orjson
+
+from engines.core import State
 
 from ..archive.archive import Archive, ArchiveUnavailable
 from ..archive.records import END_STATUSES, PlayerGame
 from ..store.archiving import ArchivedIds
 from ..store.games import GameMissing, GameStore, LiveRead
-from ..store.records import LogEntry, StoredGame
+from ..store.logform import is_whole, made_whole
+from ..store.records import GameMeta, LogEntry, StoredGame
 from ..store.roundtrip import Command
+from .checkpoints import Checkpoints
 from .errors import ArchiveUnreachable, GameNotFound
+from .replay import OnVersion, engine_of, initial_state, replay
 from .times import utc_datetime
 
 log = logging.getLogger("skyline.repository")
@@ -47,6 +58,10 @@ log = logging.getLogger("skyline.repository")
 # How long a read waits for one of the archive's connections, all busy with other reads, before it
 # answers 503 (a PostgreSQL that is away is a 503 at once: Archive's circuit).
 ARCHIVE_WAIT_SECONDS = 10.0
+# The states the log's events are replayed from: one every so many versions of a game, and the
+# last one a read reached; bounded in bytes, least recently used dropped.
+EVENTS_CHECKPOINT_EVERY = 32
+EVENTS_CHECKPOINT_BYTES = 32 * 1024 * 1024
 
 
 class GameRepository:
@@ -66,6 +81,7 @@ class GameRepository:
         self._archive: Archive | None = None
         self._lock = threading.Lock()
         self.archived_ids = ArchivedIds(store.redis)
+        self.checkpoints = Checkpoints(EVENTS_CHECKPOINT_BYTES)
 
     # ---- the archive, opened on first use ------------------------------------------------------
     @property
@@ -144,8 +160,14 @@ class GameRepository:
 
     def log(self, stored: StoredGame, after: int = 0, through: int | None = None) -> list[LogEntry]:
         """The log entries that made versions ``after`` + 1 to ``through`` (default: the game's
-        version as read), in order: Redis's while it holds them all, else the archive's; GameNotFound
-        when neither does (an ended game Redis let go with no archive to keep it)."""
+        version as read), in order, each with its events: Redis's while it holds them all, else
+        the archive's; GameNotFound when neither does (an ended game Redis let go with no archive
+        to keep it)."""
+        return self.made_whole(stored.id, stored.meta, after, self.log_as_kept(stored, after, through))
+
+    def log_as_kept(self, stored: StoredGame, after: int = 0, through: int | None = None) -> list[LogEntry]:
+        """``log``'s entries as they are kept: a move's in Redis without its events (its seat and
+        move are there: what a replay reads)."""
         last = stored.version if through is None else min(through, stored.version)
         if last <= after:
             return []
@@ -163,6 +185,63 @@ class GameRepository:
             if len(kept) == wanted:
                 return [orjson.loads(entry.entry) for entry in kept]
         raise GameNotFound(stored.id)
+
+    # ---- the events of the log, made by replay ---------------------------------------------
+    def whole(self, game_id: str, after: int, entries: list[LogEntry]) -> list[LogEntry]:
+        """``made_whole`` for a reader that has the entries but not the game (a stream's feed)."""
+        if all(is_whole(entry) for entry in entries):
+            return entries
+        try:
+            meta = self.store.load(game_id, parse_state=False).meta
+        except GameMissing:
+            raise GameNotFound(game_id) from None
+        return self.made_whole(game_id, meta, after, entries)
+
+    def made_whole(self, game_id: str, meta: GameMeta, after: int, entries: list[LogEntry]) -> list[LogEntry]:
+        """``entries`` (those after version ``after``, in order) each with its events: a move's kept
+        without them has them made by the replay of its move, from the state at ``after``."""
+        if all(is_whole(entry) for entry in entries):
+            return entries
+        state = self.state_at(game_id, meta, after)
+        made: dict[int, list[Any]] = {}
+
+        def keep_events(entry: LogEntry, events: list[Any], _: State) -> None:
+            if not is_whole(entry):
+                # Written now: the events may hold the state's own lists, which later moves change.
+                made[entry["version"]] = orjson.loads(orjson.dumps(events))
+
+        replay(state, entries, after=after, on_move=keep_events, on_version=self._checkpoint(game_id))
+        last = entries[-1]["version"] if entries else after
+        self.checkpoints.put(game_id, last, orjson.dumps(state.to_dict(copy=False)))
+        return [entry if is_whole(entry) else made_whole(entry, made[entry["version"]]) for entry in entries]
+
+    def state_at(self, game_id: str, meta: GameMeta, version: int) -> State:
+        """The engine's state of a game Redis holds at ``version``: from the nearest state kept at
+        or before it (else the setup), by the replay of the moves since."""
+        game = engine_of(meta)
+        every = EVENTS_CHECKPOINT_EVERY
+        for mark in (version, *range(version - version % every, 0, -every)):
+            kept = self.checkpoints.get(game_id, mark)
+            if kept is not None:
+                start, state = mark, game.restore(orjson.loads(kept))
+                break
+        else:
+            start, state = 0, initial_state(meta)
+        if start < version:
+            between = self.store.log(game_id, start, version - 1)
+            if len(between) != version - start:
+                raise GameNotFound(game_id)  # Redis let the game go meanwhile
+            replay(state, between, after=start, on_version=self._checkpoint(game_id))
+        return state
+
+    def _checkpoint(self, game_id: str) -> OnVersion:
+        """What a replay calls after each version: the state kept every ``EVENTS_CHECKPOINT_EVERY``."""
+
+        def keep(version: int, state: State) -> None:
+            if version % EVENTS_CHECKPOINT_EVERY == 0:
+                self.checkpoints.put(game_id, version, orjson.dumps(state.to_dict(copy=False)))
+
+        return keep
 
     def snapshot(self, stored: StoredGame, version: int) -> tuple[int, bytes] | None:
         """The version and state (JSON) of the archive's latest snapshot at or before ``version``,

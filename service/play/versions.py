@@ -21,14 +21,17 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 import orjson
 
 from engines.core import State
 
 from ..archive.records import SNAPSHOT_EVERY
+from ..store.logform import is_whole, made_whole
 from ..store.records import GameMeta, GameResult, LogEntry, SeatRecord, StoredGame
 from . import auth
+from .checkpoints import Checkpoints
 from .deadlines import next_deadlines
 from .deadlines import shown as shown_deadlines
 from .errors import NoSuchSeat, SeatViewWhileRunning, VersionNotFound
@@ -45,38 +48,6 @@ _LOG_BATCH = 256
 # The events that change a seat (service.play.seats); a seat_joined "again" is a rematch's token
 # issued anew, which changes nothing.
 _SEAT_EVENTS = frozenset({"seat_joined", "seat_left", "seat_resigned"})
-
-
-class Checkpoints:
-    """States of games at versions, as JSON, least recently used dropped beyond ``max_bytes``."""
-
-    def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self.size = 0
-        self._entries: OrderedDict[tuple[str, int], bytes] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, game_id: str, version: int) -> bytes | None:
-        with self._lock:
-            found = self._entries.get((game_id, version))
-            if found is not None:
-                self._entries.move_to_end((game_id, version))
-            return found
-
-    def put(self, game_id: str, version: int, state: bytes) -> None:
-        if len(state) > self.max_bytes:
-            return
-        with self._lock:
-            old = self._entries.pop((game_id, version), None)
-            self.size -= len(old) if old is not None else 0
-            self._entries[(game_id, version)] = state
-            self.size += len(state)
-            while self.size > self.max_bytes:
-                _, dropped = self._entries.popitem(last=False)
-                self.size -= len(dropped)
-
-    def __len__(self) -> int:
-        return len(self._entries)
 
 
 @dataclass
@@ -144,6 +115,10 @@ class Versions:
         """The log entries of versions ``first``..``last`` (both included), wherever the game lives."""
         return self.repository.log(stored, first - 1, last)
 
+    def _kept(self, stored: StoredGame, first: int, last: int) -> list[LogEntry]:
+        """``_entries`` as they are kept: a move's perhaps without its events (its move is there)."""
+        return self.repository.log_as_kept(stored, first - 1, last)
+
     # ---- the state at a version ----------------------------------------------------------
     def nearest_state(self, stored: StoredGame, version: int) -> tuple[int, State]:
         """The nearest state known at or before ``version``: a checkpoint of this process, the
@@ -175,15 +150,27 @@ class Versions:
 
     def _replay(self, stored: StoredGame, version: int) -> tuple[State, LogEntry | None]:
         """The state at ``version`` and the log entry that made it (None for version 0)."""
-        start, state = self.nearest_state(stored, version)
-        entries = self._entries(stored, max(start, 1), version)
+        # From before the version's own move: its replay makes the events the entry shows.
+        start, state = self.nearest_state(stored, max(version - 1, 0))
+        entries = self._kept(stored, start + 1, version)
+        made: list[LogEntry] = []
 
         def keep(reached: int, reached_state: State) -> None:
             if reached % self.every == 0:
                 self.checkpoints.put(stored.id, reached, orjson.dumps(reached_state.to_dict(copy=False)))
 
-        replay(state, entries, after=start, on_version=keep)
-        return state, (entries[-1] if entries else None)
+        def make_last(entry: LogEntry, events: list[Any], _: State) -> None:
+            # The events of the version's own move, written at once (they may hold the state's lists).
+            if entry["version"] == version and not is_whole(entry):
+                made.append(made_whole(entry, orjson.loads(orjson.dumps(events))))
+
+        replay(state, entries, after=start, on_version=keep, on_move=make_last)
+        if not entries:
+            return state, None
+        last = entries[-1]
+        if not is_whole(last):
+            last = made[0]
+        return state, last
 
     # ---- the seats at a version --------------------------------------------------------------
     def _seat_changes(self, stored: StoredGame) -> list[LogEntry]:
@@ -198,7 +185,7 @@ class Versions:
             start = history.read_to
             while start < stored.version:
                 last = min(stored.version, start + _LOG_BATCH)
-                batch = self._entries(stored, start + 1, last)
+                batch = self._kept(stored, start + 1, last)
                 changes.extend(entry for entry in batch if "move" not in entry)
                 start = last
             history = SeatHistory(start, changes)
@@ -336,12 +323,14 @@ class Versions:
         while entry is not None:
             if "deadlines" in entry:
                 return entry["deadlines"]
-            if not all(event["type"] == "seat_joined" and event.get("again") for event in entry["events"]):
+            if "move" in entry or not all(
+                event["type"] == "seat_joined" and event.get("again") for event in entry["events"]
+            ):
                 # A commit that handed turns on (a start, a resignation) wrote its deadlines, and
                 # left none in its entry only when there were none: no human seat to act.
                 return {}
             version -= 1
-            entry = self._entries(stored, version, version)[0] if version > 0 else None
+            entry = self._kept(stored, version, version)[0] if version > 0 else None
         created = next_deadlines(then, status, state.to_act(), None, None, stored.meta["created"])
         return shown_deadlines(created or {})
 

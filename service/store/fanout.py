@@ -40,8 +40,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import orjson
-
 from .connect import StoreRedis, is_cluster
 from .keys import (
     EVENTS_PATTERN,
@@ -53,9 +51,13 @@ from .keys import (
     parse_revoked_message,
     partition_channels,
 )
+from .logform import decoded
 from .records import LogEntry
 
 log = logging.getLogger(__name__)
+
+# What a stream's reader makes of entries read after a version: each with its events.
+MakeWhole = Callable[[int, list[LogEntry]], list[LogEntry]]
 
 # Entries kept per game for the streams that wake late; a stream further behind reads Redis.
 KEPT_ENTRIES = 64
@@ -97,8 +99,12 @@ class Feed:
     def moved_past(self, version: int) -> bool:
         return self.must_read or self.published > version
 
-    def read(self, client: StoreRedis, after: int) -> tuple[list[LogEntry], str, bool]:
-        """The log entries after version ``after``, the game's status, and whether it is gone."""
+    def read(
+        self, client: StoreRedis, after: int, made_whole: MakeWhole | None = None
+    ) -> tuple[list[LogEntry], str, bool]:
+        """The log entries after version ``after``, the game's status, and whether it is gone.
+        ``made_whole``: the entries read, with their events (a move's are made by replay:
+        ``logform``), kept for every stream of the game in this process."""
         with self.lock:
             missing = any(v not in self.entries for v in range(after + 1, self.through + 1))
             if self.must_read or self.published > self.through or missing:
@@ -110,8 +116,8 @@ class Feed:
                 if version is None:
                     self.gone = True
                     return [], self.status, True
-                for raw in raw_entries:
-                    entry: LogEntry = orjson.loads(raw)
+                decoded_entries = [decoded(raw, at) for at, raw in enumerate(raw_entries, start=after + 1)]
+                for entry in made_whole(after, decoded_entries) if made_whole else decoded_entries:
                     self.entries[entry["version"]] = entry
                 self.through = max(self.through, int(version))
                 self.published = max(self.published, self.through)

@@ -3,7 +3,8 @@
 Keys share a hash tag (``sk:{<id>}:...``; the layout is in ``service.store.keys``) so one
 game's keys live in one Redis Cluster slot and a Lua script may touch them together. Every
 write is a compare-and-set on the version, done in one Lua script: two racing moves can never
-both land, and no update is lost. Values are JSON (orjson), never pickle.
+both land, and no update is lost. Values are JSON (orjson), never pickle; a move's log entry is
+kept compact (msgpack, its events left to the replay: ``store.logform``).
 
 This module knows nothing of Flask; the worker uses it as the API does.
 """
@@ -34,6 +35,7 @@ from .keys import (
     log_key,
     webhooks_key,
 )
+from .logform import decoded, encoded
 from .partitioned import PartitionedIndex
 from .partitions import partition_of
 from .players import PlayerOverCap, PlayerStore, Reservation
@@ -178,7 +180,7 @@ def read_live(client: StoreRedis, game_id: str) -> tuple[GameMeta, list[LogEntry
     if meta is None:
         return None
     entries = cast(list[bytes], client.lrange(log_key(game_id), 0, -1))
-    return orjson.loads(cast(bytes, meta)), [orjson.loads(raw) for raw in entries]
+    return orjson.loads(cast(bytes, meta)), [decoded(raw, at) for at, raw in enumerate(entries, start=1)]
 
 
 class GameStore:
@@ -319,7 +321,7 @@ class GameStore:
             expected_version,
             orjson.dumps(state),
             status,
-            orjson.dumps(log_entry),
+            encoded(log_entry),
             ttl,
             events_channel_of(game_id),
             idem_reply,
@@ -340,8 +342,12 @@ class GameStore:
         return int(result)
 
     def log(self, game_id: str, start: int = 0, end: int = -1) -> list[LogEntry]:
-        """Log entries from index ``start`` (entry i is the move that made version i + 1)."""
-        return [orjson.loads(raw) for raw in self.redis.lrange(log_key(game_id), start, end)]
+        """Log entries from index ``start`` (entry i is the move that made version i + 1), as
+        Redis keeps them: a move's without its events (``logform``; the repository makes them)."""
+        if start < 0:
+            raise ValueError("the log is read from an index of its own, not from its end")
+        raws = cast(list[bytes], self.redis.lrange(log_key(game_id), start, end))
+        return [decoded(raw, version) for version, raw in enumerate(raws, start=start + 1)]
 
     def idempotent_reply(self, game_id: str, key: str) -> dict[str, Any] | None:
         raw = self.redis.get(idempotency_key(game_id, key))

@@ -44,6 +44,7 @@ from .keys import (
     player_live_games_key,
     revoked_message,
 )
+from .logform import decoded
 from .records import GameMeta
 
 # A seat bound to a player is first entered in the player's own slot, then written in the game's:
@@ -387,7 +388,7 @@ class PlayerStore:
                     "meta": orjson.loads(meta),
                     "updated": float(updated or 0),
                     "deadlines": orjson.loads(deadlines) if deadlines else {},
-                    "last": orjson.loads(last) if last is not None else None,
+                    "last": decoded(last, int(version)) if last is not None else None,
                     # Who acts at version 0 (games created with players: store.games).
                     "first_to_act": orjson.loads(first) if first else None,
                 }

@@ -106,7 +106,10 @@ class LogEntry(TypedDict):
 
     version: int
     seat: int | None  # who made it; None: the service itself (an idle game's expiry)
-    events: list[ServiceEvent]
+    # A move's as Redis keeps it has none: the rules' are made again by replay, after the
+    # service's own in ``leading_events`` (store.logform); every reader gets them made.
+    events: NotRequired[list[ServiceEvent]]
+    leading_events: NotRequired[list[ServiceEvent]]
     at: float  # Unix time of the commit
     # Read by the webhooks' fan-out without the state (service.play.webhooks).
     status: str  # waiting, active, finished, aborted or expired

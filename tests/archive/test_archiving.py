@@ -14,10 +14,12 @@ import orjson
 import psycopg
 
 from service.archive.archive import Archive
+from service.http.services import services
 from service.play.archiving import archived_game, replayed_snapshots
 from service.run.postgres import EmbeddedPostgres
 from service.store.archiving import ArchiveDue
 from service.store.keys import ARCHIVE_DUE, game_key, index_keys, index_of, log_key
+from service.store.logform import decoded
 from service.store.partitioned import PartitionedIndex
 from worker.archiver import MAX_RETRY_SECONDS, Archiver
 
@@ -55,7 +57,9 @@ def test_a_finished_and_an_aborted_game_are_archived_once_then_expire_after_the_
     aborted = waiting["id"]
     assert PartitionedIndex(redis_client, ARCHIVE_DUE).size() == 2
     before = redis_client.hgetall(game_key(finished))
-    log = redis_client.lrange(log_key(finished), 0, -1)
+    # The log as every reader reads it (each entry whole), which the archive keeps as it is.
+    games = services(client.application).games
+    log = [orjson.dumps(entry) for entry in games.log(games.read(finished))]
 
     assert archiver.archive_once() == {"written": 2, "already": 0, "retried": 0, "gone": 0}
     assert PartitionedIndex(redis_client, ARCHIVE_DUE).size() == 0
@@ -97,7 +101,7 @@ def test_the_snapshots_are_the_replayed_states_and_end_on_the_stored_one(client,
     assert ended is not None
     game = archived_game(ended)
     meta = orjson.loads(ended.meta)
-    snapshots, final = replayed_snapshots(meta, [orjson.loads(raw) for raw in ended.log])
+    snapshots, final = replayed_snapshots(meta, [decoded(raw, n) for n, raw in enumerate(ended.log, start=1)])
     assert final == orjson.loads(ended.state)
     assert (
         [s.version for s in game.snapshots]

@@ -16,6 +16,7 @@ import redis
 
 from engines import registry
 from service.archive.records import ArchivedGame, ArchivedSeat, LogEntry, check
+from service.play.archiving import whole_entries as made_whole_log
 from service.play.games import Games
 from service.play.replays import ReplayMismatch, record_of, replayed
 from service.play.seats import Seats
@@ -35,8 +36,10 @@ def as_archived(client: redis.Redis, game_id: str, result: dict[str, Any] | None
     """The game as Redis holds it, shaped as the archiving worker is to write it."""
     raw_meta, raw_state = client.hmget(game_key(game_id), ["meta", "state"])
     assert isinstance(raw_meta, bytes) and isinstance(raw_state, bytes)
-    raw_log: list[bytes] = client.lrange(log_key(game_id), 0, -1)  # type: ignore[assignment]  # redis-py's stubs say bytes | str
+    kept: list[bytes] = client.lrange(log_key(game_id), 0, -1)  # type: ignore[assignment]  # redis-py's stubs say bytes | str
     meta = orjson.loads(raw_meta)
+    # Each entry whole, as the archive keeps it (Redis keeps a move's events to the replay).
+    raw_log = [orjson.dumps(entry) for entry in made_whole_log(meta, kept)]
     log = tuple(LogEntry(n, raw, moment(orjson.loads(raw)["at"])) for n, raw in enumerate(raw_log, start=1))
     ranks = result["ranks"] if result is not None else [None] * len(meta["seats"])
     return ArchivedGame(

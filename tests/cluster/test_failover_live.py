@@ -17,13 +17,13 @@ import uuid
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 
-import orjson
 import pytest
 import requests
 
 from harness.cluster import LocalCluster
 from service.run.postgres import EmbeddedPostgres
 from service.store.keys import game_key, log_key
+from service.store.logform import decoded
 from service.store.partitions import partition_of, slot_range, tag_slot
 
 from .conftest import ClusterLive, live_on
@@ -182,7 +182,8 @@ def _lost(service: ClusterLive, players: list[Player]) -> list[tuple[str, int]]:
     missing = []
     for player in players:
         for game_id in player.games:
-            log = [orjson.loads(raw) for raw in service.store.lrange(log_key(game_id), 0, -1)]
+            kept = service.store.lrange(log_key(game_id), 0, -1)
+            log = [decoded(raw, n) for n, raw in enumerate(kept, start=1)]
             stored = int(service.store.hget(game_key(game_id), "version"))
             assert stored == len(log), "a game's version is its log's length"
             for (acknowledged_in, version), move in player.acknowledged.items():

@@ -12,11 +12,11 @@ import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
-import orjson
 import pytest
 import requests
 
 from service.store.keys import DEADLINES, GAME_KEYS_PATTERN, game_key, index_of, log_key
+from service.store.logform import decoded
 from tests.contract.test_live_games import (  # noqa: F401  (run here, on the cluster)
     test_complete_games_against_bots_and_between_humans,
     test_live_event_stream_snapshot_moves_and_resume,
@@ -124,7 +124,9 @@ def test_two_sweepers_act_on_every_deadline_of_every_primary_exactly_once(cluste
     store = clustered.store
 
     def log(game_id: str) -> list[dict]:
-        return [orjson.loads(raw) for raw in store.lrange(log_key(game_id), 0, -1)]
+        # As Redis keeps them (service.store.logform): a move's own events are the service's.
+        kept = [decoded(raw, n) for n, raw in enumerate(store.lrange(log_key(game_id), 0, -1), start=1)]
+        return [{**entry, "events": entry.get("events", entry.get("leading_events"))} for entry in kept]
 
     wait_for(
         lambda: all(store.hget(game_key(g), "status") == b"finished" for g in games),

@@ -6,11 +6,11 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-import orjson
 import redis
 import requests
 
 from service.store.keys import LOBBY, game_key, index_of, log_key
+from service.store.logform import decoded
 from tests.conftest import play_until_over
 
 CLIENTS = 20
@@ -63,7 +63,7 @@ def test_twenty_clients_joining_the_last_seat_at_once_one_gets_it(live, redis_se
         assert {body["code"] for body in lost} <= {"seat_taken", "game_not_waiting"}
         # Observed in Redis: one join, one version, the winner's name, out of the lobby.
         # (the bot of seat 2 may have moved since: only one entry is a seat change)
-        entries = [orjson.loads(raw) for raw in client.lrange(log_key(game_id), 0, -1)]
+        entries = [decoded(raw, n) for n, raw in enumerate(client.lrange(log_key(game_id), 0, -1), start=1)]
         joins = [e for e in entries if "move" not in e]
         assert len(joins) == 1 and joins[0]["version"] == 1 and joins[0]["seat"] == 1
         assert joins[0]["events"][0]["name"] == shown_name(live, game_id)

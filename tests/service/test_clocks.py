@@ -9,11 +9,18 @@ import orjson
 
 from service.http.services import services
 from service.play.clocks import Clocks
-from service.store.keys import DEADLINES, game_key, index_of, log_key
+from service.store.keys import DEADLINES, game_key, index_of
 
 from .test_api import assert_problem, bearer, first_move
 
 CLOCK = {"turn_seconds": 10, "on_timeout": "stand_in", "timeouts_to_resign": 2}
+
+
+def whole_log(app, game_id):
+    """The game's log as the service reads it: each entry with its events (Redis keeps a move's
+    without them: service.store.logform)."""
+    games = services(app).games
+    return games.log(games.read(game_id))
 
 
 def create(client, clock=CLOCK, seats=None):
@@ -76,7 +83,7 @@ def test_a_passed_deadline_is_played_once_by_the_stand_in_then_the_seat_resigns(
     assert the_clocks.expire(game_id, b"", now=score + 0.1) == "stood_in"
     # The next deadline is the other seat's, set by that move: N seconds from when it was made.
     assert redis_client.zscore(index_of(DEADLINES, game_id), game_id) > score
-    entries = [orjson.loads(raw) for raw in redis_client.lrange(log_key(game_id), 0, -1)]
+    entries = whole_log(app, game_id)
     assert len(entries) == 1 and entries[0]["seat"] == seat and "move" in entries[0]
     assert entries[0]["events"][0]["type"] == "turn_timed_out" and entries[0]["events"][0]["seat"] == seat
     shown = client.get(f"/games/{game_id}").get_json()
@@ -98,7 +105,7 @@ def test_a_passed_deadline_is_played_once_by_the_stand_in_then_the_seat_resigns(
         redis_client.zscore(index_of(DEADLINES, game_id), game_id) is None
         and deadlines(redis_client, game_id) == {}
     )
-    last = orjson.loads(redis_client.lindex(log_key(game_id), -1))
+    last = whole_log(app, game_id)[-1]
     assert [e["type"] for e in last["events"]] == ["turn_timed_out", "seat_resigned"] and "move" not in last
 
 
@@ -180,6 +187,6 @@ def test_sealed_bids_have_one_deadline_per_seat_kept_while_the_other_bids(app, c
     assert left == {"1": both["1"]}, "the other seat's deadline moved when seat 0 bid"
     assert redis_client.zscore(index_of(DEADLINES, game_id), game_id) == both["1"]
     assert clocks(app).expire(game_id, b"", now=both["1"] + 0.1) == "stood_in"
-    last = orjson.loads(redis_client.lindex(log_key(game_id), -1))
+    last = whole_log(app, game_id)[-1]
     assert last["seat"] == 1 and "move" in last
     assert (last["events"][0]["type"], last["events"][0]["seat"]) == ("turn_timed_out", 1)

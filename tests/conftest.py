@@ -167,6 +167,12 @@ LIVE_ENV = {
 }
 
 
+# The shared servers' stop at teardown proves nothing (tests/ops/test_graceful_stop.py and
+# test_supervisor.py prove the stop): gunicorn need not give a request left in flight (a stream
+# another test left open) its production grace of 20 s, which the suite's last test used to wait.
+QUICK_STOP = {"SKYLINE_GRACEFUL_TIMEOUT": "1"}
+
+
 @pytest.fixture(scope="session")
 def live(redis_server):
     """A live API (gunicorn) and one RQ worker on the test Redis; yields the base URL."""
@@ -176,6 +182,7 @@ def live(redis_server):
         "REDIS_URL": redis_server.url,
         "SKYLINE_SSE_MAX_SECONDS": "5",
         "SKYLINE_SSE_HEARTBEAT_SECONDS": "1",
+        **QUICK_STOP,
     }
     processes = Processes(env)
     port = free_port()
@@ -195,7 +202,7 @@ def own_live(tmp_path):
     production's, plays games with a human first, and the suite's other tests keep it busy with
     theirs (such a game waited there past three minutes under the full suite's load)."""
     server = EmbeddedRedis(tmp_path / "own-redis", appendonly=False).start()
-    processes = Processes({**os.environ, **LIVE_ENV, "REDIS_URL": server.url})
+    processes = Processes({**os.environ, **LIVE_ENV, **QUICK_STOP, "REDIS_URL": server.url})
     port = free_port()
     processes.start(api_command(port))
     processes.start(worker_command())

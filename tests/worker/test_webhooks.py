@@ -61,7 +61,8 @@ class Receiver:
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         # A short poll: shutdown() waits for the loop's next look, 0.5 s by default, at every close.
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+        poll = {"poll_interval": 0.02}
+        threading.Thread(target=self.server.serve_forever, kwargs=poll, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
 
     def close(self) -> None:

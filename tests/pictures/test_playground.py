@@ -129,24 +129,25 @@ class Page:
 
 
 def play_side_by_side(live: str, seat_links: list[str]) -> None:
-    """Each seat link's game played to the end over HTTP with its token (the first listed move), a
-    move to each game in turn, so that one game's bots think while another's seat moves."""
+    """The games of these seat links played to their end over HTTP, each seat with its token (the
+    first listed move), a move to each in turn, so that one game's bots think while another's
+    seat moves (two links of one game: its two seats)."""
     session = requests.Session()
-    games = {}
+    seats = []
     for link in seat_links:
         fragment = dict(part.split("=", 1) for part in link.split("#", 1)[1].split("&"))
-        games[fragment["game"]] = {"Authorization": f"Bearer {fragment['token']}"}
+        seats.append((fragment["game"], {"Authorization": f"Bearer {fragment['token']}"}))
     last_progress = time.monotonic()
-    while games:
-        for game_id, bearer in list(games.items()):
+    while seats:
+        for game_id, bearer in list(seats):
             listing = session.get(f"{live}/games/{game_id}/moves", headers=bearer, timeout=10).json()
             if listing["moves"]:
                 move = {"move": listing["moves"][0]["move"], "version": listing["version"]}
                 session.post(f"{live}/games/{game_id}/actions", json=move, headers=bearer, timeout=30)
                 last_progress = time.monotonic()
             elif session.get(f"{live}/games/{game_id}", timeout=10).json()["status"] == "finished":
-                del games[game_id]
-        assert time.monotonic() - last_progress < STALL_SECONDS, f"no move offered: {sorted(games)}"
+                seats.remove((game_id, bearer))
+        assert time.monotonic() - last_progress < STALL_SECONDS, f"no move offered: {seats}"
         time.sleep(0.02)
 
 

@@ -64,11 +64,13 @@ class Processes:
                 child.terminate()
                 self.terminated.append(child)
 
-    def stop(self) -> None:
+    def stop(self, grace: float = 15) -> None:
+        """SIGTERM, then SIGKILL to a child still running ``grace`` seconds later."""
         self.terminate()
+        deadline = time.monotonic() + grace
         for child in self.children:
             try:
-                child.wait(timeout=15)
+                child.wait(timeout=max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 child.kill()
                 child.wait()

@@ -167,10 +167,12 @@ LIVE_ENV = {
 }
 
 
-# The shared servers' stop at teardown proves nothing (tests/ops/test_graceful_stop.py and
-# test_supervisor.py prove the stop): gunicorn need not give a request left in flight (a stream
-# another test left open) its production grace of 20 s, which the suite's last test used to wait.
+# The shared servers' stop at teardown proves nothing (tests/ops/test_graceful_stop.py,
+# test_supervisor.py and test_crashes.py prove the stops): gunicorn need not give a request left in
+# flight (a stream another test left open) its production grace of 20 s, nor the bot worker finish
+# a long job of games left playing; the suite's last test waited 18-21 s for them.
 QUICK_STOP = {"SKYLINE_GRACEFUL_TIMEOUT": "1"}
+QUICK_STOP_SECONDS = 3
 
 
 @pytest.fixture(scope="session")
@@ -191,7 +193,7 @@ def live(redis_server):
     url = f"http://127.0.0.1:{port}"
     wait_http(url + "/readyz")
     yield url
-    processes.stop()
+    processes.stop(grace=QUICK_STOP_SECONDS)
 
 
 @pytest.fixture
@@ -211,7 +213,7 @@ def own_live(tmp_path):
         wait_http(url + "/readyz")
         yield url, server.url
     finally:
-        processes.stop()
+        processes.stop(grace=QUICK_STOP_SECONDS)
         server.stop()
 
 

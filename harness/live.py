@@ -43,6 +43,7 @@ class Processes:
     def __init__(self, env: dict[str, str]) -> None:
         self.env = env
         self.children: list[subprocess.Popen] = []
+        self.terminated: list[subprocess.Popen] = []
         self.logs: list = []
         self.log_dir = Path(os.environ.get("SKYLINE_TEST_LOGS", tempfile.gettempdir()))
 
@@ -55,13 +56,21 @@ class Processes:
         self.children.append(child)
         return child
 
-    def stop(self) -> None:
+    def terminate(self) -> None:
+        """SIGTERM to every child still running, without waiting: a caller stopping several
+        groups signals them all first, so that their stops overlap."""
         for child in self.children:
-            if child.poll() is None:
+            if child.poll() is None and child not in self.terminated:
                 child.terminate()
+                self.terminated.append(child)
+
+    def stop(self, grace: float = 15) -> None:
+        """SIGTERM, then SIGKILL to a child still running ``grace`` seconds later."""
+        self.terminate()
+        deadline = time.monotonic() + grace
         for child in self.children:
             try:
-                child.wait(timeout=15)
+                child.wait(timeout=max(0.0, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 child.kill()
                 child.wait()

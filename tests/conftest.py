@@ -167,6 +167,14 @@ LIVE_ENV = {
 }
 
 
+# The shared servers' stop at teardown proves nothing (tests/ops/test_graceful_stop.py,
+# test_supervisor.py and test_crashes.py prove the stops): gunicorn need not give a request left in
+# flight (a stream another test left open) its production grace of 20 s, nor the bot worker finish
+# a long job of games left playing; the suite's last test waited 18-21 s for them.
+QUICK_STOP = {"SKYLINE_GRACEFUL_TIMEOUT": "1"}
+QUICK_STOP_SECONDS = 3
+
+
 @pytest.fixture(scope="session")
 def live(redis_server):
     """A live API (gunicorn) and one RQ worker on the test Redis; yields the base URL."""
@@ -176,6 +184,7 @@ def live(redis_server):
         "REDIS_URL": redis_server.url,
         "SKYLINE_SSE_MAX_SECONDS": "5",
         "SKYLINE_SSE_HEARTBEAT_SECONDS": "1",
+        **QUICK_STOP,
     }
     processes = Processes(env)
     port = free_port()
@@ -184,7 +193,7 @@ def live(redis_server):
     url = f"http://127.0.0.1:{port}"
     wait_http(url + "/readyz")
     yield url
-    processes.stop()
+    processes.stop(grace=QUICK_STOP_SECONDS)
 
 
 @pytest.fixture
@@ -195,7 +204,7 @@ def own_live(tmp_path):
     production's, plays games with a human first, and the suite's other tests keep it busy with
     theirs (such a game waited there past three minutes under the full suite's load)."""
     server = EmbeddedRedis(tmp_path / "own-redis", appendonly=False).start()
-    processes = Processes({**os.environ, **LIVE_ENV, "REDIS_URL": server.url})
+    processes = Processes({**os.environ, **LIVE_ENV, **QUICK_STOP, "REDIS_URL": server.url})
     port = free_port()
     processes.start(api_command(port))
     processes.start(worker_command())
@@ -204,7 +213,7 @@ def own_live(tmp_path):
         wait_http(url + "/readyz")
         yield url, server.url
     finally:
-        processes.stop()
+        processes.stop(grace=QUICK_STOP_SECONDS)
         server.stop()
 
 

@@ -17,12 +17,16 @@ bot seat, against the live server. Every reply
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import importlib
+import importlib.metadata
 import inspect
 import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -58,14 +62,13 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "skyline_client"
 
 
-@pytest.fixture(scope="module")
-def generated(tmp_path_factory):
-    out = tmp_path_factory.mktemp("client")
+def generate(out: Path) -> str:
+    """The client generated into ``out``; what the generator said."""
     tool = Path(sys.executable).with_name("openapi-python-client")
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     done = subprocess.run(
         [str(tool), "generate", "--path", str(ROOT / "openapi.yaml"), "--meta", "none"]
-        + ["--config", str(Path(__file__).with_name("openapi-python-client.yaml"))]
+        + ["--config", str(CONFIG)]
         + ["--output-path", str(out / PACKAGE)],
         cwd=out,
         env=env,
@@ -75,6 +78,36 @@ def generated(tmp_path_factory):
     )
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
+    return output
+
+
+CONFIG = Path(__file__).with_name("openapi-python-client.yaml")
+
+
+def shared_generation(tmp_path_factory) -> tuple[Path, str]:
+    """The client generated once per run, for both test processes (`make test`'s -n 2: each used
+    to generate it, 26-34 s under the suite's load): in the run's shared temporary folder, under
+    the hash of what it is generated from, by whichever process comes first (the other waits on
+    the lock). The generator's output is kept beside it, so that each process checks it."""
+    inputs = hashlib.sha256()
+    for path in (ROOT / "openapi.yaml", CONFIG):
+        inputs.update(path.read_bytes())
+    inputs.update(importlib.metadata.version("openapi-python-client").encode())
+    shared = tmp_path_factory.getbasetemp().parent / f"client-{inputs.hexdigest()[:16]}"
+    shared.mkdir(exist_ok=True)
+    said = shared / "generator-output.txt"
+    with open(shared / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not said.exists():
+            shutil.rmtree(shared / PACKAGE, ignore_errors=True)  # a run stopped while generating
+            output = generate(shared)
+            said.write_text(output)
+    return shared, said.read_text()
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    out, output = shared_generation(tmp_path_factory)
     assert "warning" not in output.lower(), output
     sys.path.insert(0, str(out))
     try:

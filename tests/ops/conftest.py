@@ -21,7 +21,7 @@ import requests
 from engines import registry
 from service.run.embedded import EmbeddedRedis, webhook_worker_command
 
-from ..conftest import LIVE_ENV, Processes, api_command, free_port, wait_http, worker_command
+from ..conftest import LIVE_ENV, QUICK_STOP, Processes, api_command, free_port, wait_http, worker_command
 
 
 class Stack:
@@ -29,7 +29,7 @@ class Stack:
 
     def __init__(self, data_dir: Path, **env: str) -> None:
         self.redis = EmbeddedRedis(data_dir, appendonly=True).start()
-        self.env = {**os.environ, **LIVE_ENV, "REDIS_URL": self.redis.url, **env}
+        self.env = {**os.environ, **LIVE_ENV, **QUICK_STOP, "REDIS_URL": self.redis.url, **env}
         self.groups: list[Processes] = []
 
     def _start(self, command: list[str], env: dict[str, str]):
@@ -65,6 +65,8 @@ class Stack:
         child.wait(timeout=15)
 
     def close(self) -> None:
+        for processes in self.groups:  # all signalled first: each group's stop waits for its own
+            processes.terminate()
         for processes in self.groups:
             processes.stop()
         self.redis.stop()

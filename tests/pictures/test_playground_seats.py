@@ -14,13 +14,13 @@ import time
 
 import requests
 
-from .test_playground import Page
+from .test_playground import BROWSER_CLICKS, Page, play_side_by_side
 
-# Fresh Fish with two seats is the shortest game to play to the end by clicks (about 80 moves).
+# Fresh Fish with two seats is the shortest game to play to the end (about 80 moves): its first
+# BROWSER_CLICKS by clicks, the rest over HTTP while the pages follow (test_playground.py).
 QUICK = ("fresh-fish", {"distributors": "corners"})
 # Bounded by progress, not by the clock (as in test_playground.py): a slow machine only slows it.
 STALL_SECONDS = 90
-MAX_CLICKS = 800
 
 
 def event_stream(url: str) -> bool:
@@ -111,13 +111,18 @@ def api_post(live: str, path: str, token: str, body: dict | None = None) -> requ
     return requests.post(f"{live}{path}", json=body, headers={"Authorization": f"Bearer {token}"}, timeout=10)
 
 
-def play_to_the_end(players: list[Player], seed: int) -> int:
-    """Both players click moves whenever theirs are listed, until both pages show the end."""
+def play_to_the_end(players: list[Player], seed: int, live: str) -> int:
+    """Both players click moves whenever theirs are listed, BROWSER_CLICKS of them, then the rest
+    is played with their tokens over HTTP while both pages follow, until both show the end."""
     rng = random.Random(seed)
     clicks = 0
     last_progress = time.monotonic()
     while not all(player.finished() for player in players):
-        assert clicks <= MAX_CLICKS, f"not over after {MAX_CLICKS} moves"
+        if clicks >= BROWSER_CLICKS:
+            play_side_by_side(live, [player.page.url for player in players])
+            for player in players:
+                player.page.wait_for_selector("body[data-status=finished]", timeout=STALL_SECONDS * 1000)
+            break
         moved = False
         for player in players:
             if player.click_a_move(rng):
@@ -173,7 +178,7 @@ def test_two_players_meet_in_the_lobby_play_to_the_end_and_rematch(live, browser
             assert player.page.locator("#abort").is_visible() and player.page.locator("#resign").is_visible()
 
         started = time.monotonic()
-        clicks = play_to_the_end([ada, bo], seed=47)
+        clicks = play_to_the_end([ada, bo], seed=47, live=live)
         print(f"two players, {clicks} clicks in {time.monotonic() - started:.1f} s")
         for player in (ada, bo):
             player.page.wait_for_selector("#result:not([hidden])")

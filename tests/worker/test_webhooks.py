@@ -60,7 +60,9 @@ class Receiver:
 
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        # A short poll: shutdown() waits for the loop's next look, 0.5 s by default, at every close.
+        poll = {"poll_interval": 0.02}
+        threading.Thread(target=self.server.serve_forever, kwargs=poll, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
 
     def close(self) -> None:

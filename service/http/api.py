@@ -14,7 +14,7 @@ from marshmallow import Schema
 from ..play import auth
 from ..play.errors import InvalidPlayerKey
 from ..play.games import Games
-from . import conditional, jsonbody, sse
+from . import conditional, jsonbody, language, sse
 from .bearer import PLAYER_SEAT, bearer_token
 from .components import ref
 from .problems import Problem
@@ -250,7 +250,12 @@ class Moves(MethodView):
     @blp.doc(operationId="getMoves", parameters=[GAME_ID, AUTH_HEADER], security=OPTIONAL_TOKEN)
     def get(self, game_id: str) -> ResponseReturnValue:
         """List the legal moves of the caller's seat, with labels, and who is to act."""
-        return conditional.reply(games().moves_json(game_id, caller_token()), vary=conditional.BY_CALLER)
+        spoken = language.current()
+        return conditional.reply(
+            games().moves_json(game_id, caller_token(), language=spoken),
+            vary=(*conditional.BY_CALLER, *language.BY_LANGUAGE),
+            headers=language.headers(spoken),
+        )
 
 
 @blp.route("/games/<gameid:game_id>/actions")

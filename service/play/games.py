@@ -22,7 +22,8 @@ import orjson
 
 from engines import registry
 from engines.bots import LEVELS, STRATEGIES, level_for
-from engines.core import GameOver, RulesError, State, redact_all
+from engines.core import GameOver, RulesError, State, redact_all, render
+from engines.core.messages import ENGLISH
 
 from ..store.botgames import BotGameQuota
 from ..store.games import (
@@ -251,16 +252,18 @@ class Listings:
 
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
-        self._entries: OrderedDict[tuple[str, int | None], tuple[int, bytes]] = OrderedDict()
+        self._entries: OrderedDict[tuple[str, int | None, str], tuple[int, bytes]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, game_id: str, seat: int | None, version: int) -> bytes | None:
+    def get(self, game_id: str, seat: int | None, version: int, language: str = ENGLISH) -> bytes | None:
         with self._lock:
-            entry = self._entries.get((game_id, seat))
+            entry = self._entries.get((game_id, seat, language))
         return entry[1] if entry is not None and entry[0] == version else None
 
-    def put(self, game_id: str, seat: int | None, version: int, listing: bytes) -> None:
-        _remember(self._entries, self._lock, self.capacity, (game_id, seat), (version, listing))
+    def put(
+        self, game_id: str, seat: int | None, version: int, listing: bytes, language: str = ENGLISH
+    ) -> None:
+        _remember(self._entries, self._lock, self.capacity, (game_id, seat, language), (version, listing))
 
 
 class Games:
@@ -478,13 +481,15 @@ class Games:
         listing: dict[str, Any] = orjson.loads(self.moves_json(game_id, token))
         return listing
 
-    def moves_json(self, game_id: str, token: str | None, live: LiveRead | None = None) -> bytes:
-        """The caller's legal moves as the API sends them (JSON): from a listing kept for the
-        game's current version, else listed on the state read (parsed only then). ``live``: the
-        game as a read sent ahead found it (``read_ahead``)."""
+    def moves_json(
+        self, game_id: str, token: str | None, live: LiveRead | None = None, language: str = ENGLISH
+    ) -> bytes:
+        """The caller's legal moves as the API sends them (JSON), labelled in ``language``: from
+        a listing kept for the game's current version, else listed on the state read (parsed only
+        then). ``live``: the game as a read sent ahead found it (``read_ahead``)."""
         stored = self.read(game_id, parse_state=False, live=live)
         seat = auth.seat_of(stored.meta["seats"], token)
-        listing = self.listings.get(game_id, seat, stored.version)
+        listing = self.listings.get(game_id, seat, stored.version, language)
         if listing is None:
             state = self._restore(stored, orjson.loads(stored.raw_state))
             active = stored.status == "active"  # finished: the engine lists nothing anyway
@@ -495,11 +500,13 @@ class Games:
                     "version": stored.version,
                     "seat": seat,
                     "to_act": state.to_act() if active else [],
-                    "moves": [{"move": move, "label": state.label(move)} for move in listed],
+                    "moves": [
+                        {"move": move, "label": render(state.label(move), language)} for move in listed
+                    ],
                     **({"deadlines": shown_deadlines(stored.deadlines)} if "clock" in stored.meta else {}),
                 }
             )
-            self.listings.put(game_id, seat, stored.version, listing)
+            self.listings.put(game_id, seat, stored.version, listing, language)
         return listing
 
     def events(self, game_id: str, token: str | None, since: int = 0) -> EventsPage:

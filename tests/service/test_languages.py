@@ -137,3 +137,22 @@ def test_games_played_side_by_side_in_french_and_english(client):
             assert done.status_code == 200, done.get_json()
         assert refused["fr"]["code"] == refused["en"]["code"] == "not_your_turn"
         assert refused["fr"]["detail"] != refused["en"]["detail"]
+
+
+def test_lang_in_the_query_on_a_dry_run_and_on_a_refused_creation(client):
+    game_id, tokens = _create(client)
+    waiting = 1 - client.get(f"/games/{game_id}/moves").get_json()["to_act"][0]
+    refused = client.post(
+        f"/games/{game_id}/actions?dry_run=true&lang=fr",
+        json={"move": {"type": "pass"}},
+        headers={"Authorization": f"Bearer {tokens[waiting]}"},
+    )
+    assert refused.status_code == 403 and refused.get_json()["code"] == "not_your_turn"
+    assert refused.headers["Content-Language"] == "fr" and "siège" in refused.get_json()["detail"]
+    body = {"title": "property", "seats": [{"kind": "human"}] * 2, "options": {"bankruptcies_to_end": 2}}
+    created = {lang: client.post(f"/games?lang={lang}", json=body) for lang in ("fr", "en")}
+    fr, en = created["fr"].get_json(), created["en"].get_json()
+    assert created["fr"].status_code == created["en"].status_code == 422
+    assert fr["code"] == en["code"] == "option_needs_more_seats"
+    assert fr["detail"] == "À 2 joueurs, la partie peut aller jusqu'à 1 faillite au plus."
+    assert en["detail"] == "With 2 players the game can run to at most 1 bankruptcy."

@@ -24,7 +24,7 @@ from engines.core.conformance import illegal_candidates
 from engines.core.messages import ENGLISH, catalogue, languages, missing, placeholders
 
 ENGINES = Path(__file__).resolve().parents[2] / "engines"
-SPOKEN = ("property",)
+SPOKEN = ("property", "fresh-fish")
 # English words of the labels' vocabulary that no French text may hold (the issue's list).
 ENGLISH_WORDS = re.compile(r"\b(Play|claim|column|Buy|Pass|card|your)\b", re.IGNORECASE)
 ID_SHAPE = re.compile(r"\b[a-z_]+\.(label|refusal|unit|kind)\.[a-z_.]+\b")
@@ -55,7 +55,7 @@ def test_a_sentence_names_the_same_parameters_in_every_language(language):
 def _said_ids(title: str) -> tuple[set[str], set[str]]:
     """The literal message ids a title's sources say, and the prefixes of those made by f-string."""
     literal, prefixes = set(), set()
-    for path in [*(ENGINES / title).glob("*.py"), *(ENGINES / "core").glob("*.py")]:
+    for path in [*(ENGINES / title.replace("-", "_")).glob("*.py"), *(ENGINES / "core").glob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "say" and node.args:
                 first = node.args[0]
@@ -82,7 +82,7 @@ REFUSALS = {"IllegalMove", "InvalidMove", "InvalidOptions", "NotYourTurn", "Game
 @pytest.mark.parametrize("title", SPOKEN)
 def test_a_spoken_title_refuses_only_with_messages(title):
     """Walk the refusals of the title's sources: each names its code and says a message."""
-    for path in (ENGINES / title).glob("*.py"):
+    for path in (ENGINES / title.replace("-", "_")).glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) in REFUSALS:
                 assert len(node.args) == 2, f"{path.name}:{node.lineno}"

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from ..core import Message, say
+
 # ---- building kinds (rule WB-CARDS) --------------------------------------------------------
 LEFT_CORNER = "left-corner"
 RIGHT_CORNER = "right-corner"
@@ -88,18 +90,10 @@ COINS = {card["id"]: card["coins"] for card in CARDS}
 SHIELDS = {card["id"]: card["shields"] for card in CARDS}
 CARD_ORDER = {card: index for index, card in enumerate(DECK)}
 
-KIND_NAMES = {
-    LEFT_CORNER: "left corner tower",
-    RIGHT_CORNER: "right corner tower",
-    TOWER: "tower",
-    GATE: "gate",
-    TOWN_HALL: "town hall",
-    CATHEDRAL: "cathedral",
-}
 
-
-def card_text(card: str) -> str:
-    return f"{KIND_NAMES[KIND[card]]} {VALUE[card]}"
+def the_card(card: str) -> Message:
+    """A building card named with its article and value ("the tower 3", « la tour 3 »)."""
+    return say(f"wettstreit.the.{KIND[card].replace('-', '_')}", value=VALUE[card])
 
 
 # ---- piles (rule WB-SETUP-PILES) ------------------------------------------------------------

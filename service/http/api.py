@@ -211,11 +211,12 @@ def creator_player() -> str | None:
 class Catalog(MethodView):
     @blp.response(200, CatalogSchema, headers=FIXED_HEADERS)
     @blp.alt_response(304, description=NOT_MODIFIED, headers=FIXED_HEADERS)
-    @blp.doc(operationId="getCatalog")
+    @blp.doc(operationId="getCatalog", parameters=[LANGUAGE_HEADER, LANGUAGE_QUERY])
     def get(self) -> ResponseReturnValue:
         """List the games: titles, seat counts, options, move and view schemas, bots."""
-        body, etag = parts().catalog_reply
-        return conditional.reply(body, etag=etag)
+        spoken = language.current()
+        body, etag = parts().catalog_reply[spoken]
+        return conditional.reply(body, etag=etag, vary=language.BY_LANGUAGE, headers=language.headers(spoken))
 
 
 @blp.route("/games")

@@ -22,7 +22,7 @@ import orjson
 
 from engines import registry
 from engines.bots import LEVELS, STRATEGIES, level_for
-from engines.core import GameOver, RulesError, State, redact_all, render
+from engines.core import Game, GameOver, RulesError, State, redact_all, render, say
 from engines.core.messages import ENGLISH
 
 from ..store.botgames import BotGameQuota
@@ -266,6 +266,17 @@ class Listings:
         _remember(self._entries, self._lock, self.capacity, (game_id, seat, language), (version, listing))
 
 
+def catalog_entry(game: Game[State], language: str) -> dict[str, Any]:
+    """A title's catalog entry with its words in ``language``."""
+    entry = game.catalog_entry()
+    options = dict(entry["options"])
+    options["properties"] = {
+        name: {**option, "description": render(say(f"catalog.{game.id}.option.{name}"), language)}
+        for name, option in options.get("properties", {}).items()
+    }
+    return {**entry, "summary": render(say(f"catalog.{game.id}.summary"), language), "options": options}
+
+
 class Games:
     """The use-cases of the HTTP API over a GameStore."""
 
@@ -296,14 +307,20 @@ class Games:
         self.listings = Listings(4 * recent_games)
 
     # ---- catalog and creation -------------------------------------------------------
-    def catalog(self) -> dict[str, Any]:
+    def catalog(self, language: str = ENGLISH) -> dict[str, Any]:
+        """GET /catalog in ``language``: the summaries, options' and levels' descriptions are the
+        catalogue's ``catalog.…`` messages (their English is the engines' own text)."""
         return {
             "titles": [
                 {
-                    **game.catalog_entry(),
+                    **catalog_entry(game, language),
                     "rules_versions": list(registry.versions(game.id)),
                     "bots": sorted(STRATEGIES),
-                    "levels": [level.for_game(game).to_dict() for level in LEVELS.values()],
+                    "levels": [
+                        {**shown, "description": render(say(f"catalog.level.{shown['level']}"), language)}
+                        for level in LEVELS.values()
+                        for shown in [level.for_game(game).to_dict()]
+                    ],
                 }
                 for game in registry.GAMES.values()
             ]

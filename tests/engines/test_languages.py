@@ -132,3 +132,18 @@ def test_random_games_speak_french_and_english(title, seed):
                     _check_pair(error.said, f"{title} step {step} refusal {error.code} of {bad}")
         seat = acting[0]
         state.apply(seat, rng.choice(state.legal_moves(seat)))
+
+
+def test_the_catalogs_english_is_the_engines_own_text_and_every_entry_is_in_every_language():
+    from engines.bots import LEVELS
+
+    wanted = {f"catalog.level.{level.name}": level.description for level in LEVELS.values()}
+    for game in registry.GAMES.values():
+        wanted[f"catalog.{game.id}.summary"] = game.summary
+        wanted.update({f"catalog.{game.id}.option.{o.name}": o.description for o in game.options})
+    for message_id, english in wanted.items():
+        assert render(Message(message_id), ENGLISH) == english, message_id
+        for language in languages():
+            assert message_id in catalogue(language).sentences, (language, message_id)
+            if language != ENGLISH:
+                assert render(Message(message_id), language) != english, (language, message_id)

@@ -156,3 +156,30 @@ def test_lang_in_the_query_on_a_dry_run_and_on_a_refused_creation(client):
     assert fr["code"] == en["code"] == "option_needs_more_seats"
     assert fr["detail"] == "À 2 joueurs, la partie peut aller jusqu'à 1 faillite au plus."
     assert en["detail"] == "With 2 players the game can run to at most 1 bankruptcy."
+
+
+def test_the_catalog_in_french_and_english(client):
+    replies = {lang: client.get("/catalog", headers={"Accept-Language": lang}) for lang in ("fr", "en")}
+    by_query = client.get("/catalog?lang=fr")
+    fr, en = replies["fr"].get_json(), replies["en"].get_json()
+    assert by_query.get_json() == fr and by_query.headers["Content-Language"] == "fr"
+    assert replies["fr"].headers["ETag"] != replies["en"].headers["ETag"]
+    assert "Accept-Language" in replies["fr"].headers["Vary"]
+    assert [t["title"] for t in fr["titles"]] == [t["title"] for t in en["titles"]]
+    for f, e in zip(fr["titles"], en["titles"], strict=True):
+        assert f["summary"] != e["summary"]
+        assert f["options"]["properties"].keys() == e["options"]["properties"].keys()
+        for name, option in f["options"]["properties"].items():
+            english = e["options"]["properties"][name]
+            assert option["description"] != english["description"]
+            assert {k: v for k, v in option.items() if k != "description"} == {
+                k: v for k, v in english.items() if k != "description"
+            }
+        assert [lvl["level"] for lvl in f["levels"]] == [lvl["level"] for lvl in e["levels"]]
+        assert all(
+            a["description"] != b["description"] for a, b in zip(f["levels"], e["levels"], strict=True)
+        )
+    again = client.get(
+        "/catalog", headers={"Accept-Language": "fr", "If-None-Match": replies["fr"].headers["ETag"]}
+    )
+    assert again.status_code == 304

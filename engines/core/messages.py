@@ -107,6 +107,8 @@ def _written(value: Any, language: str) -> str:
         return render(value, language)
     if isinstance(value, bool):  # before int: a bool is an int
         return str(value).lower()
+    if type(value) is int and -1000 < value < 1000:
+        return str(value)  # no separator to place: Babel's CLDR lookup, the cost of a label, spared
     if isinstance(value, int | float):
         return str(format_decimal(value, locale=language))
     if isinstance(value, list | tuple):

@@ -682,8 +682,8 @@ def explain(state: FreshFishState, seat: int, move: Move) -> IllegalMove:
             return IllegalMove("auction_in_progress", say("fresh_fish.refusal.auction_in_progress"))
         if phase == PLACE:
             drawn = state.drawn
-            tile = the(drawn) if drawn in m.NAMES else say("fresh_fish.tile")
-            return IllegalMove("placement_pending", say("fresh_fish.refusal.placement_pending", tile=tile))
+            named = the(drawn) if drawn is not None and drawn in m.NAMES else say("fresh_fish.tile")
+            return IllegalMove("placement_pending", say("fresh_fish.refusal.placement_pending", tile=named))
         if phase == DISTRIBUTE:
             return IllegalMove("distributors_not_placed", say("fresh_fish.refusal.distributors_not_placed"))
         return IllegalMove("no_such_step_now", say(f"fresh_fish.refusal.no_such_step_now.{kind}"))

@@ -91,6 +91,21 @@ SHIELDS = {card["id"]: card["shields"] for card in CARDS}
 CARD_ORDER = {card: index for index, card in enumerate(DECK)}
 
 
+# The pictures' English names (boards/wettstreit.py draws in English: not a message yet).
+KIND_NAMES = {
+    LEFT_CORNER: "left corner tower",
+    RIGHT_CORNER: "right corner tower",
+    TOWER: "tower",
+    GATE: "gate",
+    TOWN_HALL: "town hall",
+    CATHEDRAL: "cathedral",
+}
+
+
+def card_text(card: str) -> str:
+    return f"{KIND_NAMES[KIND[card]]} {VALUE[card]}"
+
+
 def the_card(card: str) -> Message:
     """A building card named with its article and value ("the tower 3", « la tour 3 »)."""
     return say(f"wettstreit.the.{KIND[card].replace('-', '_')}", value=VALUE[card])

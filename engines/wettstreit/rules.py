@@ -723,10 +723,10 @@ class WettstreitState(State):
         if kind == "pass":
             return say("wettstreit.label.pass")
         if kind == "build":
-            card = m.the_card(move["card"])
+            built = m.the_card(move["card"])
             if not self.players[self.current]["city"] and not self.pending:
-                return say("wettstreit.label.start_city", card=card)
-            return say(f"wettstreit.label.build_at_{move['end']}", card=card)
+                return say("wettstreit.label.start_city", card=built)
+            return say(f"wettstreit.label.build_at_{move['end']}", card=built)
         if kind == "end_turn":
             if self.pending:
                 return say("wettstreit.label.build_set_out")

@@ -35,8 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engines.registry import GAMES  # noqa: E402
 from service.config import Settings, parse_rate  # noqa: E402
+from service.http.services import services  # noqa: E402
 from service.run.embedded import EmbeddedRedis  # noqa: E402
 from skyline.web import api_app  # noqa: E402
+
+FRENCH = {"Accept-Language": "fr-CA;q=0.9, en;q=0.8"}
 
 
 def environ(method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> dict:
@@ -152,6 +155,7 @@ def run(app, redis_url: str, args) -> None:
     token = game.tokens[game.steps[0][0]]
     bearer = {"Authorization": f"Bearer {token}"}
     profiler = cProfile.Profile(time.process_time) if args.profile else None
+    moves_path = f"/games/{game.id}/moves"
     for _ in range(args.rounds):
         timed("floor (bare WSGI, one GET)", lambda i: environ("GET", "/floor"), target=floor)
         timed("GET /healthz", lambda i: environ("GET", "/healthz"))
@@ -160,6 +164,15 @@ def run(app, redis_url: str, args) -> None:
         timed("GET moves", lambda i: environ("GET", f"/games/{game.id}/moves", headers=bearer))
         if profiler:
             profiler.disable()
+        # The same listing in French (issue 64: at most 1.1x the English), from the listing kept
+        # per language and, with no listing kept, listed and labelled anew on every request.
+        timed("GET moves (fr)", lambda i: environ("GET", moves_path, headers=FRENCH | bearer))
+        listings = services(app).games.listings
+        kept, listings.capacity = listings.capacity, 0
+        listings._entries.clear()
+        timed("GET moves, listed anew", lambda i: environ("GET", moves_path, headers=bearer))
+        timed("GET moves, listed anew (fr)", lambda i: environ("GET", moves_path, headers=FRENCH | bearer))
+        listings.capacity = kept
         plays = scripted_plays(app, n)
 
         def post(i, plays=plays):
@@ -183,6 +196,10 @@ def run(app, redis_url: str, args) -> None:
         print(out.getvalue())
     for name, runs in results.items():
         print(f"{name:32s} {statistics.median(runs):8.0f} µs CPU / request")
+    median = {name: statistics.median(runs) for name, runs in results.items()}
+    for english in ("GET moves", "GET moves, listed anew"):
+        french = english + " (fr)"
+        print(f"{french:32s} {median[french] / median[english]:8.2f} x the English")
 
 
 def scripted_plays(app, count: int) -> list:

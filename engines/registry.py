@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from .core import Game, InvalidState, State, UnknownGame
+from .core import Game, InvalidState, State, UnknownGame, say
 from .fifth_avenue import GAME as FIFTH_AVENUE
 from .fresh_fish import GAME as FRESH_FISH
 from .new_york import GAME as NEW_YORK
@@ -53,17 +53,23 @@ def get(game_id: str, rules_version: int | None = None) -> Game[State]:
         versions = PUBLISHED[game_id]
     except (KeyError, TypeError):
         known = ", ".join(sorted(GAMES))
-        raise UnknownGame("unknown_title", f"No game is called {game_id!r}; try one of {known}.") from None
+        raise UnknownGame(
+            "unknown_title", say("core.refusal.unknown_title", title=repr(game_id), known=known)
+        ) from None
     if rules_version is None:
         return GAMES[game_id]
     # bool is an int: a stored True must not pass for version 1.
     game = versions.get(rules_version) if type(rules_version) is int else None
     if game is None:
-        played = ", ".join(str(v) for v in versions)
         raise InvalidState(
             "unsupported_rules_version",
-            f"The game was begun under {game_id} rules version {rules_version!r}; this server "
-            f"plays version{'s' if len(versions) > 1 else ''} {played}.",
+            say(
+                "core.refusal.unsupported_rules_version",
+                title=game_id,
+                version=repr(rules_version),
+                count=len(versions),
+                played=list(versions),
+            ),
         )
     return game
 

@@ -14,6 +14,7 @@ from .errors import (
 )
 from .events import Event, Secret, event, redact, redact_all, secret_event
 from .game import Game
+from .messages import Message, render, say
 from .options import Option
 from .result import Result, ResultDict, ranks_from_keys
 from .state import Move, State, View, move_key
@@ -30,6 +31,7 @@ __all__ = [
     "InvalidState",
     "JSONObject",
     "JSONValue",
+    "Message",
     "Move",
     "NotYourTurn",
     "Option",
@@ -46,6 +48,8 @@ __all__ = [
     "ranks_from_keys",
     "redact",
     "redact_all",
+    "render",
+    "say",
     "secret_event",
     "seed_state",
 ]

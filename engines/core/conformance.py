@@ -202,7 +202,7 @@ def check_listing(
         for move in moves:
             if _json_roundtrip(move) != move or move.get("type") not in state.move_types:
                 raise _fail(p, step, f"listed move {move!r} is not a JSON move of a known type")
-            label = state.label(move)
+            label = str(state.label(move))  # a Message reads as its English sentence
             if not isinstance(label, str) or not label.strip():
                 raise _fail(p, step, f"listed move {move!r} has no label")
             if validate_move is not None:

@@ -1,11 +1,14 @@
 """The error family every engine raises.
 
-Each error carries a stable machine ``code`` (clients branch on it) and an English
-sentence saying which rule forbids the request. The service maps the classes to HTTP
-statuses in one table; engines never think about HTTP.
+Each error carries a stable machine ``code`` (clients branch on it) and what it says to a
+person: a ``Message`` (``said``) the service renders in the reader's language, whose English
+sentence is ``message``; a title whose refusals are not messages yet gives an English string.
+The service maps the classes to HTTP statuses in one table; engines never think about HTTP.
 """
 
 from __future__ import annotations
+
+from .messages import Message
 
 
 class RulesError(ValueError):
@@ -13,9 +16,10 @@ class RulesError(ValueError):
 
     default_code = "rules_error"
 
-    def __init__(self, code: str | None = None, message: str = "") -> None:
+    def __init__(self, code: str | None = None, message: str | Message = "") -> None:
         self.code = code or self.default_code
-        self.message = message or self.code.replace("_", " ")
+        self.said: Message | str = message or self.code.replace("_", " ")
+        self.message = str(self.said)
         super().__init__(self.message)
 
     def to_dict(self) -> dict[str, str]:

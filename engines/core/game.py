@@ -13,6 +13,7 @@ from . import options as opts
 from . import shapes
 from .chance import seed_state
 from .errors import InvalidOptions
+from .messages import say
 from .state import Move, State
 
 # The game's own state class. Covariant, so that any game is a ``Game[State]`` (the registry's):
@@ -102,11 +103,17 @@ class Game(Generic[S]):
     def normalize_options(self, seats: Any, given: Any) -> dict[str, Any]:
         """Return the full options for a game of ``seats`` seats, or raise InvalidOptions."""
         if not isinstance(seats, int) or isinstance(seats, bool):
-            raise InvalidOptions("invalid_seat_count", "The number of seats must be an integer.")
+            raise InvalidOptions("invalid_seat_count", say("core.refusal.seats_not_integer"))
         if not self.min_seats <= seats <= self.max_seats:
             raise InvalidOptions(
                 "invalid_seat_count",
-                f"{self.title} is played by {self.min_seats} to {self.max_seats} seats, not {seats}.",
+                say(
+                    "core.refusal.seat_count",
+                    title=self.title,
+                    min=self.min_seats,
+                    max=self.max_seats,
+                    seats=seats,
+                ),
             )
         options = opts.normalize(self.options, given, seats)
         if self.check_setup is not None:

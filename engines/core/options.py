@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import InvalidOptions
+from .messages import say
 
 
 @dataclass(frozen=True)
@@ -70,18 +71,28 @@ class Option:
         )
         if not ok:
             raise InvalidOptions(
-                "invalid_option_value", f"Option {self.name!r} must be a {kind}, not {value!r}."
+                "invalid_option_value",
+                say(
+                    "core.refusal.option_kind",
+                    option=self.name,
+                    kind=say(f"core.kind.{kind}"),
+                    value=repr(value),
+                ),
             )
         if self.choices and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise InvalidOptions("invalid_option_value", f"Option {self.name!r} must be one of {allowed}.")
+            raise InvalidOptions(
+                "invalid_option_value", say("core.refusal.option_choices", option=self.name, allowed=allowed)
+            )
         if self.minimum is not None and value < self.minimum:
             raise InvalidOptions(
-                "invalid_option_value", f"Option {self.name!r} must be at least {self.minimum}."
+                "invalid_option_value",
+                say("core.refusal.option_minimum", option=self.name, minimum=self.minimum),
             )
         if self.maximum is not None and value > self.maximum:
             raise InvalidOptions(
-                "invalid_option_value", f"Option {self.name!r} must be at most {self.maximum}."
+                "invalid_option_value",
+                say("core.refusal.option_maximum", option=self.name, maximum=self.maximum),
             )
         return value
 
@@ -114,20 +125,19 @@ def normalize(options: tuple[Option, ...], given: Any, seats: int) -> dict[str, 
     if given is None:
         given = {}
     if not isinstance(given, dict):
-        raise InvalidOptions("invalid_options", "Options must be a JSON object.")
+        raise InvalidOptions("invalid_options", say("core.refusal.options_not_object"))
     by_name = {o.name: o for o in options}
     unknown = sorted(set(given) - set(by_name))
     if unknown:
-        raise InvalidOptions("unknown_option", f"This game has no option named {unknown[0]!r}.")
+        raise InvalidOptions("unknown_option", say("core.refusal.unknown_option", option=repr(unknown[0])))
     result = {}
     for option in options:
         if option.name in given:
             value = option.check(given[option.name])
             if option.seats and seats not in option.seats and value != option.default_for(seats):
-                counts = ", ".join(str(n) for n in option.seats)
                 raise InvalidOptions(
                     "option_needs_other_seat_count",
-                    f"Option {option.name!r} applies only with {counts} seats.",
+                    say("core.refusal.option_seats", option=option.name, counts=list(option.seats)),
                 )
             result[option.name] = value
         else:

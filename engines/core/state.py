@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 from .chance import Chance
 from .errors import GameOver, IllegalMove, InvalidMove, InvalidState, NotYourTurn, UnknownSeat
 from .events import Event
+from .messages import Message, say
 from .result import Result
 from .shapes import move_shape_error
 from .values import JSONObject
@@ -74,8 +75,9 @@ class State:
     def _legal_moves(self, seat: int) -> list[Move]:
         raise NotImplementedError
 
-    def label(self, move: Move) -> str:
-        """Return a short English description of a move, for display."""
+    def label(self, move: Move) -> Message | str:
+        """Return a short description of a move, for display: a ``Message`` the service renders
+        in the reader's language (an English string in a title not yet converted)."""
         raise NotImplementedError
 
     def _apply(self, seat: int, move: Move) -> list[Event]:
@@ -96,7 +98,7 @@ class State:
 
     def explain_illegal(self, seat: int, move: Move) -> IllegalMove:
         """Return the error naming the rule that refuses ``move`` (it is not listed)."""
-        return IllegalMove("illegal_move", f"The move {move_key(move)} is not legal for seat {seat} now.")
+        return IllegalMove("illegal_move", say("core.refusal.illegal_move", move=move_key(move), seat=seat))
 
     def equivalent_move(self, seat: int, move: Move) -> Move | None:
         """Return the listed move that the unlisted ``move`` stands for under the rules, if any.
@@ -115,9 +117,7 @@ class State:
         must not quietly become the spectator's.
         """
         if seat is not None and not self.is_seat(seat):
-            raise UnknownSeat(
-                "unknown_seat", f"There is no seat {seat!r} in this game; None is the spectator."
-            )
+            raise UnknownSeat("unknown_seat", say("core.refusal.unknown_view_seat", seat=repr(seat)))
         return self._view(seat)
 
     def is_seat(self, seat: Any) -> bool:
@@ -149,22 +149,22 @@ class State:
         the service calls the two apart to answer with the move as applied."""
         acting = self.to_act()
         if not acting:
-            raise GameOver("game_over", "The game is over; no more moves are accepted.")
+            raise GameOver("game_over", say("core.refusal.game_over"))
         if not self.is_seat(seat):
-            raise UnknownSeat("unknown_seat", f"There is no seat {seat!r} in this game.")
+            raise UnknownSeat("unknown_seat", say("core.refusal.unknown_seat", seat=repr(seat)))
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            raise InvalidMove("malformed_move", 'A move is a JSON object with a string "type" field.')
+            raise InvalidMove("malformed_move", say("core.refusal.not_a_move"))
         if move["type"] not in self.move_types:
-            known = ", ".join(self.move_types)
             raise InvalidMove(
                 "unknown_move_type",
-                f"This game has no move of type {move['type']!r}; its move types are {known}.",
+                say(
+                    "core.refusal.unknown_move_type",
+                    type=repr(move["type"]),
+                    known=", ".join(repr(t) for t in self.move_types),
+                ),
             )
         if seat not in acting:
-            waiting = ", ".join(str(s) for s in acting)
-            raise NotYourTurn(
-                "not_your_turn", f"Seat {seat} is not to act; the game waits for seat {waiting}."
-            )
+            raise NotYourTurn("not_your_turn", say("core.refusal.not_your_turn", seat=seat, waiting=acting))
         listed = self._legal_moves(seat)
         for candidate in listed:
             # == is fast but lenient (1 == 1.0 == True); the key check makes it strict.

@@ -31,11 +31,6 @@ def coordinates(size: int, plot: int) -> tuple[int, int]:
     return plot // size + 1, plot % size + 1
 
 
-def where(size: int, plot: int) -> str:
-    row, column = coordinates(size, plot)
-    return f"row {row}, column {column}"
-
-
 @cache
 def corners(size: int) -> tuple[int, ...]:
     last = size - 1

@@ -26,17 +26,19 @@ from ..core import (
     Event,
     IllegalMove,
     InvalidMove,
+    Message,
     Move,
     Result,
     State,
     View,
     event,
     ranks_from_keys,
+    say,
     secret_event,
 )
 from . import auction
 from . import material as m
-from .board import cells, coordinates, corners, neighbours, one_per_quarter, plot_at, quarters, where
+from .board import cells, coordinates, corners, neighbours, one_per_quarter, plot_at, quarters
 from .expropriation import unbuildable
 from .routes import capped, distances_from, length_to
 
@@ -201,22 +203,23 @@ class FreshFishState(State):
         assert self.next_distributor is not None, "the distributors are placed"
         return self.next_distributor
 
-    def label(self, move: Move) -> str:
+    def label(self, move: Move) -> Message:
         kind = move["type"]
         if kind == "bid":
-            return f"Bid {move['amount']} for the {m.NAMES[self._drawn_tile()]}"
+            return say("fresh_fish.label.bid", count=move["amount"], tile=the(self._drawn_tile()))
         if kind == "draw":
-            return "Build: draw a tile from the pile"
+            return say("fresh_fish.label.draw")
         if kind == "pass":
-            return "End your turn: neither draw nor reserve"
-        at = f"row {move['row']}, column {move['column']}"
+            return say("fresh_fish.label.pass")
+        at = {"row": move["row"], "column": move["column"]}
         if kind == "reserve":
-            return f"Reserve the plot at {at}"
+            return say("fresh_fish.label.reserve", **at)
         if kind == "place":
-            return f"Build the {m.NAMES[self._drawn_tile()]} on your plot at {at}"
+            return say("fresh_fish.label.place", tile=the(self._drawn_tile()), **at)
         if kind == "build":
-            return f"Build a {m.NAMES[move['tile']]} on your plot at {at}"
-        return f"Place the {m.NAMES[m.PLACEMENT_ORDER[self._next_distributor()]]} at {at}"
+            return say("fresh_fish.label.build", tile=say(f"fresh_fish.a.{move['tile']}"), **at)
+        distributor = m.PLACEMENT_ORDER[self._next_distributor()]
+        return say("fresh_fish.label.place_distributor", tile=the(distributor), **at)
 
     def _apply(self, seat: int, move: Move) -> list[Event]:
         kind = move["type"]
@@ -675,73 +678,72 @@ def explain(state: FreshFishState, seat: int, move: Move) -> IllegalMove:
         "pass": TURN,
     }[kind]
     if phase != wanted:
-        sentences = {
-            AUCTION: ("auction_in_progress", "A retailer is being auctioned: seal a bid first."),
-            PLACE: (
-                "placement_pending",
-                f"The drawn {'tile' if state.drawn is None else m.NAMES.get(state.drawn, 'tile')} "
-                "must be placed first.",
-            ),
-            DISTRIBUTE: ("distributors_not_placed", "The distributors must be placed first."),
-            TURN: ("no_such_step_now", f"There is nothing to {kind.replace('_', ' ')} now; it is a turn."),
-        }
-        return IllegalMove(*sentences[phase])
+        if phase == AUCTION:
+            return IllegalMove("auction_in_progress", say("fresh_fish.refusal.auction_in_progress"))
+        if phase == PLACE:
+            drawn = state.drawn
+            named = the(drawn) if drawn is not None and drawn in m.NAMES else say("fresh_fish.tile")
+            return IllegalMove("placement_pending", say("fresh_fish.refusal.placement_pending", tile=named))
+        if phase == DISTRIBUTE:
+            return IllegalMove("distributors_not_placed", say("fresh_fish.refusal.distributors_not_placed"))
+        return IllegalMove("no_such_step_now", say(f"fresh_fish.refusal.no_such_step_now.{kind}"))
     fields = {"type"} | ({"row", "column"} if kind in PLOT_MOVES else set())
     fields |= {"amount"} if kind == "bid" else set()
     fields |= {"tile"} if kind == "build" else set()
     if set(move) != fields:
-        listed = ", ".join(sorted(fields - {"type"})) or "no field"
-        return InvalidMove("malformed_move", f"A {kind} move has exactly: {listed}.")
+        listed = ", ".join(repr(f) for f in sorted(fields - {"type"}))
+        if not listed:
+            return InvalidMove("malformed_move", say("fresh_fish.refusal.no_fields", type=repr(kind)))
+        return InvalidMove("malformed_move", say("fresh_fish.refusal.fields", type=repr(kind), fields=listed))
     player = state.players[seat]
     if kind == "bid":
         amount = move["amount"]
         if not _is_int(amount):
-            return InvalidMove("malformed_move", "A bid is a whole number of coins.")
+            return InvalidMove("malformed_move", say("fresh_fish.refusal.bid_not_integer"))
         if amount < 0:
-            return IllegalMove("negative_bid", "A bid is 0 coins or more.")
-        return IllegalMove("bid_above_money", f"You hold only {player['money']} in coins.")
+            return IllegalMove("negative_bid", say("fresh_fish.refusal.negative_bid"))
+        return IllegalMove(
+            "bid_above_money", say("fresh_fish.refusal.bid_above_money", count=player["money"])
+        )
     if kind == "pass":
         return IllegalMove(
-            "pass_only_after_a_lost_auction",
-            "A turn is a reservation or a build; only after losing the auction of the retailer "
-            "one drew may one do neither.",
+            "pass_only_after_a_lost_auction", say("fresh_fish.refusal.pass_only_after_a_lost_auction")
         )
     if kind == "draw":
         if not state.reserved_plots(seat):
-            return IllegalMove("no_reserved_plot", "To build you need a reserved plot of your own.")
-        return IllegalMove("pile_empty", "The pile is empty: build a street or a set-aside building instead.")
+            return IllegalMove("no_reserved_plot", say("fresh_fish.refusal.no_reserved_plot"))
+        return IllegalMove("pile_empty", say("fresh_fish.refusal.pile_empty"))
     row, column = move["row"], move["column"]
     size = state.size
     if not (_is_int(row) and _is_int(column) and 1 <= row <= size and 1 <= column <= size):
-        return IllegalMove("no_such_plot", f"Rows and columns run from 1 to {size} on this board.")
+        return IllegalMove("no_such_plot", say("fresh_fish.refusal.no_such_plot", size=size))
     plot = plot_at(size, row, column)
+    at = {"row": row, "column": column}
     tile, owner = state.board[plot], state.reserved[plot]
     if kind == "reserve":
         if not player["cubes"]:
-            return IllegalMove("no_cube_in_hand", "You have no cube left in hand to reserve with.")
+            return IllegalMove("no_cube_in_hand", say("fresh_fish.refusal.no_cube_in_hand"))
         if tile is not None:
-            return IllegalMove("plot_developed", f"The plot at {where(size, plot)} is already developed.")
+            return IllegalMove("plot_developed", say("fresh_fish.refusal.plot_developed", **at))
         if owner is not None:
-            return IllegalMove("plot_reserved", f"The plot at {where(size, plot)} is already reserved.")
-        return IllegalMove(
-            "reservation_not_adjacent",
-            "After your first turn a reserved plot must touch a developed or reserved plot by a side.",
-        )
+            return IllegalMove("plot_reserved", say("fresh_fish.refusal.plot_reserved", **at))
+        return IllegalMove("reservation_not_adjacent", say("fresh_fish.refusal.reservation_not_adjacent"))
     if kind == "place_distributor":
         if tile is not None:
-            return IllegalMove("plot_developed", f"The plot at {where(size, plot)} is already developed.")
+            return IllegalMove("plot_developed", say("fresh_fish.refusal.plot_developed", **at))
         if m.PLACEMENT_ORDER[state._next_distributor()] == "port" and plot not in corners(size):
-            return IllegalMove("port_not_in_corner", "The port goes in one of the corners of the board.")
-        return IllegalMove("quarter_taken", "One distributor per quarter of the board: that quarter has one.")
+            return IllegalMove("port_not_in_corner", say("fresh_fish.refusal.port_not_in_corner"))
+        return IllegalMove("quarter_taken", say("fresh_fish.refusal.quarter_taken"))
     if kind == "build":
         if move["tile"] not in m.EMPTY_PILE_TILES:
-            return IllegalMove(
-                "no_such_tile", "With the pile empty, build a street, apartment, office or park."
-            )
+            return IllegalMove("no_such_tile", say("fresh_fish.refusal.no_such_tile"))
         if state.pile:
-            return IllegalMove("pile_not_empty", "While the pile holds tiles, build by drawing one.")
+            return IllegalMove("pile_not_empty", say("fresh_fish.refusal.pile_not_empty"))
     if tile is not None or owner != seat:
-        return IllegalMove(
-            "not_your_reserved_plot", f"The plot at {where(size, plot)} is not reserved by you."
-        )
-    return IllegalMove("no_set_aside_tile", f"No set-aside {m.NAMES[move['tile']]} is left.")
+        return IllegalMove("not_your_reserved_plot", say("fresh_fish.refusal.not_your_reserved_plot", **at))
+    return IllegalMove("no_set_aside_tile", say(f"fresh_fish.refusal.no_set_aside_tile.{move['tile']}"))
+
+
+def the(tile: str) -> Message:
+    """A tile named with its definite article ("the port", « le port »): French's depends on it."""
+    return say(f"fresh_fish.the.{tile}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..core import Game, InvalidOptions, Option
+from ..core import Game, InvalidOptions, Option, say
 from .evaluate import evaluate
 from .rules import PropertyState
 
@@ -14,7 +14,7 @@ def _check_setup(seats: int, options: dict[str, Any]) -> None:
     if options["bankruptcies_to_end"] >= seats:
         raise InvalidOptions(
             "option_needs_more_seats",
-            f"With {seats} players the game can run to at most {seats - 1} bankruptcies.",
+            say("property.refusal.option_needs_more_seats", seats=seats, count=seats - 1),
         )
 
 

@@ -26,12 +26,14 @@ from ..core import (
     Event,
     IllegalMove,
     InvalidMove,
+    Message,
     Move,
     Result,
     State,
     View,
     event,
     ranks_from_keys,
+    say,
     secret_event,
 )
 from ..core.cards import draw, refill_from_discard
@@ -169,25 +171,30 @@ class PropertyState(State):
         moves.append({"type": "decline"})
         return moves
 
-    def label(self, move: Move) -> str:
+    def label(self, move: Move) -> Message:
         kind = move["type"]
         if kind == "play":
-            target = self._square(move["column"], move["row"])
-            where = f"column {move['column']}, row {move['row']}"
-            cards = f"{m.card_text(move['red'])} and {m.card_text(move['black'])}"
+            column, row = move["column"], move["row"]
+            target = self._square(column, row)
+            where = {
+                "red": m.card_text(move["red"]),
+                "black": m.card_text(move["black"]),
+                "column": column,
+                "row": row,
+            }
             if target is None:
-                return f"Play {cards}: claim {where}"
+                return say("property.label.claim", **where)
             if target["owner"] == self.current:
                 what = "lose" if target["mortgaged"] else "mortgage"
-                return f"Play {cards}: {what} your square at {where}"
-            rent = self.rent(move["column"], move["row"], move["red"], move["black"])
-            return f"Play {cards}: pay ${rent} rent to seat {target['owner']} for {where}"
+                return say(f"property.label.{what}", **where)
+            rent = self.rent(column, row, move["red"], move["black"])
+            return say("property.label.rent", **where, rent=rent, owner=target["owner"])
         if kind == "buy":
-            paid = ", ".join(f"{n} {k}{'s' if n > 1 else ''}" for k, n in move["pay"].items() if n)
-            return f"Buy the square for {paid}"
+            paid = [say(f"property.unit.{k}", count=n) for k, n in move["pay"].items() if n]
+            return say("property.label.buy", paid=paid)
         if kind == "decline":
-            return "Do not buy the square"
-        return "Pass: your hand lacks a card of each colour"
+            return say("property.label.decline")
+        return say("property.label.pass")
 
     def _apply(self, seat: int, move: Move) -> list[Event]:
         events: list[Event] = []
@@ -589,51 +596,61 @@ def explain(state: PropertyState, seat: int, move: Move) -> IllegalMove:
     kind = move["type"]
     player = state.players[seat]
     if state.phase == BUY and kind in ("play", "pass"):
-        return IllegalMove("purchase_pending", "Decide first whether to buy the square (buy or decline).")
+        return IllegalMove("purchase_pending", say("property.refusal.purchase_pending"))
     if state.phase == PLAY and kind in ("buy", "decline"):
-        return IllegalMove("no_purchase_offered", "No square is offered for purchase now.")
+        return IllegalMove("no_purchase_offered", say("property.refusal.no_purchase_offered"))
     if kind == "pass":
-        return IllegalMove("must_play", "You hold a red and a black card, so you must play them.")
+        return IllegalMove("must_play", say("property.refusal.must_play"))
     if kind == "play":
         expected = {"type", "red", "black", "column", "row"}
         if set(move) != expected:
-            return InvalidMove("malformed_move", "A play names exactly red, black, column and row.")
+            return InvalidMove("malformed_move", say("property.refusal.play_fields"))
         red, black, column, row = move["red"], move["black"], move["column"], move["row"]
         for field, card, want_red in (("red", red, True), ("black", black, False)):
             if not isinstance(card, str) or card not in m.DECK:
-                return IllegalMove("no_such_card", f"{card!r} is not a card of this game.")
+                return IllegalMove("no_such_card", say("property.refusal.no_such_card", card=repr(card)))
             if m.RED[card] != want_red:
-                return IllegalMove("wrong_colour", f"The {field} card must be a {field} suit.")
+                return IllegalMove("wrong_colour", say(f"property.refusal.wrong_colour.{field}"))
             if card not in player["hand"]:
-                return IllegalMove("card_not_in_hand", f"{m.card_text(card)} is not in your hand.")
+                return IllegalMove(
+                    "card_not_in_hand", say("property.refusal.card_not_in_hand", card=m.card_text(card))
+                )
         for name, value, card in (("column", column, red), ("row", row, black)):
             if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 8:
-                return IllegalMove("no_such_square", f"The {name} must be a whole number from 1 to 8.")
+                return IllegalMove("no_such_square", say(f"property.refusal.no_such_square.{name}"))
             if value not in _numbers(card):
                 return IllegalMove(
                     "card_does_not_designate",
-                    f"{m.card_text(card)} designates {name} {m.card_rank(card)}, not {value}; "
-                    "only 9s and 10s are wild.",
+                    say(
+                        f"property.refusal.card_does_not_designate.{name}",
+                        card=m.card_text(card),
+                        number=m.card_rank(card),
+                        value=value,
+                    ),
                 )
-        return IllegalMove("play_not_available", "That play is not available now.")
+        return IllegalMove("play_not_available", say("property.refusal.play_not_available"))
     if kind == "buy":
         pay = move.get("pay")
         if set(move) != {"type", "pay"} or not isinstance(pay, dict) or set(pay) != set(m.UNIT_KINDS):
-            return InvalidMove("malformed_move", f"A payment counts each kind: {', '.join(m.UNIT_KINDS)}.")
+            return InvalidMove(
+                "malformed_move", say("property.refusal.payment_fields", kinds=", ".join(m.UNIT_KINDS))
+            )
         for kind_name, count in pay.items():
             if not isinstance(count, int) or isinstance(count, bool):
-                return InvalidMove("malformed_move", "Each count of cards is a whole number.")
+                return InvalidMove("malformed_move", say("property.refusal.count_not_integer"))
             if count < 0:
-                return IllegalMove("negative_count", "Each count of cards is 0 or more.")
+                return IllegalMove("negative_count", say("property.refusal.negative_count"))
             if count > player["units"][kind_name]:
-                return IllegalMove("units_not_held", f"You do not hold {count} {kind_name} card(s).")
+                return IllegalMove(
+                    "units_not_held",
+                    say(
+                        "property.refusal.units_not_held",
+                        units=say(f"property.unit.{kind_name}", count=count),
+                    ),
+                )
         assert state.pending is not None  # a buy is refused as no_purchase_offered without one
         price = state.pending["price"]
         if m.unit_total(pay) < price:
-            return IllegalMove(
-                "not_enough_units", f"The square costs {price} units, one per square of its group."
-            )
-        return IllegalMove(
-            "payment_not_minimal", "No change is given: pay only with cards that are all needed."
-        )
-    return IllegalMove("illegal_move", "That move is not legal now.")
+            return IllegalMove("not_enough_units", say("property.refusal.not_enough_units", count=price))
+        return IllegalMove("payment_not_minimal", say("property.refusal.payment_not_minimal"))
+    return IllegalMove("illegal_move", say("property.refusal.illegal_move"))

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+from ..core import Message, say
+
 # ---- building kinds (rule WB-CARDS) --------------------------------------------------------
 LEFT_CORNER = "left-corner"
 RIGHT_CORNER = "right-corner"
@@ -88,6 +90,8 @@ COINS = {card["id"]: card["coins"] for card in CARDS}
 SHIELDS = {card["id"]: card["shields"] for card in CARDS}
 CARD_ORDER = {card: index for index, card in enumerate(DECK)}
 
+
+# The pictures' English names (boards/wettstreit.py draws in English: not a message yet).
 KIND_NAMES = {
     LEFT_CORNER: "left corner tower",
     RIGHT_CORNER: "right corner tower",
@@ -100,6 +104,11 @@ KIND_NAMES = {
 
 def card_text(card: str) -> str:
     return f"{KIND_NAMES[KIND[card]]} {VALUE[card]}"
+
+
+def the_card(card: str) -> Message:
+    """A building card named with its article and value ("the tower 3", « la tour 3 »)."""
+    return say(f"wettstreit.the.{KIND[card].replace('-', '_')}", value=VALUE[card])
 
 
 # ---- piles (rule WB-SETUP-PILES) ------------------------------------------------------------

@@ -29,12 +29,14 @@ from ..core import (
     Event,
     IllegalMove,
     JSONObject,
+    Message,
     Move,
     Result,
     State,
     View,
     event,
     ranks_from_keys,
+    say,
     secret_event,
 )
 from . import city as c
@@ -709,37 +711,36 @@ class WettstreitState(State):
 
         return explain(self, seat, move)
 
-    def label(self, move: Move) -> str:
+    def label(self, move: Move) -> Message:
         kind = move["type"]
         if kind == "auction":
             if move["pile"] == m.FACE_UP:
-                return f"Auction the face-up {m.card_text(self.face_up[-1])}"
-            return "Auction the top face-down card (you look at it)"
+                return say("wettstreit.label.auction_face_up", card=m.the_card(self.face_up[-1]))
+            return say("wettstreit.label.auction_face_down")
         if kind == "bid":
-            verb = "Open the auction at" if not self.running_auction()["bids"] else "Bid"
-            return f"{verb} {move['amount']} écus"
+            opening = not self.running_auction()["bids"]
+            return say("wettstreit.label.open" if opening else "wettstreit.label.bid", count=move["amount"])
         if kind == "pass":
-            return "Pass (drop out of this auction)"
+            return say("wettstreit.label.pass")
         if kind == "build":
-            card = m.card_text(move["card"])
+            built = m.the_card(move["card"])
             if not self.players[self.current]["city"] and not self.pending:
-                return f"Start your city with the {card}"
-            return f"Build the {card} at the {move['end']} end"
+                return say("wettstreit.label.start_city", card=built)
+            return say(f"wettstreit.label.build_at_{move['end']}", card=built)
         if kind == "end_turn":
             if self.pending:
-                return "Build the cards set out and end the turn"
-            return "End the turn without building" + ("" if self.phase == FINAL_BUILD else " or sabotaging")
+                return say("wettstreit.label.build_set_out")
+            final = self.phase == FINAL_BUILD
+            return say("wettstreit.label.end_turn_final" if final else "wettstreit.label.end_turn")
         if kind == "sabotage_city":
             building = self.players[move["target"]]["city"][move["slot"]]
             assert building is not None  # only buildings are listed, never gaps
-            return f"Sabotage seat {move['target']}'s {m.card_text(building)}"
+            return say("wettstreit.label.sabotage_city", seat=move["target"], card=m.the_card(building))
         if kind == "sabotage_hand":
-            return f"Sabotage seat {move['target']}'s hand (a random card is lost)"
+            return say("wettstreit.label.sabotage_hand", seat=move["target"])
         if kind == "pay_ransom":
             card = self.discovered_sabotage()["card"]
-            return f"Pay {m.VALUE[card]} écus to keep your {m.card_text(card)}"
+            return say("wettstreit.label.pay_ransom", count=m.VALUE[card], card=m.the_card(card))
         if kind == "refuse_ransom":
-            return f"Let the {m.card_text(self.discovered_sabotage()['card'])} go"
-        if kind == "take_saboteur":
-            return f"Take a saboteur from seat {move['from']}"
-        return kind
+            return say("wettstreit.label.refuse_ransom", card=m.the_card(self.discovered_sabotage()["card"]))
+        return say("wettstreit.label.take_saboteur", seat=move["from"])

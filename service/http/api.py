@@ -14,12 +14,14 @@ from marshmallow import Schema
 from ..play import auth
 from ..play.errors import InvalidPlayerKey
 from ..play.games import Games
-from . import conditional, jsonbody, sse
+from . import conditional, jsonbody, language, sse
 from .bearer import PLAYER_SEAT, bearer_token
 from .components import ref
 from .problems import Problem
 from .ratelimit import address_key
 from .schemas import (
+    LANGUAGE_DESCRIPTION,
+    LANGUAGE_TAG,
     ActionQuerySchema,
     ActionSchema,
     CatalogSchema,
@@ -55,6 +57,23 @@ IDEMPOTENCY_HEADER = {
     "required": False,
     "schema": {"type": "string", "minLength": 1, "maxLength": 128},
     "description": "A retried request with the same key is answered once, with the first reply.",
+}
+# The routes whose replies hold text for a person (labels, refusals) name the reader's language.
+LANGUAGE_HEADER = {
+    "in": "header",
+    "name": "Accept-Language",
+    "required": False,
+    "schema": {"type": "string", "maxLength": 256},
+    "description": "The reader's languages with q-values (`fr-CA;q=0.9, en;q=0.8`): the first "
+    "shipped one by its primary subtag (`en`, `fr`), `*` or none known: English. The reply says "
+    "`Content-Language`.",
+}
+LANGUAGE_QUERY = {
+    "in": "query",
+    "name": "lang",
+    "required": False,
+    "schema": {"type": "string", "pattern": LANGUAGE_TAG},
+    "description": LANGUAGE_DESCRIPTION,
 }
 GAME_ID = {"in": "path", "name": "game_id", "required": True, "schema": {"type": "string", "maxLength": 64}}
 
@@ -192,11 +211,12 @@ def creator_player() -> str | None:
 class Catalog(MethodView):
     @blp.response(200, CatalogSchema, headers=FIXED_HEADERS)
     @blp.alt_response(304, description=NOT_MODIFIED, headers=FIXED_HEADERS)
-    @blp.doc(operationId="getCatalog")
+    @blp.doc(operationId="getCatalog", parameters=[LANGUAGE_HEADER, LANGUAGE_QUERY])
     def get(self) -> ResponseReturnValue:
         """List the games: titles, seat counts, options, move and view schemas, bots."""
-        body, etag = parts().catalog_reply
-        return conditional.reply(body, etag=etag)
+        spoken = language.current()
+        body, etag = parts().catalog_reply[spoken]
+        return conditional.reply(body, etag=etag, vary=language.BY_LANGUAGE, headers=language.headers(spoken))
 
 
 @blp.route("/games")
@@ -210,7 +230,11 @@ class GameList(MethodView):
     )
     @blp.alt_response(415, response="UnsupportedMediaType")
     @blp.alt_response(422, response="UnprocessableContent")
-    @blp.doc(operationId="createGame", parameters=[CREATOR_HEADER], security=[{}, {PLAYER_KEY: []}])
+    @blp.doc(
+        operationId="createGame",
+        parameters=[CREATOR_HEADER, LANGUAGE_HEADER, LANGUAGE_QUERY],
+        security=[{}, {PLAYER_KEY: []}],
+    )
     def post(self, body: dict[str, Any]) -> ResponseReturnValue:
         """Create a game; the reply holds one secret token per human seat."""
         notify = services().webhooks
@@ -247,10 +271,19 @@ class Moves(MethodView):
     @blp.alt_response(304, description=NOT_MODIFIED, headers=CALLERS_HEADERS)
     @blp.alt_response(401, response="Unauthorized")
     @blp.alt_response(404, response="NotFound")
-    @blp.doc(operationId="getMoves", parameters=[GAME_ID, AUTH_HEADER], security=OPTIONAL_TOKEN)
+    @blp.doc(
+        operationId="getMoves",
+        parameters=[GAME_ID, AUTH_HEADER, LANGUAGE_HEADER, LANGUAGE_QUERY],
+        security=OPTIONAL_TOKEN,
+    )
     def get(self, game_id: str) -> ResponseReturnValue:
         """List the legal moves of the caller's seat, with labels, and who is to act."""
-        return conditional.reply(games().moves_json(game_id, caller_token()), vary=conditional.BY_CALLER)
+        spoken = language.current()
+        return conditional.reply(
+            games().moves_json(game_id, caller_token(), language=spoken),
+            vary=(*conditional.BY_CALLER, *language.BY_LANGUAGE),
+            headers=language.headers(spoken),
+        )
 
 
 @blp.route("/games/<gameid:game_id>/actions")
@@ -268,7 +301,13 @@ class Actions(MethodView):
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(
         operationId="postAction",
-        parameters=[GAME_ID, ACT_AUTH_HEADER, IDEMPOTENCY_HEADER, query_parameters(ACTION_QUERY)],
+        parameters=[
+            GAME_ID,
+            ACT_AUTH_HEADER,
+            IDEMPOTENCY_HEADER,
+            LANGUAGE_HEADER,
+            query_parameters(ACTION_QUERY),
+        ],
         # The Authorization header above is required, and a move without a seat token is 401.
         # The security requirement lists the token as optional all the same: schemathesis's
         # ST401 check (in `--checks all`) takes a token its stateful phase got through the

@@ -12,7 +12,7 @@ from werkzeug.routing import BaseConverter
 
 from ..play.services import Services
 from ..store.games import GAME_ID_PATTERN
-from . import bodylimit, conditional, cors, errors, fastlane, hooks, jsonbody, ratelimit
+from . import bodylimit, conditional, cors, errors, fastlane, hooks, jsonbody, language, ratelimit
 from .schemas import ProblemSchema
 from .services import AppParts
 from .services import install as install_parts
@@ -139,8 +139,9 @@ def create_app(services: Services) -> Flask:
     app.url_map.converters["gameid"] = GameIdConverter  # before any route names it
     api = SkylineApi(app)
     api.register_converter(GameIdConverter, _game_id_schema)
-    catalog = orjson.dumps(services.games.catalog())
-    install_parts(app, AppParts(services, (catalog, conditional.entity_tag(catalog)), api))
+    catalogs = {lang: orjson.dumps(services.games.catalog(lang)) for lang in language.SUPPORTED}
+    replies = {lang: (body, conditional.entity_tag(body)) for lang, body in catalogs.items()}
+    install_parts(app, AppParts(services, replies, api))
 
     hooks.install_logs(app, enabled=settings.access_log)
     hooks.install_metrics(app)

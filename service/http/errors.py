@@ -10,9 +10,10 @@ import redis
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 
-from engines.core import RulesError
+from engines.core import Message, RulesError
 
 from ..play.errors import PlayError
+from . import language
 from .problems import Problem, from_play_error, from_rules_error, problem_body
 
 log = logging.getLogger(__name__)
@@ -31,9 +32,19 @@ _HTTP_CODES = {
 }
 
 
-def problem_response(status: int, code: str, detail: str, **extra: Any) -> Response:
-    payload = problem_body(status, code, detail, **extra)
-    return Response(payload, status=status, mimetype="application/problem+json")
+def problem_response(status: int, code: str, detail: str | Message, **extra: Any) -> Response:
+    """The problem in the request's language; one whose detail is a message says so (its
+    Content-Language, and Vary: the same address refuses in another language for another reader)."""
+    if not isinstance(detail, Message):
+        return Response(
+            problem_body(status, code, detail, **extra), status=status, mimetype="application/problem+json"
+        )
+    spoken = language.current()
+    payload = problem_body(status, code, detail, spoken, **extra)
+    response = Response(payload, status=status, mimetype="application/problem+json")
+    response.headers.update(language.headers(spoken))
+    response.vary.add(language.BY_LANGUAGE[0])
+    return response
 
 
 def _from_problem(problem: Problem) -> Response:

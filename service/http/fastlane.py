@@ -37,7 +37,7 @@ from flask import Flask, Response
 from ..play.auth import PLAYER_KEY_PREFIX
 from ..store.games import GAME_ID_PATTERN, LiveRead
 from ..watch import logs, metrics
-from . import conditional, errors, jsonbody
+from . import conditional, errors, jsonbody, language
 from .bearer import bearer_token
 from .bodylimit import TOO_LARGE
 from .problems import Problem
@@ -97,13 +97,15 @@ class FastLane:
     ) -> Iterable[bytes]:
         def moves(live: LiveRead | None) -> Reply:
             authorization = environ.get("HTTP_AUTHORIZATION")
-            body = self.games.moves_json(game_id, bearer_token(authorization), live)
+            spoken = language.current()
+            body = self.games.moves_json(game_id, bearer_token(authorization), live, spoken)
             etag = conditional.entity_tag(body)
             # The validators conditional.answer gives the Flask view's reply, in its order.
             headers = [
+                *language.headers(spoken).items(),
                 ("ETag", etag),
                 ("Cache-Control", conditional.PRIVATE if authorization is not None else conditional.SHARED),
-                ("Vary", ", ".join(conditional.BY_CALLER)),
+                ("Vary", ", ".join((*conditional.BY_CALLER, *language.BY_LANGUAGE))),
             ]
             if conditional.current(environ.get("HTTP_IF_NONE_MATCH"), etag):
                 return Response(status=304, headers=headers)
@@ -178,6 +180,7 @@ class FastLane:
         started = time.perf_counter()
         request_id = logs.accept_request_id(environ.get("HTTP_X_REQUEST_ID"))
         bound = logs.bind_request_id(request_id)
+        spoken = language.bind(language.of_environ(environ))
         metrics.request_began()
         try:
             response = None
@@ -219,6 +222,7 @@ class FastLane:
         finally:
             metrics.request_ended()
             logs.end_request_id(bound)
+            language.unbind(spoken)
         if response is not None:
             response.headers[logs.REQUEST_ID_HEADER] = request_id
             return response(environ, start_response)

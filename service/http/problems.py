@@ -20,9 +20,11 @@ from engines.core import (
     InvalidMove,
     InvalidOptions,
     InvalidState,
+    Message,
     NotYourTurn,
     RulesError,
     UnknownGame,
+    render,
 )
 
 from ..play.errors import (
@@ -64,10 +66,11 @@ PROBLEM_TYPE = "https://skyline.invalid/problems/"
 
 
 class Problem(Exception):
-    """A request the service refuses: an HTTP status, a stable code and a sentence."""
+    """A request the service refuses: an HTTP status, a stable code and a sentence (a rules
+    error's ``Message``, rendered in the reader's language when the problem is written)."""
 
-    def __init__(self, status: int, code: str, message: str, **extra: object) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, code: str, message: str | Message, **extra: object) -> None:
+        super().__init__(str(message))
         self.status = status
         self.code = code
         self.message = message
@@ -90,8 +93,8 @@ RULES_STATUS: tuple[tuple[type[RulesError], int], ...] = (
 def from_rules_error(error: RulesError) -> Problem:
     for kind, status in RULES_STATUS:
         if isinstance(error, kind):
-            return Problem(status, error.code, error.message)
-    return Problem(422, error.code, error.message)  # pragma: no cover - RulesError is last
+            return Problem(status, error.code, error.said)
+    return Problem(422, error.code, error.said)  # pragma: no cover - RulesError is last
 
 
 # The use cases' refusals (service.play.errors), each class with the status it is answered with;
@@ -141,12 +144,13 @@ def from_play_error(error: PlayError) -> Problem:
 
 
 # ---- the body of a problem (RFC 9457): also what gunicorn's own refusals send ---------------------
-def problem_body(status: int, code: str, detail: str, **extra: Any) -> bytes:
+def problem_body(status: int, code: str, detail: str | Message, language: str = "en", **extra: Any) -> bytes:
+    """The problem's bytes, its ``detail`` in ``language`` when it is a ``Message``."""
     body = {
         "type": PROBLEM_TYPE + code,
         "title": code.replace("_", " ").capitalize(),
         "status": status,
-        "detail": detail,
+        "detail": render(detail, language),
         "code": code,
         **{k: v for k, v in extra.items() if v is not None},
     }

@@ -193,7 +193,23 @@ class ActionSchema(Schema):
     )
 
 
-class ActionQuerySchema(Schema):
+# A language tag (BCP 47's shape): the reply's text in that language when one is shipped, else in
+# the one Accept-Language names, else English (service/http/language.py).
+LANGUAGE_TAG = r"^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8}){0,7}$"
+LANGUAGE_DESCRIPTION = (
+    "The language of the reply's text (labels, refusals): `en` or `fr`; where a header cannot be "
+    "sent (an EventSource, an `<img>`, a link). It wins over Accept-Language; an unknown one is ignored."
+)
+
+
+class LanguageQuerySchema(Schema):
+    lang = fields.String(
+        validate=validate.Regexp(LANGUAGE_TAG),
+        metadata={"description": LANGUAGE_DESCRIPTION, "example": "fr"},
+    )
+
+
+class ActionQuerySchema(LanguageQuerySchema):
     dry_run = fields.Boolean(
         load_default=False,
         metadata={"description": "Only judge the move (the reply says `valid`); change nothing."},

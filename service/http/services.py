@@ -23,7 +23,8 @@ EXTENSION = "skyline"
 @dataclass(frozen=True)
 class AppParts:
     services: Services
-    catalog_reply: tuple[bytes, str]  # GET /catalog's body and its ETag: the same for the app's life
+    # GET /catalog's body and its ETag, by language: the same for the app's life.
+    catalog_reply: dict[str, tuple[bytes, str]]
     api: SkylineApi  # the contract (flask-smorest)
 
 

@@ -22,7 +22,8 @@ import orjson
 
 from engines import registry
 from engines.bots import LEVELS, STRATEGIES, level_for
-from engines.core import GameOver, RulesError, State, redact_all
+from engines.core import Game, GameOver, RulesError, State, redact_all, render, say
+from engines.core.messages import ENGLISH
 
 from ..store.botgames import BotGameQuota
 from ..store.games import (
@@ -251,16 +252,29 @@ class Listings:
 
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
-        self._entries: OrderedDict[tuple[str, int | None], tuple[int, bytes]] = OrderedDict()
+        self._entries: OrderedDict[tuple[str, int | None, str], tuple[int, bytes]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, game_id: str, seat: int | None, version: int) -> bytes | None:
+    def get(self, game_id: str, seat: int | None, version: int, language: str = ENGLISH) -> bytes | None:
         with self._lock:
-            entry = self._entries.get((game_id, seat))
+            entry = self._entries.get((game_id, seat, language))
         return entry[1] if entry is not None and entry[0] == version else None
 
-    def put(self, game_id: str, seat: int | None, version: int, listing: bytes) -> None:
-        _remember(self._entries, self._lock, self.capacity, (game_id, seat), (version, listing))
+    def put(
+        self, game_id: str, seat: int | None, version: int, listing: bytes, language: str = ENGLISH
+    ) -> None:
+        _remember(self._entries, self._lock, self.capacity, (game_id, seat, language), (version, listing))
+
+
+def catalog_entry(game: Game[State], language: str) -> dict[str, Any]:
+    """A title's catalog entry with its words in ``language``."""
+    entry = game.catalog_entry()
+    options = dict(entry["options"])
+    options["properties"] = {
+        name: {**option, "description": render(say(f"catalog.{game.id}.option.{name}"), language)}
+        for name, option in options.get("properties", {}).items()
+    }
+    return {**entry, "summary": render(say(f"catalog.{game.id}.summary"), language), "options": options}
 
 
 class Games:
@@ -293,14 +307,20 @@ class Games:
         self.listings = Listings(4 * recent_games)
 
     # ---- catalog and creation -------------------------------------------------------
-    def catalog(self) -> dict[str, Any]:
+    def catalog(self, language: str = ENGLISH) -> dict[str, Any]:
+        """GET /catalog in ``language``: the summaries, options' and levels' descriptions are the
+        catalogue's ``catalog.…`` messages (their English is the engines' own text)."""
         return {
             "titles": [
                 {
-                    **game.catalog_entry(),
+                    **catalog_entry(game, language),
                     "rules_versions": list(registry.versions(game.id)),
                     "bots": sorted(STRATEGIES),
-                    "levels": [level.for_game(game).to_dict() for level in LEVELS.values()],
+                    "levels": [
+                        {**shown, "description": render(say(f"catalog.level.{shown['level']}"), language)}
+                        for level in LEVELS.values()
+                        for shown in [level.for_game(game).to_dict()]
+                    ],
                 }
                 for game in registry.GAMES.values()
             ]
@@ -478,13 +498,15 @@ class Games:
         listing: dict[str, Any] = orjson.loads(self.moves_json(game_id, token))
         return listing
 
-    def moves_json(self, game_id: str, token: str | None, live: LiveRead | None = None) -> bytes:
-        """The caller's legal moves as the API sends them (JSON): from a listing kept for the
-        game's current version, else listed on the state read (parsed only then). ``live``: the
-        game as a read sent ahead found it (``read_ahead``)."""
+    def moves_json(
+        self, game_id: str, token: str | None, live: LiveRead | None = None, language: str = ENGLISH
+    ) -> bytes:
+        """The caller's legal moves as the API sends them (JSON), labelled in ``language``: from
+        a listing kept for the game's current version, else listed on the state read (parsed only
+        then). ``live``: the game as a read sent ahead found it (``read_ahead``)."""
         stored = self.read(game_id, parse_state=False, live=live)
         seat = auth.seat_of(stored.meta["seats"], token)
-        listing = self.listings.get(game_id, seat, stored.version)
+        listing = self.listings.get(game_id, seat, stored.version, language)
         if listing is None:
             state = self._restore(stored, orjson.loads(stored.raw_state))
             active = stored.status == "active"  # finished: the engine lists nothing anyway
@@ -495,11 +517,13 @@ class Games:
                     "version": stored.version,
                     "seat": seat,
                     "to_act": state.to_act() if active else [],
-                    "moves": [{"move": move, "label": state.label(move)} for move in listed],
+                    "moves": [
+                        {"move": move, "label": render(state.label(move), language)} for move in listed
+                    ],
                     **({"deadlines": shown_deadlines(stored.deadlines)} if "clock" in stored.meta else {}),
                 }
             )
-            self.listings.put(game_id, seat, stored.version, listing)
+            self.listings.put(game_id, seat, stored.version, listing, language)
         return listing
 
     def events(self, game_id: str, token: str | None, since: int = 0) -> EventsPage:

@@ -67,7 +67,7 @@ class Pair:
         assert fast.headers.get("Content-Type") == flask.headers.get("Content-Type")
         assert fast.headers.get("X-Request-ID") == flask.headers.get("X-Request-ID") == "same-id"
         assert fast.headers.get("Retry-After") == flask.headers.get("Retry-After")
-        for validator in ("ETag", "Cache-Control", "Vary"):
+        for validator in ("ETag", "Cache-Control", "Vary", "Content-Language"):
             assert fast.headers.get(validator) == flask.headers.get(validator), validator
         return fast
 

@@ -438,5 +438,8 @@ def test_P_NO_DEALS_no_trade_loan_or_sale_between_players(deal):
     before = state.to_dict()
     with pytest.raises(InvalidMove) as refused:  # not a move of this game at all
         state.apply(0, deal)
-    assert refused.value.code == "unknown_move_type" and "play, buy, decline, pass" in refused.value.message
+    assert (
+        refused.value.code == "unknown_move_type"
+        and "'play', 'buy', 'decline', 'pass'" in refused.value.message
+    )
     assert state.to_dict() == before

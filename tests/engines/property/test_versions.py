@@ -59,7 +59,7 @@ def test_P_MORTGAGED_RENT_version_1_a_mortgaged_square_collects_its_rent():
 
 def test_P_MORTGAGED_RENT_version_2_a_mortgaged_square_collects_no_rent_and_still_sells():
     state = position(VERSION_2, GROUP, HANDS, units={0: {"jack": 2}})
-    assert "pay $0 rent" in state.label(play("3D", "5C", 3, 5))
+    assert "pay $0 rent" in str(state.label(play("3D", "5C", 3, 5)))
     events = state.apply(0, play("3D", "5C", 3, 5))
     assert rent_paid(events)["amount"] == 0 and rent_paid(events)["group"] == 2
     assert [p["money"] for p in state.players] == [150, 150]

@@ -11,7 +11,10 @@ byte of any reply did). The log as the service reads it (what the webhooks' noti
 is hashed too.
 
 ``SKYLINE_WRITE_SAME_REPLIES=1`` writes the file again: only ever from a release whose replies
-are the reference.
+are the reference. Written again once since (issue 64): the English of some move labels was
+corrected as they became messages ("an apartment block", "1 écu", "Bid 2 coins", a list's "and",
+a mortgaged square said so, a face-up tower "from the face-up pile"); every difference was a
+label of ``/moves``, compared one by one before the file was written.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from service.config import Settings
 from service.play.clocks import Clocks
 from service.play.games import Games
 from service.play.players import Players
+from service.play.ratings import Ratings
 from service.play.repository import GameRepository
 from service.play.seats import Seats
 from service.play.services import Services
@@ -127,6 +128,7 @@ def build_services(
         webhook_store=webhook_store,
         webhooks=webhooks,
         players=Players(player_store, repository, webhooks),
+        ratings=Ratings(repository, player_store),
         stream_caps=StreamCaps(
             redis_client,
             per_address=settings.streams_per_address,

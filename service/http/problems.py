@@ -26,6 +26,9 @@ from engines.core import (
 )
 
 from ..play.errors import (
+    RatedPlayerNotFound,
+    TitleNotFound,
+    UnratableGame,
     AbortRefused,
     ArchiveUnreachable,
     BadCursor,
@@ -128,6 +131,9 @@ PLAY_STATUS: dict[type[PlayError], int] = {
     SeatInvited: 403,
     BadPlayerBinding: 422,
     TooManyLiveGames: 429,
+    UnratableGame: 422,
+    RatedPlayerNotFound: 404,
+    TitleNotFound: 404,
     PlayError: 422,
 }
 

@@ -45,6 +45,7 @@ from .deadlines import clock_of, next_deadlines
 from .deadlines import shown as shown_deadlines
 from .errors import (
     BadPlayerBinding,
+    UnratableGame,
     GameNotActive,
     GameNotFound,
     GameNotOver,
@@ -73,6 +74,7 @@ from .replies import (
     ShownGame,
 )
 from .repository import GameRepository
+from .rated_games import rated_fields
 from .results import game_result
 
 # What the API lets a game be made of (http/schemas.py validates requests with these; an imported
@@ -124,6 +126,19 @@ def bound_players(seats: list[SeatRecord]) -> list[tuple[str, bool]]:
             player = seat["player"]
             capped[player] = capped.get(player, False) or seat["kind"] != "open"
     return list(capped.items())
+
+
+def _check_ratable(seats: list[SeatRecord]) -> None:
+    """A rated game's every seat is a bot or bound to a player (docs/ratings.md)."""
+    unbound = [seat["seat"] for seat in seats if seat["kind"] != "bot" and "player" not in seat]
+    if unbound:
+        raise UnratableGame(
+            f"A rated game binds every human and open seat to a player; seats {unbound} are not "
+            '(your own: {"kind": "human", "player": "me"}; an invitation: {"kind": "open", "player": "<id>"}).',
+            seats=unbound,
+        )
+    if all(seat["kind"] == "bot" for seat in seats):
+        raise UnratableGame("A game of bots only is not rated: bind at least one seat to a player.")
 
 
 def _status(state: State) -> str:
@@ -301,6 +316,8 @@ class Games:
                     "rules_versions": list(registry.versions(game.id)),
                     "bots": sorted(STRATEGIES),
                     "levels": [level.for_game(game).to_dict() for level in LEVELS.values()],
+                    # Every title ranks every seat at its end (ties as ties): all are rated.
+                    "rated": True,
                 }
                 for game in registry.GAMES.values()
             ]
@@ -343,6 +360,8 @@ class Games:
             if seat.get("player") is not None:
                 entry["player"] = self._bound_player(seat["kind"], seat["player"], player)
             seats.append(entry)
+        if request.get("rated"):
+            _check_ratable(seats)
         stand_in = level_for(None, request.get("stand_in") or STAND_IN_LEVEL)
         state = game.setup(len(seats), options, seed)
         game_id = new_game_id()
@@ -362,6 +381,8 @@ class Games:
         waiting = any(seat["kind"] == "open" for seat in seats)
         if request.get("listed"):
             meta["listed"] = True
+        if request.get("rated"):
+            meta["rated"] = True
         status = "waiting" if waiting else _status(state)
         if not waiting and bot_seats_to_act(meta, state):
             self.store.mark_bot_due(game_id)
@@ -472,6 +493,7 @@ class Games:
             shown["deadlines"] = shown_deadlines(stored.deadlines)
         if stored.rematch:
             shown["rematch"] = stored.rematch
+        shown.update(rated_fields(self.repository, game_id, stored.meta, stored.status))  # type: ignore[typeddict-item]  # its keys are ShownGame's
         return shown
 
     def moves(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -542,7 +564,9 @@ class Games:
         stored, state = self._load(game_id)
         if stored.status != "finished":
             raise GameNotOver("The record reveals every hidden card; it is given once the game is over.")
-        return game_record(game_id, stored.meta, self.log(stored), game_result(stored.meta, state))
+        record = game_record(game_id, stored.meta, self.log(stored), game_result(stored.meta, state))
+        record.update(rated_fields(self.repository, game_id, stored.meta, stored.status))  # type: ignore[typeddict-item]  # its keys are GameRecord's
+        return record
 
     # ---- acting ------------------------------------------------------------------------
     def act(

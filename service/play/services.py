@@ -28,6 +28,7 @@ from ..store.workers import WorkerPresence
 from .clocks import Clocks
 from .games import Games
 from .players import Players
+from .ratings import Ratings
 from .repository import GameRepository
 from .seats import Seats
 from .versions import Versions
@@ -52,6 +53,7 @@ class Services:
     webhook_store: WebhookStore
     webhooks: Webhooks
     players: Players
+    ratings: Ratings  # public ratings and leaderboards (docs/ratings.md)
     stream_caps: StreamCaps
     bot_workers: WorkerPresence  # the bot workers' beats (/readyz, the supervisor)
     webhook_workers: WorkerPresence

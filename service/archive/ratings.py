@@ -76,7 +76,9 @@ def rated_participant(seat: Mapping[str, Any]) -> str | None:
     return None
 
 
-def rated_seats(meta: Mapping[str, Any], status: str, ranks: Mapping[int, int | None]) -> list[tuple[int, str, int]]:
+def rated_seats(
+    meta: Mapping[str, Any], status: str, ranks: Mapping[int, int | None]
+) -> list[tuple[int, str, int]]:
     """(seat, participant, rank) of the seats a game rates; empty when the game rates nobody: not
     rated, not finished, a seat without a rank, all bots, or one participant only."""
     if not meta.get("rated") or status != "finished":
@@ -99,9 +101,7 @@ def new_ratings(before: Sequence[Rating], ranks: Sequence[int]) -> list[Rating]:
     """openskill's PlackettLuce applied to one game: each seat a team of one, its rank (ties equal)."""
     teams = [[MODEL.rating(mu=rating.mu, sigma=rating.sigma)] for rating in before]
     rated = MODEL.rate(teams, ranks=[float(rank) for rank in ranks])
-    return [
-        Rating(team[0].mu, team[0].sigma, old.games + 1) for team, old in zip(rated, before, strict=True)
-    ]
+    return [Rating(team[0].mu, team[0].sigma, old.games + 1) for team, old in zip(rated, before, strict=True)]
 
 
 def settle(
@@ -150,7 +150,17 @@ def settle(
             "INSERT INTO rating_history (game_id, seat, player_id, title, mu_before, sigma_before, "
             "mu_after, sigma_after, ended_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
             [
-                (game_id, c.seat, c.player, title, c.before.mu, c.before.sigma, c.after.mu, c.after.sigma, ended_at)
+                (
+                    game_id,
+                    c.seat,
+                    c.player,
+                    title,
+                    c.before.mu,
+                    c.before.sigma,
+                    c.after.mu,
+                    c.after.sigma,
+                    ended_at,
+                )
                 for c in changes
             ],
         )
@@ -210,7 +220,9 @@ def game_changes(connection: psycopg.Connection[Any], game_id: str) -> list[Rati
 
 
 # ---- rebuilding ---------------------------------------------------------------------------------
-def _settled_games(connection: psycopg.Connection[Any]) -> Iterator[tuple[str, bytes, str, dict[int, int | None], datetime.datetime]]:
+def _settled_games(
+    connection: psycopg.Connection[Any],
+) -> Iterator[tuple[str, bytes, str, dict[int, int | None], datetime.datetime]]:
     """Every archived game that may be rated, in the order of archiving (positions), with ranks."""
     rows = connection.execute(
         "SELECT g.id, g.meta::text, g.status, g.ended_at, array_agg(s.seat ORDER BY s.seat), "

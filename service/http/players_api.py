@@ -19,8 +19,8 @@ from marshmallow import Schema, fields, validate
 
 from engines import registry
 
-from ..play.auth import PLAYER_KEY_PREFIX
 from ..archive.ratings import PROVISIONAL_SIGMA
+from ..play.auth import PLAYER_KEY_PREFIX
 from ..play.players import MY_GAMES_PAGE, MY_GAMES_PAGE_MAX, Players
 from ..play.ratings import LEADERBOARD_PAGE, LEADERBOARD_PAGE_MAX
 from ..play.webhooks import PLAYER_NOTICES

@@ -26,9 +26,6 @@ from engines.core import (
 )
 
 from ..play.errors import (
-    RatedPlayerNotFound,
-    TitleNotFound,
-    UnratableGame,
     AbortRefused,
     ArchiveUnreachable,
     BadCursor,
@@ -47,6 +44,7 @@ from ..play.errors import (
     NotYourSeat,
     PlayerKeyRequired,
     PlayError,
+    RatedPlayerNotFound,
     SeatAmbiguous,
     SeatInvited,
     SeatResigned,
@@ -54,9 +52,11 @@ from ..play.errors import (
     SeatViewWhileRunning,
     SeedWithOpenSeats,
     StaleVersion,
+    TitleNotFound,
     TooManyBotGames,
     TooManyLiveGames,
     TooMuchContention,
+    UnratableGame,
     VersionNotFound,
     WebhookEventsRefused,
     WebhookNotFound,

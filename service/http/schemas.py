@@ -141,7 +141,7 @@ class RatingChangeSchema(Schema):
     after = fields.Nested(MuSigmaSchema, required=True)
 
 
-def rated_game_fields() -> tuple[fields.Field, fields.Field, fields.Field]:
+def rated_game_fields() -> tuple[fields.Field[Any], fields.Field[Any], fields.Field[Any]]:
     """What a rated game's view and record add (docs/ratings.md): rated, ratings, ratings_pending."""
     return (
         fields.Boolean(metadata={"description": "A rated game (absent: not rated)."}),

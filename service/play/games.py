@@ -45,7 +45,6 @@ from .deadlines import clock_of, next_deadlines
 from .deadlines import shown as shown_deadlines
 from .errors import (
     BadPlayerBinding,
-    UnratableGame,
     GameNotActive,
     GameNotFound,
     GameNotOver,
@@ -62,7 +61,9 @@ from .errors import (
     TooManyBotGames,
     TooManyLiveGames,
     TooMuchContention,
+    UnratableGame,
 )
+from .rated_games import rated_fields
 from .replay import engine_of
 from .replies import (
     AppliedMove,
@@ -74,7 +75,6 @@ from .replies import (
     ShownGame,
 )
 from .repository import GameRepository
-from .rated_games import rated_fields
 from .results import game_result
 
 # What the API lets a game be made of (http/schemas.py validates requests with these; an imported
@@ -134,7 +134,8 @@ def _check_ratable(seats: list[SeatRecord]) -> None:
     if unbound:
         raise UnratableGame(
             f"A rated game binds every human and open seat to a player; seats {unbound} are not "
-            '(your own: {"kind": "human", "player": "me"}; an invitation: {"kind": "open", "player": "<id>"}).',
+            '(your own: {"kind": "human", "player": "me"}; an invitation: '
+            '{"kind": "open", "player": "<id>"}).',
             seats=unbound,
         )
     if all(seat["kind"] == "bot" for seat in seats):

@@ -45,7 +45,9 @@ class Ratings:
 
     def _reads(self) -> RatingReads:
         if not self.repository.has_archive:
-            raise ArchiveUnreachable("Ratings are kept in the archive, and this server has none (DATABASE_URL).")
+            raise ArchiveUnreachable(
+                "Ratings are kept in the archive, and this server has none (DATABASE_URL)."
+            )
         return RatingReads(self.repository.archive)
 
     def player(self, player_id: str) -> dict[str, Any]:
@@ -71,8 +73,6 @@ class Ratings:
         page, more = entries[:limit], len(entries) > limit
         return {
             "title": title,
-            "entries": [
-                {"player": entry.player, **shown_rating(entry.rating)} for entry in page
-            ],
+            "entries": [{"player": entry.player, **shown_rating(entry.rating)} for entry in page],
             "next": write_cursor(page[-1].rating.conservative, page[-1].player) if more else None,
         }

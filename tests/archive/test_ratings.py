@@ -42,7 +42,9 @@ def rated_game(
         ended_at=START + datetime.timedelta(minutes=minutes),
         log=(),
         seats=tuple(
-            ArchivedSeat(s["seat"], s["kind"], s.get("player"), ranks[s["seat"]] if status == "finished" else None)
+            ArchivedSeat(
+                s["seat"], s["kind"], s.get("player"), ranks[s["seat"]] if status == "finished" else None
+            )
             for s in seats
         ),
         result=orjson.dumps({"ranks": ranks}) if status == "finished" else None,
@@ -74,7 +76,11 @@ def test_ratings_are_openskills_own_with_a_tie_and_a_resignation_with_a_stand_in
     model = PlackettLuce()
     # Game 1: Ada, Bea and a medium bot; Bea resigned (her stand-in then won on the board), Ada and
     # the bot tied on the board: the service's ranks put Bea last whatever her stand-in did.
-    seats = [human(0, "p_ada"), {**bot(1, "greedy"), "resigned": 1, "player": "p_bea", "token_hash": "y"}, bot(2, "medium")]
+    seats = [
+        human(0, "p_ada"),
+        {**bot(1, "greedy"), "resigned": 1, "player": "p_bea", "token_hash": "y"},
+        bot(2, "medium"),
+    ]
     meta = {"seats": seats}
     ranks = rerank({"ranks": [2, 1, 2], "scores": [], "winners": [1], "breakdown": []}, meta)["ranks"]  # type: ignore[typeddict-item]
     assert ranks == [1, 3, 1]
@@ -94,7 +100,8 @@ def test_ratings_are_openskills_own_with_a_tie_and_a_resignation_with_a_stand_in
     assert ("bot:greedy", "property") not in got
     rows = history(database_url)
     assert [(game, seat, who) for game, seat, who, *_ in rows] == [
-        ("g1", 0, "p_ada"), ("g1", 1, "p_bea"), ("g1", 2, "bot:medium"), ("g2", 0, "p_ada"), ("g2", 1, "p_bea"),
+        ("g1", 0, "p_ada"), ("g1", 1, "p_bea"), ("g1", 2, "bot:medium"),
+        ("g2", 0, "p_ada"), ("g2", 1, "p_bea"),
     ]  # fmt: skip
     assert rows[3][3:5] == rows[0][5:7]  # game 2 started from where game 1 left Ada
 
@@ -107,11 +114,18 @@ def test_unrated_aborted_and_all_bot_games_move_nothing(database_url: str) -> No
     assert ratings_of(database_url) == {} and history(database_url) == []
 
 
-def test_a_game_written_twice_at_once_settles_once_and_a_rebuild_gives_the_same_bits(database_url: str) -> None:
+def test_a_game_written_twice_at_once_settles_once_and_a_rebuild_gives_the_same_bits(
+    database_url: str,
+) -> None:
     games = [
-        rated_game(f"g{n}", [human(0, f"p_{n % 3}"), human(1, f"p_{(n + 1) % 3}"), bot(2, "easy")], [1 + n % 2, 2 - n % 2, 3], minutes=n)
+        rated_game(
+            f"g{n}",
+            [human(0, f"p_{n % 3}"), human(1, f"p_{(n + 1) % 3}"), bot(2, "easy")],
+            [1 + n % 2, 2 - n % 2, 3],
+            minutes=n,
+        )
         for n in range(12)
-    ]  # fmt: skip
+    ]
     written: list[bool] = []
 
     def write_all(archive: Archive) -> None:

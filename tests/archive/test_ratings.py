@@ -15,6 +15,7 @@ from service.archive.archive import Archive
 from service.archive.ratings import PROVISIONAL_SIGMA, RatingReads, all_ratings, rebuild
 from service.archive.records import ArchivedGame, ArchivedSeat
 from service.play.results import rerank
+from tests.archive.test_export import skyline
 
 UTC = datetime.UTC
 START = datetime.datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
@@ -164,3 +165,21 @@ def test_the_leaderboard_leaves_provisional_ratings_out_and_pages(database_url: 
         assert [e.player for e in first + rest] == ["p_a", "p_b", "p_c"]
         assert reads.player("p_new")["property"].provisional
         assert reads.game("new") is not None and reads.game("nothing") is None
+
+
+def test_skyline_ratings_rebuild_restores_every_rating_from_the_games_alone(database_url: str) -> None:
+    with Archive(database_url) as archive:
+        for n in range(6):
+            seats = [human(0, "p_a"), human(1, "p_b"), bot(2, "hard")]
+            archive.write_game(rated_game(f"g{n}", seats, [1, 2, 2] if n % 2 else [3, 1, 2], minutes=n))
+    settled, rows = ratings_of(database_url), history(database_url)
+    with psycopg.connect(database_url) as connection:
+        connection.execute("UPDATE ratings SET mu = 0, games = 99")
+        connection.execute("DELETE FROM rating_history WHERE game_id = 'g3'")
+    done = skyline("ratings", "rebuild", url=database_url)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode() == "6 rated games replayed; 3 ratings; 3 differed from before\n"
+    assert ratings_of(database_url) == settled
+    assert [row[:7] for row in history(database_url)] == [row[:7] for row in rows]
+    again = skyline("ratings", "rebuild", url=database_url)
+    assert again.stdout.decode().endswith("; 0 differed from before\n")

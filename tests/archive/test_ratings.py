@@ -2,62 +2,19 @@
 
 from __future__ import annotations
 
-import datetime
 import threading
 from typing import Any
 
-import orjson
 import psycopg
 import pytest
 from openskill.models import PlackettLuce
 
 from service.archive.archive import Archive
 from service.archive.ratings import PROVISIONAL_SIGMA, RatingReads, all_ratings, rebuild
-from service.archive.records import ArchivedGame, ArchivedSeat
 from service.play.results import rerank
 from tests.archive.test_export import skyline
 
-UTC = datetime.UTC
-START = datetime.datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
-
-
-def rated_game(
-    game_id: str,
-    seats: list[dict[str, Any]],
-    ranks: list[int],
-    *,
-    minutes: int = 0,
-    rated: bool = True,
-    status: str = "finished",
-) -> ArchivedGame:
-    meta: dict[str, Any] = {"title": "property", "rules_version": 1, "seats": seats, "options": {}, "seed": 1}
-    if rated:
-        meta["rated"] = True
-    return ArchivedGame(
-        id=game_id,
-        status=status,  # type: ignore[arg-type]
-        meta=orjson.dumps(meta),
-        version=0,
-        final_state=b"{}",
-        created_at=START,
-        ended_at=START + datetime.timedelta(minutes=minutes),
-        log=(),
-        seats=tuple(
-            ArchivedSeat(
-                s["seat"], s["kind"], s.get("player"), ranks[s["seat"]] if status == "finished" else None
-            )
-            for s in seats
-        ),
-        result=orjson.dumps({"ranks": ranks}) if status == "finished" else None,
-    )
-
-
-def human(seat: int, player: str) -> dict[str, Any]:
-    return {"seat": seat, "kind": "human", "player": player, "token_hash": "x"}
-
-
-def bot(seat: int, level: str) -> dict[str, Any]:
-    return {"seat": seat, "kind": "bot", "bot": "greedy", "level": level}
+from .rated import bot, human, rated_game
 
 
 def ratings_of(url: str) -> dict[tuple[str, str], tuple[float, float, int]]:

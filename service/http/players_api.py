@@ -134,6 +134,7 @@ class MyGameSchema(Schema):
     updated = fields.String(required=True, metadata={"description": "The game's last change (RFC 3339)."})
     result = AnyTitle("Result", allow_none=True, metadata={"description": "A finished game's result."})
     my_rank = fields.Integer(allow_none=True, metadata={"description": "A finished game: my best rank."})
+    rated = fields.Boolean(required=True, metadata={"description": "A rated game (docs/ratings.md)."})
 
 
 class MyGamesCountsSchema(Schema):

@@ -350,6 +350,7 @@ class Players:
                 "updated": rfc3339(ended),
                 "result": result,
                 "my_rank": min(ranks) if ranks else None,
+                "rated": bool(meta.get("rated")),
             }
             listed.append(((ENDED, -ended, game.game_id), shown))
         return listed
@@ -393,6 +394,7 @@ def _entry(
         "my_turn": my_turn,
         "my_seats": mine,
         "invitation": bool(invited) and not mine,
+        "rated": bool(meta.get("rated")),
         "to_act": to_act,
         "seats": [public_seat(seat) for seat in meta["seats"]],
         "my_deadline": None if my_deadline is None else rfc3339(my_deadline, round_up=True),

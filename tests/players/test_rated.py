@@ -68,6 +68,9 @@ def test_a_rated_game_moves_its_players_ratings_once_archived(
     ada, bea = client.post("/players").get_json(), client.post("/players").get_json()
     game = rated_game(client, ada, bea)
     assert client.get(f"/games/{game['id']}").get_json()["rated"] is True
+    for player in (ada, bea):
+        mine = client.get("/players/me/games", headers=bearer(player["key"])).get_json()["games"]
+        assert [(g["id"], g["rated"]) for g in mine] == [(game["id"], True)]
     resigned = client.post(f"/games/{game['id']}/resign", headers=bearer(game["bea_token"]))
     assert resigned.get_json()["status"] == "finished"
     ada_token = game["human_seats"][0]["token"]
@@ -96,6 +99,8 @@ def test_a_rated_game_moves_its_players_ratings_once_archived(
         assert view["ratings"][0]["after"]["mu"] == pytest.approx(won.mu, abs=1e-9)
     record = client.get(f"/games/{game['id']}/record").get_json()
     assert record["ratings"] == view["ratings"]
+    finished = client.get("/players/me/games?status=finished", headers=bearer(ada["key"])).get_json()
+    assert [(g["id"], g["rated"]) for g in finished["games"]] == [(game["id"], True)]
     # Archived again by a second archiver: nothing moves twice.
     assert archive_all(redis_client, database_url) == 0
     assert client.get(f"/players/{ada['id']}").get_json() == shown

@@ -156,6 +156,7 @@ def create_app(services: Services) -> Flask:
     from .seats_api import GAME_LINKS as SEAT_LINKS
     from .seats_api import JOINED_LINKS
     from .seats_api import blp as seats_blp
+    from .seeks_api import blp as seeks_blp
     from .webhooks_api import GAME_LINKS as WEBHOOK_LINKS
     from .webhooks_api import blp as webhooks_blp
 
@@ -173,6 +174,7 @@ def create_app(services: Services) -> Flask:
     api.register_blueprint(seats_blp)
     api.register_blueprint(webhooks_blp)
     api.register_blueprint(players_blp)
+    api.register_blueprint(seeks_blp)
     api.register_blueprint(hooks.blp)
     api.register_blueprint(pictures.blp)
     api.register_blueprint(versions_api.blp)

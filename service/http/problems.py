@@ -62,6 +62,7 @@ from ..play.errors import (
     WebhookNotFound,
     WebhookRefused,
 )
+from ..play.seeks import SeekNotFound, SeekNotWaiting, TooManySeeks
 
 PROBLEM_TYPE = "https://skyline.invalid/problems/"
 
@@ -134,6 +135,9 @@ PLAY_STATUS: dict[type[PlayError], int] = {
     UnratableGame: 422,
     RatedPlayerNotFound: 404,
     TitleNotFound: 404,
+    SeekNotFound: 404,
+    TooManySeeks: 429,
+    SeekNotWaiting: 409,
     PlayError: 422,
 }
 

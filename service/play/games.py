@@ -325,10 +325,17 @@ class Games:
         }
 
     def create(
-        self, request: dict[str, Any], *, address: str | None = None, player: str | None = None
+        self,
+        request: dict[str, Any],
+        *,
+        address: str | None = None,
+        player: str | None = None,
+        seated: frozenset[str] = frozenset(),
     ) -> CreatedGame:
         """Create a game; a game of bots only counts against the quota of the client ``address``.
-        ``player``: the creator's, when it sent a player key (a seat ``"player": "me"`` is bound to it)."""
+        ``player``: the creator's, when it sent a player key (a seat ``"player": "me"`` is bound to it).
+        ``seated``: players whose human seats the server itself binds (a seek's match, never a
+        request's body): a human seat ``"player": "<id>"`` of theirs is bound to them."""
         quota = self.bot_games if address is not None and not has_humans(request) else None
         if quota is not None and address is not None and not quota.admit(address):
             raise TooManyBotGames(quota.per_address)
@@ -359,7 +366,7 @@ class Games:
                 tokens[index] = auth.new_token()
                 entry["token_hash"] = auth.token_hash(tokens[index])
             if seat.get("player") is not None:
-                entry["player"] = self._bound_player(seat["kind"], seat["player"], player)
+                entry["player"] = self._bound_player(seat["kind"], seat["player"], player, seated)
             seats.append(entry)
         if request.get("rated"):
             _check_ratable(seats)
@@ -425,9 +432,11 @@ class Games:
             "human_seats": [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())],
         }
 
-    def _bound_player(self, kind: str, wanted: str, creator: str | None) -> str:
-        """The player a requested seat is bound to: the creator's own human seat ("me"), or an
-        open seat for another player (an invitation only that player may take)."""
+    def _bound_player(self, kind: str, wanted: str, creator: str | None, seated: frozenset[str]) -> str:
+        """The player a requested seat is bound to: the creator's own human seat ("me"), an open
+        seat for another player (an invitation only that player may take), or a seeker's seat."""
+        if kind == "human" and wanted in seated:
+            return wanted
         if kind == "human":
             if wanted != "me":
                 raise BadPlayerBinding('A human seat is bound to its creator only: "player": "me".')

@@ -31,6 +31,7 @@ from .players import Players
 from .ratings import Ratings
 from .repository import GameRepository
 from .seats import Seats
+from .seeks import Seeks
 from .versions import Versions
 from .webhooks import Webhooks
 
@@ -54,6 +55,7 @@ class Services:
     webhooks: Webhooks
     players: Players
     ratings: Ratings  # public ratings and leaderboards (docs/ratings.md)
+    seeks: Seeks  # finding opponents (docs/ratings.md)
     stream_caps: StreamCaps
     bot_workers: WorkerPresence  # the bot workers' beats (/readyz, the supervisor)
     webhook_workers: WorkerPresence

@@ -57,6 +57,8 @@ def test_the_contract_is_openapi_3_1_with_every_route():
         "/players/me/webhook",
         "/players/{player_id}",
         "/leaderboards/{title}",
+        "/seeks",
+        "/seeks/{seek_id}",
         "/games/{game_id}/board.svg",
         "/games/{game_id}/board.txt",
         "/play",

@@ -110,7 +110,8 @@ def test_200_seeks_at_once_form_66_games_each_player_once_each_seeker_told(stack
         ]
         games_missing = Counter(game_id for game_id, _ in missing)
         assert told == wanted, (
-            f"{len(missing)} seekers not told, of games {games_missing}; {len(hook.received)} received; {states}"
+            f"{len(missing)} seekers not told, of games {games_missing}; "
+            f"{len(hook.received)} received; {states}"
         )
         print(f"200 seeks at once: {took:.2f} s")
     finally:

@@ -214,14 +214,19 @@ class Players:
         bound = sorted({seat["player"] for seat in stored.meta["seats"] if "player" in seat})
         if players is not None:
             bound = [player for player in bound if player in players]
-        for player_id, webhook in zip(bound, self.store.webhooks(bound), strict=True):
-            if webhook is None:
-                continue
-            endpoint = player_endpoint(player_id, webhook, stored.meta)
-            if created is not None:
-                self.webhooks.store.register_once(game_id, [endpoint], self.webhooks.start_of(created))
-            else:
-                self.webhooks.store.attach(game_id, endpoint, after_version)
+        endpoints = [
+            player_endpoint(player_id, webhook, stored.meta)
+            for player_id, webhook in zip(bound, self.store.webhooks(bound), strict=True)
+            if webhook is not None
+        ]
+        if created is not None:
+            # All at once: a fan-out between two players' registrations would announce version 0
+            # to the first only (a seek's game binds every seat to a player at its creation).
+            if endpoints:
+                self.webhooks.store.register_once(game_id, endpoints, self.webhooks.start_of(created))
+            return
+        for endpoint in endpoints:
+            self.webhooks.store.attach(game_id, endpoint, after_version)
 
     def _notify(self) -> Webhooks:
         if self.webhooks is None:  # pragma: no cover - the app always gives one

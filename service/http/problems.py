@@ -51,10 +51,13 @@ from ..play.errors import (
     SeatTaken,
     SeatViewWhileRunning,
     SeedWithOpenSeats,
+    SeekNotFound,
+    SeekNotWaiting,
     StaleVersion,
     TitleNotFound,
     TooManyBotGames,
     TooManyLiveGames,
+    TooManySeeks,
     TooMuchContention,
     UnratableGame,
     VersionNotFound,
@@ -62,7 +65,6 @@ from ..play.errors import (
     WebhookNotFound,
     WebhookRefused,
 )
-from ..play.seeks import SeekNotFound, SeekNotWaiting, TooManySeeks
 
 PROBLEM_TYPE = "https://skyline.invalid/problems/"
 

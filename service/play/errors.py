@@ -277,6 +277,24 @@ class TitleNotFound(PlayError):
     code = "title_not_found"
 
 
+class SeekNotFound(PlayError):
+    """No seek under that id of the caller's (another player's seek is not found either)."""
+
+    code = "seek_not_found"
+
+
+class TooManySeeks(PlayError):
+    """A player at its cap of waiting seeks per title (service.play.seeks.SEEKS_PER_PLAYER)."""
+
+    code = "too_many_seeks"
+
+
+class SeekNotWaiting(PlayError):
+    """A seek cancelled once matched, cancelled or expired."""
+
+    code = "seek_not_waiting"
+
+
 class TooManyLiveGames(PlayError):
     """A player at its cap of live games (``SKYLINE_LIVE_GAMES_PER_PLAYER``) binding one more."""
 

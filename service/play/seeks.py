@@ -28,7 +28,7 @@ from engines import registry
 from ..archive.archive import ArchiveUnavailable
 from ..archive.ratings import INITIAL, RatingReads
 from ..store.seeks import SeekStore
-from .errors import ArchiveUnreachable, PlayError
+from .errors import ArchiveUnreachable, PlayError, SeekNotFound, SeekNotWaiting, TooManySeeks
 from .games import Games
 from .players import Players
 from .repository import GameRepository
@@ -38,18 +38,6 @@ SEEKS_PER_PLAYER = 3
 # A window left open: every rating fits.
 OPEN_WINDOW = (-1e9, 1e9)
 _SEEK_ID_PREFIX = "seek-"
-
-
-class SeekNotFound(PlayError):
-    code = "seek_not_found"
-
-
-class TooManySeeks(PlayError):
-    code = "too_many_seeks"
-
-
-class SeekNotWaiting(PlayError):
-    code = "seek_not_waiting"
 
 
 def _seek_id(title: str) -> str:

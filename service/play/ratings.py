@@ -43,11 +43,11 @@ class Ratings:
         self.repository = repository
         self.player_store = player_store
 
-    def _reads(self) -> RatingReads:
+    def _reads(self) -> RatingReads | None:
+        """None on a server without an archive: no rated game ever settles there, so it has no
+        rating to show (every read is empty)."""
         if not self.repository.has_archive:
-            raise ArchiveUnreachable(
-                "Ratings are kept in the archive, and this server has none (DATABASE_URL)."
-            )
+            return None
         return RatingReads(self.repository.archive)
 
     def player(self, player_id: str) -> dict[str, Any]:
@@ -55,7 +55,8 @@ class Ratings:
         if _RATED_ID.fullmatch(player_id) is None:
             raise RatedPlayerNotFound(f"No player or bot level {player_id!r}.")
         try:
-            ratings = self._reads().player(player_id)
+            reads = self._reads()
+            ratings = {} if reads is None else reads.player(player_id)
         except ArchiveUnavailable:
             raise ArchiveUnreachable("The ratings' archive cannot be reached; try again shortly.") from None
         if not ratings and not player_id.startswith(BOT_PREFIX) and not self.player_store.exists(player_id):
@@ -67,7 +68,8 @@ class Ratings:
             raise TitleNotFound(f"No title {title!r} (see GET /catalog).")
         after = None if cursor is None else read_cursor(cursor, "this leaderboard")
         try:
-            entries = self._reads().board(title, after, limit + 1)
+            reads = self._reads()
+            entries = [] if reads is None else reads.board(title, after, limit + 1)
         except ArchiveUnavailable:
             raise ArchiveUnreachable("The ratings' archive cannot be reached; try again shortly.") from None
         page, more = entries[:limit], len(entries) > limit

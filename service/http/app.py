@@ -10,6 +10,7 @@ from flask import Flask
 from flask_smorest import Api
 from werkzeug.routing import BaseConverter
 
+from ..play.ratings import RATED_ID_PATTERN
 from ..play.services import Services
 from ..store.games import GAME_ID_PATTERN
 from . import bodylimit, conditional, cors, errors, fastlane, hooks, jsonbody, ratelimit
@@ -45,6 +46,17 @@ class GameIdConverter(BaseConverter):
     """
 
     regex = GAME_ID_PATTERN
+
+
+class RatedIdConverter(BaseConverter):
+    """``<ratedid:player_id>``: a player's id or a bot level's (``bot:<level>``), never ``me``:
+    ``/players/me`` stays the key's own routes (an OPTIONS of it lists their methods only)."""
+
+    regex = RATED_ID_PATTERN
+
+
+def _rated_id_schema(converter: BaseConverter) -> dict[str, Any]:
+    return {"type": "string", "pattern": f"^{RATED_ID_PATTERN}$"}
 
 
 def _game_id_schema(converter: BaseConverter) -> dict[str, Any]:
@@ -137,8 +149,10 @@ def create_app(services: Services) -> Flask:
     app.config.update(api_config())
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.url_map.converters["gameid"] = GameIdConverter  # before any route names it
+    app.url_map.converters["ratedid"] = RatedIdConverter
     api = SkylineApi(app)
     api.register_converter(GameIdConverter, _game_id_schema)
+    api.register_converter(RatedIdConverter, _rated_id_schema)
     catalog = orjson.dumps(services.games.catalog())
     install_parts(app, AppParts(services, (catalog, conditional.entity_tag(catalog)), api))
 

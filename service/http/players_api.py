@@ -320,7 +320,7 @@ class LeaderboardSchema(Schema):
 LEADERBOARD_QUERY = paged_query(LEADERBOARD_PAGE, LEADERBOARD_PAGE_MAX, "Entries")()
 
 
-@blp.route("/players/<string:player_id>")
+@blp.route("/players/<ratedid:player_id>")
 class PublicPlayer(MethodView):
     @blp.response(200, PublicPlayerSchema, description="The player's (or bot level's) ratings, per title.")
     @blp.alt_response(404, response="NotFound")

@@ -24,7 +24,8 @@ from .repository import GameRepository
 
 LEADERBOARD_PAGE = 50
 LEADERBOARD_PAGE_MAX = 200
-RATED_ID_PATTERN = rf"^({PLAYER_ID_PATTERN}|{BOT_PREFIX}({'|'.join(map(re.escape, LEVELS))}))$"
+# A rated player's id: a player's, or a bot level's (``bot:<level>``); never ``me``.
+RATED_ID_PATTERN = rf"(?:{PLAYER_ID_PATTERN}|{BOT_PREFIX}(?:{'|'.join(map(re.escape, LEVELS))}))"
 _RATED_ID = re.compile(RATED_ID_PATTERN)
 
 

@@ -137,9 +137,9 @@ def test_a_rated_game_binds_every_human_seat_to_a_player(rated_client) -> None:
 @pytest.mark.parametrize(
     "url, code",
     [
-        ("/players/nobody", "player_not_found"),
+        ("/players/nobody", None),  # not an id: no route
         ("/players/p_unknown", "player_not_found"),
-        ("/players/bot:nolevel", "player_not_found"),
+        ("/players/bot:nolevel", None),
         ("/leaderboards/chess", "title_not_found"),
         ("/leaderboards/property?limit=0", None),
         ("/leaderboards/property?cursor=made-up", "bad_cursor"),
@@ -153,4 +153,5 @@ def test_bad_reads_are_clear_refusals(rated_client, url: str, code: str | None) 
 
 
 def test_a_bot_level_is_a_public_player(rated_client) -> None:
+    assert "GET" not in rated_client.options("/players/me").headers["Allow"]  # "me" is no rated id
     assert rated_client.get("/players/bot:medium").get_json() == {"id": "bot:medium", "ratings": {}}

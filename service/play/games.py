@@ -135,8 +135,7 @@ def _check_ratable(seats: list[SeatRecord]) -> None:
         raise UnratableGame(
             f"A rated game binds every human and open seat to a player; seats {unbound} are not "
             '(your own: {"kind": "human", "player": "me"}; an invitation: '
-            '{"kind": "open", "player": "<id>"}).',
-            seats=unbound,
+            '{"kind": "open", "player": "<id>"}).'
         )
     if all(seat["kind"] == "bot" for seat in seats):
         raise UnratableGame("A game of bots only is not rated: bind at least one seat to a player.")

@@ -1,5 +1,5 @@
 """The `skyline` command: serve (embedded default), worker, healthcheck, openapi, settings, export,
-import, migrate-keys.
+import, ratings rebuild, migrate-keys.
 
 The settings are read here, once, before anything else (``Settings.from_env``), and every command
 is given them: a process never reads a second configuration. The options' defaults are the
@@ -86,6 +86,12 @@ def _import(args: argparse.Namespace, settings: Settings) -> int:
     from service.run.exchange import run_import
 
     return run_import(args, settings)
+
+
+def _ratings(args: argparse.Namespace, settings: Settings) -> int:
+    from service.run.rebuild import run_rebuild
+
+    return run_rebuild(args, settings.database_url)
 
 
 def _migrate_keys(args: argparse.Namespace, settings: Settings) -> int:
@@ -210,6 +216,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     load.add_argument("--data-dir", default=settings.data_dir, help=data_help)
     load.set_defaults(run=_import)
+
+    ratings = sub.add_parser("ratings", help="the ratings of rated games (docs/ratings.md)")
+    ratings_commands = ratings.add_subparsers(dest="ratings_command", required=True)
+    rebuild = ratings_commands.add_parser(
+        "rebuild", help="recompute every rating from the archived games alone, in the order they settled"
+    )
+    rebuild.add_argument("--data-dir", default=settings.data_dir, help=data_help)
+    rebuild.set_defaults(run=_ratings)
 
     keys = sub.add_parser(
         "migrate-keys",

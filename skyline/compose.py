@@ -15,8 +15,10 @@ from service.config import Settings
 from service.play.clocks import Clocks
 from service.play.games import Games
 from service.play.players import Players
+from service.play.ratings import Ratings
 from service.play.repository import GameRepository
 from service.play.seats import Seats
+from service.play.seeks import Seeks
 from service.play.services import Services
 from service.play.versions import Versions
 from service.play.webhooks import Webhooks
@@ -30,6 +32,7 @@ from service.store.lobby import LobbyIndex
 from service.store.migrate import refuse_first_layout
 from service.store.players import PlayerStore
 from service.store.seats import SeatStore
+from service.store.seeks import SeekStore
 from service.store.streamcaps import StreamCaps
 from service.store.webhooks import WebhookStore
 from service.store.workers import WorkerPresence
@@ -110,6 +113,7 @@ def build_services(
         allow_private=settings.webhook_allow_private,
     )
     seats = Seats(games, SeatStore(redis_client), lobby, webhooks=webhooks)
+    players = Players(player_store, repository, webhooks)
     return Services(
         settings=settings,
         redis=redis_client,
@@ -126,7 +130,9 @@ def build_services(
         clocks=Clocks(games, seats),
         webhook_store=webhook_store,
         webhooks=webhooks,
-        players=Players(player_store, repository, webhooks),
+        players=players,
+        ratings=Ratings(repository, player_store),
+        seeks=Seeks(SeekStore(redis_client), games, players, repository),
         stream_caps=StreamCaps(
             redis_client,
             per_address=settings.streams_per_address,

@@ -36,6 +36,7 @@ import psycopg
 from psycopg.adapt import Buffer, Loader
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from . import ratings
 from .records import (
     ArchivedGame,
     ArchivedSeat,
@@ -204,6 +205,12 @@ class Archive:
             raise ArchiveUnavailable(f"the archive's PostgreSQL cannot be reached: {error}") from error
 
     @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection of the archive's, for the reads of its companion modules (ratings)."""
+        with self._connection() as connection:
+            yield connection
+
+    @contextmanager
     def _failing_fast(self, circuit: Circuit) -> Iterator[psycopg.Connection[Any]]:
         """A connection, or ArchiveUnavailable at once while the circuit is open (see the module's
         docstring)."""
@@ -304,6 +311,10 @@ class Archive:
         if inserted is None:
             return False
         Archive._copy_rows(connection, game)
+        # A rated game's ratings move in the transaction that writes it: once (service.archive.ratings).
+        ratings.settle(
+            connection, game.id, game.meta, game.status, {s.seat: s.rank for s in game.seats}, game.ended_at
+        )
         return True
 
     @staticmethod

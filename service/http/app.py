@@ -10,6 +10,7 @@ from flask import Flask
 from flask_smorest import Api
 from werkzeug.routing import BaseConverter
 
+from ..play.ratings import RATED_ID_PATTERN
 from ..play.services import Services
 from ..store.games import GAME_ID_PATTERN
 from . import bodylimit, conditional, cors, errors, fastlane, hooks, jsonbody, language, ratelimit
@@ -45,6 +46,17 @@ class GameIdConverter(BaseConverter):
     """
 
     regex = GAME_ID_PATTERN
+
+
+class RatedIdConverter(BaseConverter):
+    """``<ratedid:player_id>``: a player's id or a bot level's (``bot:<level>``), never ``me``:
+    ``/players/me`` stays the key's own routes (an OPTIONS of it lists their methods only)."""
+
+    regex = RATED_ID_PATTERN
+
+
+def _rated_id_schema(converter: BaseConverter) -> dict[str, Any]:
+    return {"type": "string", "pattern": f"^{RATED_ID_PATTERN}$"}
 
 
 def _game_id_schema(converter: BaseConverter) -> dict[str, Any]:
@@ -137,8 +149,10 @@ def create_app(services: Services) -> Flask:
     app.config.update(api_config())
     app.config["MAX_CONTENT_LENGTH"] = settings.max_body_bytes
     app.url_map.converters["gameid"] = GameIdConverter  # before any route names it
+    app.url_map.converters["ratedid"] = RatedIdConverter
     api = SkylineApi(app)
     api.register_converter(GameIdConverter, _game_id_schema)
+    api.register_converter(RatedIdConverter, _rated_id_schema)
     catalogs = {lang: orjson.dumps(services.games.catalog(lang)) for lang in language.SUPPORTED}
     replies = {lang: (body, conditional.entity_tag(body)) for lang, body in catalogs.items()}
     install_parts(app, AppParts(services, replies, api))
@@ -157,6 +171,7 @@ def create_app(services: Services) -> Flask:
     from .seats_api import GAME_LINKS as SEAT_LINKS
     from .seats_api import JOINED_LINKS
     from .seats_api import blp as seats_blp
+    from .seeks_api import blp as seeks_blp
     from .webhooks_api import GAME_LINKS as WEBHOOK_LINKS
     from .webhooks_api import blp as webhooks_blp
 
@@ -174,6 +189,7 @@ def create_app(services: Services) -> Flask:
     api.register_blueprint(seats_blp)
     api.register_blueprint(webhooks_blp)
     api.register_blueprint(players_blp)
+    api.register_blueprint(seeks_blp)
     api.register_blueprint(hooks.blp)
     api.register_blueprint(pictures.blp)
     api.register_blueprint(versions_api.blp)

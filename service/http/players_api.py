@@ -19,8 +19,10 @@ from marshmallow import Schema, fields, validate
 
 from engines import registry
 
+from ..archive.ratings import PROVISIONAL_SIGMA
 from ..play.auth import PLAYER_KEY_PREFIX
 from ..play.players import MY_GAMES_PAGE, MY_GAMES_PAGE_MAX, Players
+from ..play.ratings import LEADERBOARD_PAGE, LEADERBOARD_PAGE_MAX
 from ..play.webhooks import PLAYER_NOTICES
 from . import jsonbody
 from .api import PLAYER_KEY, caller_token, json_response, query_parameters
@@ -132,6 +134,7 @@ class MyGameSchema(Schema):
     updated = fields.String(required=True, metadata={"description": "The game's last change (RFC 3339)."})
     result = AnyTitle("Result", allow_none=True, metadata={"description": "A finished game's result."})
     my_rank = fields.Integer(allow_none=True, metadata={"description": "A finished game: my best rank."})
+    rated = fields.Boolean(required=True, metadata={"description": "A rated game (docs/ratings.md)."})
 
 
 class MyGamesCountsSchema(Schema):
@@ -274,3 +277,70 @@ class MyGames(MethodView):
                 caller_token(), query.get("status"), query.get("title"), query.get("cursor"), query["limit"]
             )
         )
+
+
+class RatingSchema(Schema):
+    rating = fields.Float(required=True, metadata={"description": "The conservative rating: mu − 3·sigma."})
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    games = fields.Integer(required=True, metadata={"description": "Rated games counted."})
+    provisional = fields.Boolean(
+        required=True, metadata={"description": f"sigma above {PROVISIONAL_SIGMA} (docs/ratings.md)."}
+    )
+
+
+class PublicPlayerSchema(Schema):
+    id = fields.String(required=True)
+    ratings = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(RatingSchema),
+        required=True,
+        metadata={"description": "Per title rated in; nothing else of the player is public."},
+    )
+
+
+class LeaderboardEntrySchema(RatingSchema):
+    player = fields.String(required=True, metadata={"description": "A player's id, or `bot:<level>`."})
+
+
+class LeaderboardSchema(Schema):
+    title = fields.String(required=True)
+    entries = fields.List(
+        fields.Nested(LeaderboardEntrySchema),
+        required=True,
+        metadata={"description": "Best conservative rating first; provisional ratings left out."},
+    )
+    next = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Cursor of the next page (`?cursor=`); null on the last page."},
+    )
+
+
+LEADERBOARD_QUERY = paged_query(LEADERBOARD_PAGE, LEADERBOARD_PAGE_MAX, "Entries")()
+
+
+@blp.route("/players/<ratedid:player_id>")
+class PublicPlayer(MethodView):
+    @blp.response(200, PublicPlayerSchema, description="The player's (or bot level's) ratings, per title.")
+    @blp.alt_response(404, response="NotFound")
+    @blp.alt_response(503, response="ServiceUnavailable")
+    @blp.doc(operationId="getPlayer")
+    def get(self, player_id: str) -> Response:
+        """A player's public face: its ratings per title, nothing else. `bot:<level>` (e.g.
+        `bot:medium`) is a bot level's, rated as a player."""
+        return json_response(services().ratings.player(player_id))
+
+
+@blp.route("/leaderboards/<string:title>")
+class Leaderboard(MethodView):
+    @blp.arguments(LEADERBOARD_QUERY, location="query")
+    @blp.response(200, LeaderboardSchema, description="A title's leaderboard, best first, by pages.")
+    @blp.alt_response(404, response="NotFound")
+    @blp.alt_response(422, response="UnprocessableContent")
+    @blp.alt_response(503, response="ServiceUnavailable")
+    @blp.doc(operationId="getLeaderboard", parameters=[query_parameters(LEADERBOARD_QUERY)])
+    def get(self, query: dict[str, Any], title: str) -> Response:
+        """A title's players and bot levels by their conservative rating (mu − 3·sigma), the
+        provisional ones left out."""
+        return json_response(services().ratings.leaderboard(title, query.get("cursor"), query["limit"]))

@@ -14,7 +14,7 @@ from typing import Any
 from marshmallow import EXCLUDE, Schema, fields, validate
 
 from .components import Component, Constant, component_name
-from .schemas import ClockSchema
+from .schemas import ClockSchema, rated_game_fields
 
 STATUSES = ["waiting", "active", "finished", "aborted", "expired"]
 
@@ -222,6 +222,7 @@ def title_replies(game_id: str) -> dict[str, type[Schema]]:
                 "(POST /games/{id}/rematch with your seat token takes your seat in it)."
             }
         )
+        rated, ratings, ratings_pending = rated_game_fields()
 
     class GameVersion(GameNow):
         # Not the rematch: a version is the game of then, and a rematch is asked for now.
@@ -302,6 +303,7 @@ def title_replies(game_id: str) -> dict[str, type[Schema]]:
         seed = fields.Integer(required=True, validate=validate.Range(min=0))
         moves = fields.List(own("RecordMove"), required=True)
         result = own("Result", required=True)
+        rated, ratings, ratings_pending = rated_game_fields()
 
     replies: list[type[Schema]] = [
         GameCreated, LobbyGame, Game, ListedMove, Moves, ActionResult, LogEntry, Events, RecordMove, Record,

@@ -129,6 +129,34 @@ class WebhookRequestSchema(Schema):
     events = webhook_events(NOTICE_TYPES)
 
 
+class MuSigmaSchema(Schema):
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+
+
+class RatingChangeSchema(Schema):
+    seat = fields.Integer(required=True, validate=validate.Range(min=0))
+    player = fields.String(required=True, metadata={"description": "A player's id, or `bot:<level>`."})
+    before = fields.Nested(MuSigmaSchema, required=True)
+    after = fields.Nested(MuSigmaSchema, required=True)
+
+
+def rated_game_fields() -> tuple[fields.Field[Any], fields.Field[Any], fields.Field[Any]]:
+    """What a rated game's view and record add (docs/ratings.md): rated, ratings, ratings_pending."""
+    return (
+        fields.Boolean(metadata={"description": "A rated game (absent: not rated)."}),
+        fields.List(
+            fields.Nested(RatingChangeSchema),
+            allow_none=True,
+            metadata={
+                "description": "An ended rated game: each rated seat's rating before and after; null "
+                "while it is not settled yet (`ratings_pending`)."
+            },
+        ),
+        fields.Boolean(metadata={"description": "An ended rated game the archive has not settled yet."}),
+    )
+
+
 class CreateGameSchema(Schema):
     title = fields.String(
         required=True,
@@ -163,6 +191,13 @@ class CreateGameSchema(Schema):
         metadata={
             "description": "Show the game in GET /lobby while it waits for players (else it is joined by "
             "its id, a link)."
+        },
+    )
+    rated = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "Rate the game: its end moves its players' ratings (docs/ratings.md). Every "
+            "human and open seat must be bound to a player (422 unratable_game otherwise)."
         },
     )
     webhooks = fields.List(
@@ -288,6 +323,9 @@ class CatalogTitleSchema(Schema):
     bots = fields.List(fields.String(validate=validate.OneOf(sorted(STRATEGIES))), required=True)
     levels = fields.List(
         fields.Nested(LevelSchema), required=True, metadata={"description": "Bot levels a seat may ask for."}
+    )
+    rated = fields.Boolean(
+        required=True, metadata={"description": "Whether its games may be rated (`rated` at creation)."}
     )
 
 

@@ -258,6 +258,43 @@ class BadPlayerBinding(PlayError):
     code = "bad_player_binding"
 
 
+class UnratableGame(PlayError):
+    """``"rated": true`` asked for a game that cannot be rated: a human or open seat not bound to a
+    player (its result would rate nobody, or anybody), or no player at all (docs/ratings.md)."""
+
+    code = "unratable_game"
+
+
+class RatedPlayerNotFound(PlayError):
+    """No player, nor bot level, under that id (GET /players/{id})."""
+
+    code = "player_not_found"
+
+
+class TitleNotFound(PlayError):
+    """No title under that id (GET /leaderboards/{title})."""
+
+    code = "title_not_found"
+
+
+class SeekNotFound(PlayError):
+    """No seek under that id of the caller's (another player's seek is not found either)."""
+
+    code = "seek_not_found"
+
+
+class TooManySeeks(PlayError):
+    """A player at its cap of waiting seeks per title (service.play.seeks.SEEKS_PER_PLAYER)."""
+
+    code = "too_many_seeks"
+
+
+class SeekNotWaiting(PlayError):
+    """A seek cancelled once matched, cancelled or expired."""
+
+    code = "seek_not_waiting"
+
+
 class TooManyLiveGames(PlayError):
     """A player at its cap of live games (``SKYLINE_LIVE_GAMES_PER_PLAYER``) binding one more."""
 

@@ -62,7 +62,9 @@ from .errors import (
     TooManyBotGames,
     TooManyLiveGames,
     TooMuchContention,
+    UnratableGame,
 )
+from .rated_games import rated_fields
 from .replay import engine_of
 from .replies import (
     AppliedMove,
@@ -125,6 +127,19 @@ def bound_players(seats: list[SeatRecord]) -> list[tuple[str, bool]]:
             player = seat["player"]
             capped[player] = capped.get(player, False) or seat["kind"] != "open"
     return list(capped.items())
+
+
+def _check_ratable(seats: list[SeatRecord]) -> None:
+    """A rated game's every seat is a bot or bound to a player (docs/ratings.md)."""
+    unbound = [seat["seat"] for seat in seats if seat["kind"] != "bot" and "player" not in seat]
+    if unbound:
+        raise UnratableGame(
+            f"A rated game binds every human and open seat to a player; seats {unbound} are not "
+            '(your own: {"kind": "human", "player": "me"}; an invitation: '
+            '{"kind": "open", "player": "<id>"}).'
+        )
+    if all(seat["kind"] == "bot" for seat in seats):
+        raise UnratableGame("A game of bots only is not rated: bind at least one seat to a player.")
 
 
 def _status(state: State) -> str:
@@ -321,16 +336,25 @@ class Games:
                         for level in LEVELS.values()
                         for shown in [level.for_game(game).to_dict()]
                     ],
+                    # Every title ranks every seat at its end (ties as ties): all are rated.
+                    "rated": True,
                 }
                 for game in registry.GAMES.values()
             ]
         }
 
     def create(
-        self, request: dict[str, Any], *, address: str | None = None, player: str | None = None
+        self,
+        request: dict[str, Any],
+        *,
+        address: str | None = None,
+        player: str | None = None,
+        seated: frozenset[str] = frozenset(),
     ) -> CreatedGame:
         """Create a game; a game of bots only counts against the quota of the client ``address``.
-        ``player``: the creator's, when it sent a player key (a seat ``"player": "me"`` is bound to it)."""
+        ``player``: the creator's, when it sent a player key (a seat ``"player": "me"`` is bound to it).
+        ``seated``: players whose human seats the server itself binds (a seek's match, never a
+        request's body): a human seat ``"player": "<id>"`` of theirs is bound to them."""
         quota = self.bot_games if address is not None and not has_humans(request) else None
         if quota is not None and address is not None and not quota.admit(address):
             raise TooManyBotGames(quota.per_address)
@@ -361,8 +385,10 @@ class Games:
                 tokens[index] = auth.new_token()
                 entry["token_hash"] = auth.token_hash(tokens[index])
             if seat.get("player") is not None:
-                entry["player"] = self._bound_player(seat["kind"], seat["player"], player)
+                entry["player"] = self._bound_player(seat["kind"], seat["player"], player, seated)
             seats.append(entry)
+        if request.get("rated"):
+            _check_ratable(seats)
         stand_in = level_for(None, request.get("stand_in") or STAND_IN_LEVEL)
         state = game.setup(len(seats), options, seed)
         game_id = new_game_id()
@@ -382,6 +408,8 @@ class Games:
         waiting = any(seat["kind"] == "open" for seat in seats)
         if request.get("listed"):
             meta["listed"] = True
+        if request.get("rated"):
+            meta["rated"] = True
         status = "waiting" if waiting else _status(state)
         if not waiting and bot_seats_to_act(meta, state):
             self.store.mark_bot_due(game_id)
@@ -423,9 +451,11 @@ class Games:
             "human_seats": [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())],
         }
 
-    def _bound_player(self, kind: str, wanted: str, creator: str | None) -> str:
-        """The player a requested seat is bound to: the creator's own human seat ("me"), or an
-        open seat for another player (an invitation only that player may take)."""
+    def _bound_player(self, kind: str, wanted: str, creator: str | None, seated: frozenset[str]) -> str:
+        """The player a requested seat is bound to: the creator's own human seat ("me"), an open
+        seat for another player (an invitation only that player may take), or a seeker's seat."""
+        if kind == "human" and wanted in seated:
+            return wanted
         if kind == "human":
             if wanted != "me":
                 raise BadPlayerBinding('A human seat is bound to its creator only: "player": "me".')
@@ -492,6 +522,7 @@ class Games:
             shown["deadlines"] = shown_deadlines(stored.deadlines)
         if stored.rematch:
             shown["rematch"] = stored.rematch
+        shown.update(rated_fields(self.repository, game_id, stored.meta, stored.status))  # type: ignore[typeddict-item]  # its keys are ShownGame's
         return shown
 
     def moves(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -566,7 +597,9 @@ class Games:
         stored, state = self._load(game_id)
         if stored.status != "finished":
             raise GameNotOver("The record reveals every hidden card; it is given once the game is over.")
-        return game_record(game_id, stored.meta, self.log(stored), game_result(stored.meta, state))
+        record = game_record(game_id, stored.meta, self.log(stored), game_result(stored.meta, state))
+        record.update(rated_fields(self.repository, game_id, stored.meta, stored.status))  # type: ignore[typeddict-item]  # its keys are GameRecord's
+        return record
 
     # ---- acting ------------------------------------------------------------------------
     def act(

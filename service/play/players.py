@@ -214,14 +214,19 @@ class Players:
         bound = sorted({seat["player"] for seat in stored.meta["seats"] if "player" in seat})
         if players is not None:
             bound = [player for player in bound if player in players]
-        for player_id, webhook in zip(bound, self.store.webhooks(bound), strict=True):
-            if webhook is None:
-                continue
-            endpoint = player_endpoint(player_id, webhook, stored.meta)
-            if created is not None:
-                self.webhooks.store.register_once(game_id, [endpoint], self.webhooks.start_of(created))
-            else:
-                self.webhooks.store.attach(game_id, endpoint, after_version)
+        endpoints = [
+            player_endpoint(player_id, webhook, stored.meta)
+            for player_id, webhook in zip(bound, self.store.webhooks(bound), strict=True)
+            if webhook is not None
+        ]
+        if created is not None:
+            # All at once: a fan-out between two players' registrations would announce version 0
+            # to the first only (a seek's game binds every seat to a player at its creation).
+            if endpoints:
+                self.webhooks.store.register_once(game_id, endpoints, self.webhooks.start_of(created))
+            return
+        for endpoint in endpoints:
+            self.webhooks.store.attach(game_id, endpoint, after_version)
 
     def _notify(self) -> Webhooks:
         if self.webhooks is None:  # pragma: no cover - the app always gives one
@@ -350,6 +355,7 @@ class Players:
                 "updated": rfc3339(ended),
                 "result": result,
                 "my_rank": min(ranks) if ranks else None,
+                "rated": bool(meta.get("rated")),
             }
             listed.append(((ENDED, -ended, game.game_id), shown))
         return listed
@@ -393,6 +399,7 @@ def _entry(
         "my_turn": my_turn,
         "my_seats": mine,
         "invitation": bool(invited) and not mine,
+        "rated": bool(meta.get("rated")),
         "to_act": to_act,
         "seats": [public_seat(seat) for seat in meta["seats"]],
         "my_deadline": None if my_deadline is None else rfc3339(my_deadline, round_up=True),

@@ -28,8 +28,10 @@ from ..store.workers import WorkerPresence
 from .clocks import Clocks
 from .games import Games
 from .players import Players
+from .ratings import Ratings
 from .repository import GameRepository
 from .seats import Seats
+from .seeks import Seeks
 from .versions import Versions
 from .webhooks import Webhooks
 
@@ -52,6 +54,8 @@ class Services:
     webhook_store: WebhookStore
     webhooks: Webhooks
     players: Players
+    ratings: Ratings  # public ratings and leaderboards (docs/ratings.md)
+    seeks: Seeks  # finding opponents (docs/ratings.md)
     stream_caps: StreamCaps
     bot_workers: WorkerPresence  # the bot workers' beats (/readyz, the supervisor)
     webhook_workers: WorkerPresence

@@ -27,6 +27,16 @@ only a digest of it. The layout before partitions, and how a Redis moves from it
     partition (``store.players``): the streams opened with that key check it again. The channel
     of releases before (``sk:{<T>}:g:<game>:events``, the version alone) is still listened to on
     one Redis.
+``sk:{seeks:<title>}:seeks`` (hash): a title's seeks, id -> JSON (player, seats, rated, options,
+    clock, rating window, the seeker's rating, created, expires, status, game), written by the
+    seek scripts only (``store.seeks``); a seek is dropped a day after it expired or ended.
+``sk:{seeks:<title>}:pool:<class>`` (sorted set): the waiting seeks of one kind (seats, rated,
+    options, clock: ``class`` a digest of them), scored by their expiry: the matching script
+    reads one pool and takes seeks in order of arrival.
+``sk:{seeks:<title>}:of:<player>`` (sorted set): a player's seeks of the title, by expiry (its cap,
+    ``GET /seeks``). ``sk:{seeks:<title>}:gone`` (sorted set): seeks by when they are dropped.
+    Every key of a title's seeks shares the hash tag ``{seeks:<title>}``: one Redis Cluster slot,
+    so the one script that matches seeks sees and changes them all at once.
 ``sk:rl:{token:<digest>}:<window>`` (string): a token's requests in one window (a seat token's
     or a player key's digest), counted at the request's edge (``store.ratelimit``).
 ``sk:rl:{address:<address>}:<window>`` (string): an address's requests in one window (IPv6
@@ -350,3 +360,24 @@ def first_layout_game(key: str) -> str | None:
     """The game id of a first-layout game hash's name (None: not one; an id holds no brace)."""
     game_id = key[len("sk:{") : -len("}:game")]
     return None if "{" in game_id or "}" in game_id else game_id
+
+
+# ---- seeks (store.seeks): every key of a title's seeks in one slot, ``{seeks:<title>}`` ----------
+def seek_keys_prefix(title: str) -> str:
+    return f"sk:{{seeks:{title}}}"
+
+
+def seeks_key(title: str) -> str:
+    return f"{seek_keys_prefix(title)}:seeks"
+
+
+def seek_pool_key(title: str, kind: str) -> str:
+    return f"{seek_keys_prefix(title)}:pool:{kind}"
+
+
+def player_seeks_key(title: str, player_id: str) -> str:
+    return f"{seek_keys_prefix(title)}:of:{player_id}"
+
+
+def seeks_gone_key(title: str) -> str:
+    return f"{seek_keys_prefix(title)}:gone"

@@ -91,6 +91,7 @@ class GameMeta(TypedDict):
     stand_in: NotRequired[StandIn]
     clock: NotRequired[Clock]
     listed: NotRequired[bool]  # shown in the lobby while it waits
+    rated: NotRequired[bool]  # its end moves its players' ratings (docs/ratings.md)
     rematch_of: NotRequired[str]  # the finished game this one is the rematch of
     ended: NotRequired[GameResult]  # a two-seat game ended by a resignation
     played_out: NotRequired[bool]  # every human resigned: the bots play it out at once

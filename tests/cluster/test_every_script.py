@@ -195,6 +195,13 @@ def test_every_script_of_the_store_runs_on_three_primaries_in_one_slot(
     archive.release(ended, time.time(), 60)
     ticket = StreamCaps(recording, per_address=10, per_token=10, lifetime=60).admit("10.0.0.1", "a-token")
     ticket.release()
+    # Seeks: three make a game (the matching script, then the one that settles), one cancelled.
+    seekers = [http.post("/players").get_json() for _ in range(4)]
+    seek = {"title": "property", "seats": 3}
+    sought = [http.post("/seeks", json=seek, headers=_bearer(p["key"])).get_json() for p in seekers[:3]]
+    assert [s["status"] for s in sought] == ["waiting", "waiting", "matched"], sought
+    cancelled = http.post("/seeks", json=seek, headers=_bearer(seekers[3]["key"])).get_json()
+    assert http.delete(f"/seeks/{cancelled['id']}", headers=_bearer(seekers[3]["key"])).status_code == 204
     player_gone = http.delete("/players/me", headers=_bearer(rotated.get_json()["key"]))
     assert player_gone.status_code == 204
 

@@ -1,0 +1,81 @@
+"""The ratings as the API shows them: a player's (or a bot level's), a title's leaderboard, and the
+changes a rated game made (docs/ratings.md). Settlement itself is the archive's
+(service.archive.ratings.settle, in the transaction that archives the game).
+
+Everything here is public and names nothing but ids, titles and numbers: no key, no token, no
+seat's hidden cards. A game's own changes: service.play.rated_games.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engines import registry
+from engines.bots import LEVELS
+
+from ..archive.archive import ArchiveUnavailable
+from ..archive.ratings import BOT_PREFIX, Rating, RatingReads
+from ..store.players import PlayerStore
+from .cursors import read_cursor, write_cursor
+from .errors import ArchiveUnreachable, RatedPlayerNotFound, TitleNotFound
+from .games import PLAYER_ID_PATTERN
+from .repository import GameRepository
+
+LEADERBOARD_PAGE = 50
+LEADERBOARD_PAGE_MAX = 200
+# A rated player's id: a player's, or a bot level's (``bot:<level>``); never ``me``.
+RATED_ID_PATTERN = rf"(?:{PLAYER_ID_PATTERN}|{BOT_PREFIX}(?:{'|'.join(map(re.escape, LEVELS))}))"
+_RATED_ID = re.compile(RATED_ID_PATTERN)
+
+
+def shown_rating(rating: Rating) -> dict[str, Any]:
+    return {
+        "rating": rating.conservative,
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+        "games": rating.games,
+        "provisional": rating.provisional,
+    }
+
+
+class Ratings:
+    def __init__(self, repository: GameRepository, player_store: PlayerStore) -> None:
+        self.repository = repository
+        self.player_store = player_store
+
+    def _reads(self) -> RatingReads | None:
+        """None on a server without an archive: no rated game ever settles there, so it has no
+        rating to show (every read is empty)."""
+        if not self.repository.has_archive:
+            return None
+        return RatingReads(self.repository.archive)
+
+    def player(self, player_id: str) -> dict[str, Any]:
+        """``{"id", "ratings": {title: ...}}``: public, nothing else of the player."""
+        if _RATED_ID.fullmatch(player_id) is None:
+            raise RatedPlayerNotFound(f"No player or bot level {player_id!r}.")
+        try:
+            reads = self._reads()
+            ratings = {} if reads is None else reads.player(player_id)
+        except ArchiveUnavailable:
+            raise ArchiveUnreachable("The ratings' archive cannot be reached; try again shortly.") from None
+        if not ratings and not player_id.startswith(BOT_PREFIX) and not self.player_store.exists(player_id):
+            raise RatedPlayerNotFound(f"No player {player_id!r}.")
+        return {"id": player_id, "ratings": {title: shown_rating(r) for title, r in ratings.items()}}
+
+    def leaderboard(self, title: str, cursor: str | None, limit: int) -> dict[str, Any]:
+        if title not in registry.GAMES:
+            raise TitleNotFound(f"No title {title!r} (see GET /catalog).")
+        after = None if cursor is None else read_cursor(cursor, "this leaderboard")
+        try:
+            reads = self._reads()
+            entries = [] if reads is None else reads.board(title, after, limit + 1)
+        except ArchiveUnavailable:
+            raise ArchiveUnreachable("The ratings' archive cannot be reached; try again shortly.") from None
+        page, more = entries[:limit], len(entries) > limit
+        return {
+            "title": title,
+            "entries": [{"player": entry.player, **shown_rating(entry.rating)} for entry in page],
+            "next": write_cursor(page[-1].rating.conservative, page[-1].player) if more else None,
+        }

@@ -45,7 +45,6 @@ from .compact import (
     unpacked_snapshots,
 )
 from .records import (
-    SNAPSHOT_EVERY,
     ArchivedGame,
     ArchivedSeat,
     EndStatus,
@@ -303,7 +302,6 @@ class Archive:
         connection.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (GAME_LOCK_SPACE, game.id))
         if connection.execute("SELECT 1 FROM ended_games WHERE id = %s", (game.id,)).fetchone():
             return False
-        kept = [s for s in game.snapshots if 0 < s.version < game.version and s.version % SNAPSHOT_EVERY == 0]
         connection.execute(
             _INSERT_GAME,
             (
@@ -318,7 +316,7 @@ class Archive:
                 game.rematch,
                 packed_log(game.log),
                 compressed(game.final_state),
-                packed_snapshots(sorted(kept, key=lambda snapshot: snapshot.version)),
+                packed_snapshots([s for s in game.all_snapshots() if s.version != game.version]),
             ),
         )
         with connection.cursor() as cursor:
@@ -403,7 +401,7 @@ class Archive:
                    array_agg(s.seat ORDER BY s.seat), array_agg(s.rank ORDER BY s.seat)
             FROM ended_seats s JOIN ended_games g ON g.id = s.game_id AND g.ended_at = s.ended_at
             WHERE s.player_id = %s AND g.status = 'finished' {after_clause}
-            GROUP BY g.id, s.game_id, s.ended_at
+            GROUP BY g.id, g.ended_at, s.game_id, s.ended_at
             ORDER BY s.ended_at DESC, s.game_id
             LIMIT %s
         """

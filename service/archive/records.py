@@ -126,9 +126,8 @@ def _entry(what: str, raw: bytes) -> None:
             fields = msgpack.unpackb(raw, raw=False)
         except (ValueError, msgpack.UnpackException):
             fields = None
-        if not isinstance(fields, list) or len(fields) < 5:
-            raise InvalidArchive(f"{what} is neither JSON nor a move's compact entry.")
-        return
+        if isinstance(fields, list) and len(fields) >= 5:
+            return
     _json(what, raw)
 
 

@@ -234,7 +234,9 @@ def test_positions_follow_the_commits_so_a_resumed_export_misses_nothing(postgre
     slow = start_writer(url, "slow", 200, "writer-slow")
     try:
         wait_for(
-            lambda: (backend_state(url, "writer-slow") or ("", "", ""))[2].startswith("INSERT INTO ended_seats"),
+            lambda: (backend_state(url, "writer-slow") or ("", "", ""))[2].startswith(
+                "INSERT INTO ended_seats"
+            ),
             what="the slow writer's seats",
             process=slow,
         )

@@ -97,7 +97,9 @@ def test_the_schema_is_migrated_once_and_recorded(database: str) -> None:
         "archived_snapshots",
     ]
     # 0003: the compact archive, partitioned by the end, a default partition for every end.
-    parents = rows(database, "SELECT relname FROM pg_class WHERE relkind = 'p' AND relname LIKE 'ended_%' ORDER BY 1")
+    parents = rows(
+        database, "SELECT relname FROM pg_class WHERE relkind = 'p' AND relname LIKE 'ended_%' ORDER BY 1"
+    )
     assert [p[0] for p in parents] == ["ended_games", "ended_seats"]
     defaults = rows(
         database,

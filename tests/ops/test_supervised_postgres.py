@@ -136,9 +136,7 @@ def play_to_the_end(url: str, game: dict) -> int:
 
 def archived_rows(url: str, game_ids: list[str]) -> dict[str, int]:
     found = dict.fromkeys(game_ids, 0)
-    for game_id, count in wait_for_query(
-        url, "SELECT id, count(*) FROM ended_games GROUP BY id", timeout=20
-    ):
+    for game_id, count in wait_for_query(url, "SELECT id, count(*) FROM ended_games GROUP BY id", timeout=20):
         if game_id in found:
             found[str(game_id)] = int(str(count))
     return found

@@ -15,6 +15,7 @@ import datetime
 import msgpack
 import orjson
 import zstandard
+from msgpack.exceptions import UnpackException
 
 from .records import LogEntry, Snapshot
 
@@ -42,7 +43,7 @@ def _own_time(raw: bytes) -> float | None:
             found = orjson.loads(raw).get("at")
         else:
             found = msgpack.unpackb(raw, raw=False)[2]
-    except (ValueError, TypeError, IndexError, AttributeError, msgpack.UnpackException):
+    except (ValueError, TypeError, IndexError, AttributeError, UnpackException):
         return None
     return found if isinstance(found, (int, float)) and not isinstance(found, bool) else None
 

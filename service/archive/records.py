@@ -13,6 +13,7 @@ from typing import Any, Literal, get_args
 
 import msgpack
 import orjson
+from msgpack.exceptions import UnpackException
 
 EndStatus = Literal["finished", "aborted", "expired"]
 END_STATUSES: frozenset[str] = frozenset(get_args(EndStatus))
@@ -124,7 +125,7 @@ def _entry(what: str, raw: bytes) -> None:
     if isinstance(raw, bytes) and raw[:1] != b"{" and raw[:1]:
         try:
             fields = msgpack.unpackb(raw, raw=False)
-        except (ValueError, msgpack.UnpackException):
+        except (ValueError, UnpackException):
             fields = None
         if isinstance(fields, list) and len(fields) >= 5:
             return

@@ -41,8 +41,8 @@ def replayed_snapshots(
     meta: dict[str, Any], entries: list[LogEntry], made: dict[int, list[Any]] | None = None
 ) -> tuple[list[Snapshot], Any]:
     """The states at ``snapshot_versions`` after the setup and before the last version, and the
-    replayed final state (the engine's ``to_dict()``). ``made``: filled with the rules' events of each move Redis kept
-    without them (``store.logform``), by version."""
+    replayed final state (the engine's ``to_dict()``). ``made``: filled with the rules' events of
+    each move Redis kept without them (``store.logform``), by version."""
     last = len(entries)
     # Not the setup's: the engine makes it again from the meta (and the archive keeps the last).
     wanted = set(snapshot_versions(last)) - {0, last}

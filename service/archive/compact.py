@@ -15,7 +15,6 @@ import datetime
 import msgpack
 import orjson
 import zstandard
-from msgpack.exceptions import UnpackException
 
 from .records import LogEntry, Snapshot
 
@@ -43,7 +42,7 @@ def _own_time(raw: bytes) -> float | None:
             found = orjson.loads(raw).get("at")
         else:
             found = msgpack.unpackb(raw, raw=False)[2]
-    except (ValueError, TypeError, IndexError, AttributeError, UnpackException):
+    except Exception:  # msgpack's own errors (OutOfData...) share no typed base
         return None
     return found if isinstance(found, (int, float)) and not isinstance(found, bool) else None
 

@@ -13,7 +13,6 @@ from typing import Any, Literal, get_args
 
 import msgpack
 import orjson
-from msgpack.exceptions import UnpackException
 
 EndStatus = Literal["finished", "aborted", "expired"]
 END_STATUSES: frozenset[str] = frozenset(get_args(EndStatus))
@@ -125,7 +124,7 @@ def _entry(what: str, raw: bytes) -> None:
     if isinstance(raw, bytes) and raw[:1] != b"{" and raw[:1]:
         try:
             fields = msgpack.unpackb(raw, raw=False)
-        except (ValueError, UnpackException):
+        except Exception:  # msgpack's own errors (OutOfData...) share no typed base
             fields = None
         if isinstance(fields, list) and len(fields) >= 5:
             return

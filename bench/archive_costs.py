@@ -191,12 +191,15 @@ def archive_all(client: redis.Redis, url: str, grace: int) -> tuple[int, float]:
 
 def archive_bytes(url: str, tables: tuple[str, ...] = ARCHIVE_TABLES) -> int:
     """pg_total_relation_size of ``tables`` (indexes and TOAST included), their partitions summed."""
-    with psycopg.connect(url) as connection:
+    with psycopg.connect(url, autocommit=True) as connection:
         connection.execute("VACUUM ANALYZE")
         total = 0
         for table in tables:
+            # A table that is not partitioned is its own one-row tree (pg_partition_tree gives none).
             row = connection.execute(
-                "SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree(%s)", (table,)
+                "SELECT coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree(%s) "
+                "WHERE relid <> %s::regclass), pg_total_relation_size(%s))",
+                (table, table, table),
             ).fetchone()
             total += int(row[0]) if row and row[0] is not None else 0
     return total

@@ -16,7 +16,10 @@ Throughput: every ended game waits in ``sk:archive-due``; one ``worker.archiver.
 bot worker's thread, its pool of 2) runs ``archive_once`` until none is due, timed end to end;
 then the same games' ``archived_game`` (the snapshots replayed by the engine, CPU only) is timed
 alone, to tell the replay from the write. Last, PostgreSQL's bytes per archived game
-(``pg_total_relation_size`` of the archive's tables, divided by the games).
+(``pg_total_relation_size`` of the archive's tables and their partitions, divided by the games),
+before and after the compact archive in one run: the same games are also written, in a scratch
+database migrated to 0002 only, in the form of the release before it (a row per version, each
+entry whole as JSON, a snapshot every 64 versions); and each game's row bytes by title.
 
 Before and after the compact log (issue 62), in one run: each ended game's log is also written,
 in a scratch key, as today's release wrote it (each entry whole: its events, as JSON) and as JSON
@@ -49,11 +52,13 @@ import psycopg  # noqa: E402
 import redis  # noqa: E402
 
 from engines import registry  # noqa: E402
-from service.archive.schema import migrate  # noqa: E402
+from service.archive.records import ArchivedGame  # noqa: E402
+from service.archive.schema import MIGRATIONS, migrate  # noqa: E402
 from service.config import Settings  # noqa: E402
 from service.http.services import services  # noqa: E402
-from service.play.archiving import archived_game  # noqa: E402
+from service.play.archiving import archived_game, with_whole_log  # noqa: E402
 from service.play.games import Games  # noqa: E402
+from service.play.replay import initial_state  # noqa: E402
 from service.run.embedded import EmbeddedRedis  # noqa: E402
 from service.run.postgres import EmbeddedPostgres  # noqa: E402
 from service.store.archiving import ArchiveDue  # noqa: E402
@@ -69,7 +74,10 @@ from worker.archiver import Archiver  # noqa: E402
 
 # Longer than the archiving of every game takes, so that each is measured inside its grace.
 GRACE_SECONDS = 20
-ARCHIVE_TABLES = ("archived_games", "archived_log", "archived_snapshots", "archived_seats")
+# The compact archive (issue 62, migration 0003), partitioned: its partitions are summed.
+ARCHIVE_TABLES = ("ended_games", "ended_seats")
+# The form of the release before it (migrations 0001-0002), written in a scratch database.
+OLD_TABLES = ("archived_games", "archived_log", "archived_snapshots", "archived_seats")
 
 
 def game_bytes(client: redis.Redis, game_id: str) -> int:
@@ -181,13 +189,94 @@ def archive_all(client: redis.Redis, url: str, grace: int) -> tuple[int, float]:
         archiver.stop()
 
 
-def archive_bytes(url: str) -> int:
-    with psycopg.connect(url) as connection:
+def archive_bytes(url: str, tables: tuple[str, ...] = ARCHIVE_TABLES) -> int:
+    """pg_total_relation_size of ``tables`` (indexes and TOAST included), their partitions summed."""
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute("VACUUM ANALYZE")
         total = 0
-        for table in ARCHIVE_TABLES:
-            row = connection.execute("SELECT pg_total_relation_size(%s)", (table,)).fetchone()
-            total += int(row[0]) if row else 0
+        for table in tables:
+            # A table that is not partitioned is its own one-row tree (pg_partition_tree gives none).
+            row = connection.execute(
+                "SELECT coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree(%s) "
+                "WHERE relid <> %s::regclass), pg_total_relation_size(%s))",
+                (table, table, table),
+            ).fetchone()
+            total += int(row[0]) if row and row[0] is not None else 0
     return total
+
+
+def row_bytes(url: str, query: str, game_ids: list[str]) -> dict[str, int]:
+    """Each game's row bytes (pg_column_size of its rows: heap tuples, compressed values as
+    stored, without pages and indexes), by ``query`` (game_id, bytes) over ``game_ids``."""
+    with psycopg.connect(url) as connection:
+        return {game: int(size) for game, size in connection.execute(query, (game_ids,)).fetchall()}
+
+
+_NEW_ROWS = """
+SELECT g.id, pg_column_size(g.*) + (SELECT sum(pg_column_size(s.*)) FROM ended_seats s WHERE s.game_id = g.id)
+FROM ended_games g WHERE g.id = ANY(%s)
+"""
+_OLD_ROWS = """
+SELECT g.id, pg_column_size(g.*)
+    + (SELECT coalesce(sum(pg_column_size(l.*)), 0) FROM archived_log l WHERE l.game_id = g.id)
+    + (SELECT sum(pg_column_size(n.*)) FROM archived_snapshots n WHERE n.game_id = g.id)
+    + (SELECT sum(pg_column_size(s.*)) FROM archived_seats s WHERE s.game_id = g.id)
+FROM archived_games g WHERE g.id = ANY(%s)
+"""
+
+
+def write_old_form(url: str, games: list[ArchivedGame]) -> None:
+    """``games`` as the release before the compact archive wrote them (0001-0002: a row per
+    version, each entry whole as JSON, the state every 64 versions from the setup's)."""
+    with psycopg.connect(url) as connection:
+        for game in games:
+            meta = orjson.loads(game.meta)
+            states = {0: orjson.dumps(initial_state(meta).to_dict())}
+            states.update({s.version: s.state for s in game.all_snapshots()})
+            connection.execute(
+                "INSERT INTO archived_games (id, status, version, meta, result, created_at, started_at, "
+                "ended_at, rematch, position) VALUES (%s, %s, %s, %s::json, %s::json, %s, %s, %s, %s, "
+                "nextval('archived_positions'))",
+                (
+                    game.id,
+                    game.status,
+                    game.version,
+                    game.meta.decode(),
+                    None if game.result is None else game.result.decode(),
+                    game.created_at,
+                    game.started_at,
+                    game.ended_at,
+                    game.rematch,
+                ),
+            )
+            with connection.cursor() as cursor:
+                with cursor.copy("COPY archived_log (game_id, version, entry, at) FROM STDIN") as copy:
+                    for entry in game.log:
+                        copy.write_row((game.id, entry.version, entry.entry.decode(), entry.at))
+                with cursor.copy("COPY archived_snapshots (game_id, version, state) FROM STDIN") as copy:
+                    for version in sorted(states):
+                        copy.write_row((game.id, version, states[version].decode()))
+                with cursor.copy(
+                    "COPY archived_seats (game_id, seat, kind, player_id, rank, ended_at) FROM STDIN"
+                ) as copy:
+                    for seat in game.seats:
+                        copy.write_row(
+                            (game.id, seat.seat, seat.kind, seat.player_id, seat.rank, game.ended_at)
+                        )
+            connection.commit()
+
+
+def old_form_database(server: EmbeddedPostgres, folder: Path) -> str:
+    """A scratch database with the schema of the release before (migrations 0001-0002 only)."""
+    with psycopg.connect(server.url, autocommit=True) as connection:
+        connection.execute("CREATE DATABASE before_compact")
+    old = folder / "old-migrations"
+    old.mkdir()
+    for path in sorted(MIGRATIONS.glob("000[12]_*.sql")):
+        shutil.copy(path, old / path.name)
+    url = server.url_of("before_compact")
+    migrate(url, old)
+    return url
 
 
 def main() -> None:
@@ -228,11 +317,16 @@ def main() -> None:
         # The replay alone (CPU), over the games as Redis holds them, before they are archived.
         due = ArchiveDue(client)
         started = time.perf_counter()
+        made = []
         for game in played:
             ended = due.read(game.id)
             assert ended is not None
-            archived_game(ended)
+            made.append(archived_game(ended))
         replay_seconds = time.perf_counter() - started
+        # Before, in the same run: the same games in the form of the release before the compact
+        # archive (each entry whole, the events made by the replay as that release did).
+        before_url = old_form_database(postgres, folder)
+        write_old_form(before_url, [with_whole_log(game) for game in made])
 
         began = time.monotonic()
         written, seconds = archive_all(client, postgres.url, grace=GRACE_SECONDS)
@@ -245,6 +339,10 @@ def main() -> None:
         for game in played:
             game.after_grace_bytes = game_bytes(client, game.id)
         stored_bytes = archive_bytes(postgres.url)
+        before_bytes = archive_bytes(before_url, OLD_TABLES)
+        ids = [game.id for game in played]
+        now_rows = row_bytes(postgres.url, _NEW_ROWS, ids)
+        before_rows = row_bytes(before_url, _OLD_ROWS, ids)
         _, archived_versions = read_latency(app, played, rng, 20)
 
         print(
@@ -319,8 +417,25 @@ def main() -> None:
             f"| {total_versions / replay_seconds:.0f} |"
         )
         print()
+        print("PostgreSQL, an ended game's row bytes (pg_column_size, median and largest by title):")
+        print()
+        print("| title | games | before: median | before: largest | now: median | now: largest |")
+        print("|---|---|---|---|---|---|")
+        for title in sorted(registry.GAMES):
+            mine = [game.id for game in played if game.title == title]
+            if not mine:
+                continue
+            old = [before_rows[game] for game in mine]
+            new = [now_rows[game] for game in mine]
+            print(
+                f"| {title} | {len(mine)} | {statistics.median(old):.0f} | {max(old)} "
+                f"| {statistics.median(new):.0f} | {max(new)} |"
+            )
+        print()
         print(
-            f"PostgreSQL: {stored_bytes} bytes in the archive's tables, {stored_bytes // len(played)} a game"
+            f"PostgreSQL, pg_total_relation_size (tables, partitions, indexes, TOAST) over {len(played)} "
+            f"games: before {before_bytes} bytes, {before_bytes // len(played)} a game; "
+            f"now {stored_bytes} bytes, {stored_bytes // len(played)} a game"
         )
         services(app).games.repository.close()
     finally:

@@ -37,6 +37,14 @@ from psycopg.adapt import Buffer, Loader
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from . import ratings
+from .compact import (
+    compressed,
+    decompressed,
+    packed_log,
+    packed_snapshots,
+    unpacked_log,
+    unpacked_snapshots,
+)
 from .records import (
     ArchivedGame,
     ArchivedSeat,
@@ -53,12 +61,13 @@ from .schema import lock_key, notice_dead_clients
 
 # pg_advisory_xact_lock's key for handing out positions in commit order (see the docstring).
 POSITION_LOCK = lock_key("positions")
+# The space (pg_advisory_xact_lock's first key) of the locks that keep each game written once.
+GAME_LOCK_SPACE = lock_key("games") >> 32
 
 _INSERT_GAME = """
-INSERT INTO archived_games (id, status, version, meta, result, created_at, started_at, ended_at, rematch)
-VALUES (%s, %s, %s, %s::json, %s::json, %s, %s, %s, %s)
-ON CONFLICT (id) DO NOTHING
-RETURNING id
+INSERT INTO ended_games (id, status, version, meta, result, created_at, started_at, ended_at, rematch,
+                         log, final_state, snapshots)
+VALUES (%s, %s, %s, %s::json, %s::json, %s, %s, %s, %s, %s, %s, %s)
 """
 _RECORD_COLUMNS = """
 id, position, title, rules_version, status, version, meta, result,
@@ -293,8 +302,14 @@ class Archive:
 
     @staticmethod
     def _insert(connection: psycopg.Connection[Any], game: ArchivedGame) -> bool:
-        """The game's rows, without its position; False (nothing written) if its id is there."""
-        inserted = connection.execute(
+        """The game's rows, without its position; False (nothing written) if its id is there.
+
+        The id alone cannot be a key of a table partitioned by the end (migration 0003): a lock on
+        the id, held to the commit, makes a second writer wait for the first and then find it."""
+        connection.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (GAME_LOCK_SPACE, game.id))
+        if connection.execute("SELECT 1 FROM ended_games WHERE id = %s", (game.id,)).fetchone():
+            return False
+        connection.execute(
             _INSERT_GAME,
             (
                 game.id,
@@ -306,35 +321,27 @@ class Archive:
                 game.started_at,
                 game.ended_at,
                 game.rematch,
+                packed_log(game.log),
+                compressed(game.final_state),
+                packed_snapshots([s for s in game.all_snapshots() if s.version != game.version]),
             ),
-        ).fetchone()
-        if inserted is None:
-            return False
-        Archive._copy_rows(connection, game)
+        )
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                "INSERT INTO ended_seats (game_id, seat, kind, player_id, rank, ended_at) "
+                "VALUES (%s, %s, %s, %s, %s, %s)",
+                [(game.id, s.seat, s.kind, s.player_id, s.rank, game.ended_at) for s in game.seats],
+            )
         # A rated game's ratings move in the transaction that writes it: once (service.archive.ratings).
         ratings.settle(
             connection, game.id, game.meta, game.status, {s.seat: s.rank for s in game.seats}, game.ended_at
         )
         return True
 
-    @staticmethod
-    def _copy_rows(connection: psycopg.Connection[Any], game: ArchivedGame) -> None:
-        with connection.cursor() as cursor:
-            with cursor.copy("COPY archived_log (game_id, version, entry, at) FROM STDIN") as copy:
-                for entry in game.log:
-                    copy.write_row((game.id, entry.version, _text(entry.entry), entry.at))
-            with cursor.copy("COPY archived_snapshots (game_id, version, state) FROM STDIN") as copy:
-                for snapshot in game.all_snapshots():
-                    copy.write_row((game.id, snapshot.version, _text(snapshot.state)))
-            columns = "game_id, seat, kind, player_id, rank, ended_at"
-            with cursor.copy(f"COPY archived_seats ({columns}) FROM STDIN") as copy:
-                for seat in game.seats:
-                    copy.write_row((game.id, seat.seat, seat.kind, seat.player_id, seat.rank, game.ended_at))
-
     def holds(self, game: ArchivedGame) -> bool:
         """Whether the archive's game under ``game.id`` is ``game``: its meta and log, byte for byte."""
         with self._connection() as connection:
-            row = connection.execute("SELECT meta FROM archived_games WHERE id = %s", (game.id,)).fetchone()
+            row = connection.execute("SELECT meta FROM ended_games WHERE id = %s", (game.id,)).fetchone()
             if row is None or row[0] != game.meta:
                 return False
             return [entry.entry for entry in _log(connection, game.id, 1, None)] == [
@@ -346,7 +353,7 @@ class Archive:
         either way (the first to ask wins), None if the game is not archived."""
         with self._connection() as connection:
             row = connection.execute(
-                "UPDATE archived_games SET rematch = COALESCE(rematch, %s) WHERE id = %s RETURNING rematch",
+                "UPDATE ended_games SET rematch = COALESCE(rematch, %s) WHERE id = %s RETURNING rematch",
                 (rematch_id, game_id),
             ).fetchone()
         return None if row is None else str(row[0])
@@ -354,14 +361,14 @@ class Archive:
     # ---- reading --------------------------------------------------------------------------------
     def has_game(self, game_id: str) -> bool:
         with self._connection() as connection:
-            found = connection.execute("SELECT 1 FROM archived_games WHERE id = %s", (game_id,)).fetchone()
+            found = connection.execute("SELECT 1 FROM ended_games WHERE id = %s", (game_id,)).fetchone()
         return found is not None
 
     def read_game(self, game_id: str) -> GameRecord | None:
         """The game's record and seats (without its log and snapshots), or None if not archived."""
         with self._connection() as connection:
             row = connection.execute(
-                f"SELECT {_RECORD_COLUMNS} FROM archived_games WHERE id = %s", (game_id,)
+                f"SELECT {_RECORD_COLUMNS} FROM ended_games WHERE id = %s", (game_id,)
             ).fetchone()
             if row is None:
                 return None
@@ -371,7 +378,7 @@ class Archive:
         """The ids of the games archived after ``position`` and their positions, in order."""
         with self._connection() as connection:
             rows = connection.execute(
-                "SELECT id, position FROM archived_games WHERE position > %s ORDER BY position LIMIT %s",
+                "SELECT id, position FROM ended_games WHERE position > %s ORDER BY position LIMIT %s",
                 (position, limit),
             ).fetchall()
         return [(game_id, at) for game_id, at in rows]
@@ -382,21 +389,18 @@ class Archive:
             return _log(connection, game_id, since, until)
 
     def snapshot_at_or_before(self, game_id: str, version: int) -> Snapshot | None:
-        """The latest snapshot at or before ``version`` (replay the log from there to reach it)."""
+        """The latest snapshot at or before ``version`` (replay the log from there to reach it): the
+        final state from the last version on, else a sparse one; None before the first (replay
+        from the setup)."""
         with self._connection() as connection:
-            row = connection.execute(
-                "SELECT version, state FROM archived_snapshots WHERE game_id = %s AND version <= %s "
-                "ORDER BY version DESC LIMIT 1",
-                (game_id, version),
-            ).fetchone()
-        return None if row is None else Snapshot(row[0], row[1])
+            return _snapshot_at_or_before(connection, game_id, version)
 
     # ---- a player's games ----------------------------------------------------------------------
     def player_games(
         self, player_id: str, after: tuple[datetime.datetime, str] | None, limit: int
     ) -> list[PlayerGame]:
         """The games a player held a seat of, the latest ended first (ties by id), after ``after``
-        (an (ended_at, game id) already listed): one range of ``archived_seats_player``."""
+        (an (ended_at, game id) already listed): one range of ``ended_seats_player``."""
         after_clause = (
             "" if after is None else "AND (s.ended_at < %s OR (s.ended_at = %s AND s.game_id > %s))"
         )
@@ -406,9 +410,9 @@ class Archive:
         query = f"""
             SELECT s.game_id, g.version, g.meta, g.result, s.ended_at,
                    array_agg(s.seat ORDER BY s.seat), array_agg(s.rank ORDER BY s.seat)
-            FROM archived_seats s JOIN archived_games g ON g.id = s.game_id
+            FROM ended_seats s JOIN ended_games g ON g.id = s.game_id AND g.ended_at = s.ended_at
             WHERE s.player_id = %s AND g.status = 'finished' {after_clause}
-            GROUP BY g.id, s.game_id, s.ended_at
+            GROUP BY g.id, g.ended_at, s.game_id, s.ended_at
             ORDER BY s.ended_at DESC, s.game_id
             LIMIT %s
         """
@@ -423,7 +427,7 @@ class Archive:
         """Drop a deleted player's id from the seats it held: the games stay. How many seats."""
         with self._connection() as connection:
             done = connection.execute(
-                "UPDATE archived_seats SET player_id = NULL WHERE player_id = %s", (player_id,)
+                "UPDATE ended_seats SET player_id = NULL WHERE player_id = %s", (player_id,)
             )
             return done.rowcount
 
@@ -448,7 +452,7 @@ class Archive:
                 filters.append(clause)
                 params.append(value)
         where = " AND ".join(filters)
-        query = f"SELECT {_RECORD_COLUMNS} FROM archived_games WHERE {where} ORDER BY position"
+        query = f"SELECT {_RECORD_COLUMNS} FROM ended_games WHERE {where} ORDER BY position"
         with self._connection() as connection, connection.transaction():
             with connection.cursor(name="skyline-export") as games:
                 games.itersize = batch
@@ -466,12 +470,12 @@ class ImportSession:
         self.written: list[str] = []
 
     def is_empty(self) -> bool:
-        return self.connection.execute("SELECT 1 FROM archived_games LIMIT 1").fetchone() is None
+        return self.connection.execute("SELECT 1 FROM ended_games LIMIT 1").fetchone() is None
 
     def game(self, game_id: str) -> ArchivedGame | None:
         """The archived game under ``game_id``, whole, or None."""
         row = self.connection.execute(
-            f"SELECT {_RECORD_COLUMNS} FROM archived_games WHERE id = %s", (game_id,)
+            f"SELECT {_RECORD_COLUMNS} FROM ended_games WHERE id = %s", (game_id,)
         ).fetchone()
         if row is None:
             return None
@@ -493,7 +497,7 @@ def _take_positions(connection: psycopg.Connection[Any], game_ids: list[str]) ->
     connection.execute("SELECT pg_advisory_xact_lock(%s)", (POSITION_LOCK,))
     with connection.cursor() as cursor:
         cursor.executemany(
-            "UPDATE archived_games SET position = nextval('archived_positions') WHERE id = %s",
+            "UPDATE ended_games SET position = nextval('archived_positions') WHERE id = %s",
             [(game_id,) for game_id in game_ids],
         )
 
@@ -522,37 +526,51 @@ def _record(row: tuple[Any, ...], seats: tuple[ArchivedSeat, ...]) -> GameRecord
 
 def _seats(connection: psycopg.Connection[Any], game_id: str) -> tuple[ArchivedSeat, ...]:
     rows = connection.execute(
-        "SELECT seat, kind, player_id, rank FROM archived_seats WHERE game_id = %s ORDER BY seat", (game_id,)
+        "SELECT seat, kind, player_id, rank FROM ended_seats WHERE game_id = %s ORDER BY seat", (game_id,)
     ).fetchall()
     return tuple(ArchivedSeat(seat, kind, player_id, rank) for seat, kind, player_id, rank in rows)
 
 
 def _log(connection: psycopg.Connection[Any], game_id: str, since: int, until: int | None) -> list[LogEntry]:
-    rows = connection.execute(
-        "SELECT version, entry, at FROM archived_log WHERE game_id = %s AND version >= %s "
-        "AND version <= coalesce(%s, 2147483647) ORDER BY version",
-        (game_id, since, until),
-    ).fetchall()
-    return [LogEntry(version, entry, at) for version, entry, at in rows]
+    row = connection.execute("SELECT log FROM ended_games WHERE id = %s", (game_id,)).fetchone()
+    return [] if row is None else unpacked_log(row[0], since, until)
+
+
+def _snapshot_at_or_before(
+    connection: psycopg.Connection[Any], game_id: str, version: int
+) -> Snapshot | None:
+    row = connection.execute(
+        "SELECT version, CASE WHEN version <= %s THEN final_state END, "
+        "CASE WHEN version > %s THEN snapshots END FROM ended_games WHERE id = %s",
+        (version, version, game_id),
+    ).fetchone()
+    if row is None:
+        return None
+    last, final_state, snapshots = row
+    if final_state is not None:
+        return Snapshot(last, decompressed(final_state))
+    before = [snapshot for snapshot in unpacked_snapshots(snapshots) if snapshot.version <= version]
+    return before[-1] if before else None
 
 
 def _whole(connection: psycopg.Connection[Any], record: GameRecord) -> ArchivedGame:
-    """The game as it was written, from its record, log and snapshots."""
-    states = connection.execute(
-        "SELECT version, state FROM archived_snapshots WHERE game_id = %s ORDER BY version", (record.id,)
-    ).fetchall()
-    snapshots = tuple(Snapshot(version, state) for version, state in states)
+    """The game as it is kept (a move's entry compact), from its record, log and snapshots."""
+    row = connection.execute(
+        "SELECT log, final_state, snapshots FROM ended_games WHERE id = %s", (record.id,)
+    ).fetchone()
+    assert row is not None, record.id  # read in the same transaction as the record
+    log, final_state, snapshots = row
     return ArchivedGame(
         id=record.id,
         status=record.status,
         meta=record.meta,
         version=record.version,
-        final_state=snapshots[-1].state,
+        final_state=decompressed(final_state),
         created_at=record.created_at,
         ended_at=record.ended_at,
-        log=tuple(_log(connection, record.id, 1, None)),
+        log=tuple(unpacked_log(log)),
         seats=record.seats,
-        snapshots=snapshots[:-1],
+        snapshots=tuple(unpacked_snapshots(snapshots)),
         result=record.result,
         started_at=record.started_at,
         rematch=record.rematch,

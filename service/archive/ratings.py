@@ -226,7 +226,7 @@ def _settled_games(
     """Every archived game that may be rated, in the order of archiving (positions), with ranks."""
     rows = connection.execute(
         "SELECT g.id, g.meta::text, g.status, g.ended_at, array_agg(s.seat ORDER BY s.seat), "
-        "array_agg(s.rank ORDER BY s.seat) FROM archived_games g JOIN archived_seats s ON s.game_id = g.id "
+        "array_agg(s.rank ORDER BY s.seat) FROM ended_games g JOIN ended_seats s ON s.game_id = g.id "
         "WHERE g.status = 'finished' AND (g.meta::jsonb ->> 'rated') = 'true' "
         "GROUP BY g.id ORDER BY g.position"
     ).fetchall()

@@ -11,13 +11,15 @@ import datetime
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+import msgpack
 import orjson
 
 EndStatus = Literal["finished", "aborted", "expired"]
 END_STATUSES: frozenset[str] = frozenset(get_args(EndStatus))
 
-# A version read starts from the snapshot at or before it and replays at most this many - 1 moves;
-# a 3,000-move game keeps 48 snapshots.
+# A version read starts from the snapshot at or before it (else the setup, which the engine makes
+# again and the archive does not keep) and replays at most this many - 1 moves; a 3,000-move game
+# keeps 46 snapshots, compressed together in one column (bench/RESULTS.md: what they cost).
 SNAPSHOT_EVERY = 64
 
 
@@ -28,7 +30,9 @@ class InvalidArchive(ValueError):
 @dataclass(frozen=True)
 class LogEntry:
     version: int  # the version this entry made (1 for the first move)
-    entry: bytes  # JSON, whole and unredacted
+    # As kept: a move's entry compact (service.store.logform: a msgpack array without the rules'
+    # events, made again by replay), any other JSON, whole and unredacted.
+    entry: bytes
     at: datetime.datetime
 
 
@@ -115,6 +119,18 @@ def _json(what: str, raw: bytes) -> Any:
         raise InvalidArchive(f"{what} is not JSON (UTF-8): {error}.") from None
 
 
+def _entry(what: str, raw: bytes) -> None:
+    """A log entry as kept: JSON, or a move's compact msgpack array (never starts with ``{``)."""
+    if isinstance(raw, bytes) and raw[:1] != b"{" and raw[:1]:
+        try:
+            fields = msgpack.unpackb(raw, raw=False)
+        except Exception:  # msgpack's own errors (OutOfData...) share no typed base
+            fields = None
+        if isinstance(fields, list) and len(fields) >= 5:
+            return
+    _json(what, raw)
+
+
 def _aware(what: str, moment: datetime.datetime | None) -> None:
     if moment is not None and (not isinstance(moment, datetime.datetime) or moment.utcoffset() is None):
         raise InvalidArchive(f"{what} must be a datetime with a time zone, not {moment!r}.")
@@ -147,7 +163,7 @@ def check(game: ArchivedGame) -> None:
     if [entry.version for entry in game.log] != list(range(1, game.version + 1)):
         raise InvalidArchive(f"The log holds versions 1..{game.version}, in order, none missing.")
     for entry in game.log:
-        _json(f"Log entry {entry.version}", entry.entry)
+        _entry(f"Log entry {entry.version}", entry.entry)
         _aware(f"Log entry {entry.version}'s time", entry.at)
     _json("The final state", game.final_state)
     versions = [snapshot.version for snapshot in game.snapshots]

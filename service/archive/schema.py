@@ -7,8 +7,10 @@ a session-level advisory lock lets one at a time in, and the next finds the work
 killed while migrating loses its connection: its transaction rolls back and its lock is released.
 
 An applied migration whose file changed since is refused (its checksum): a migration is never
-edited, a new one is added. Versions the database has and this code does not know (a newer
-release migrated it) are left alone: migrations only add, so older code keeps working beside them.
+edited, a new one is added. After them, under the same lock, the data step of 0003
+(``convert.py``) moves the games archived in the old form to the compact one. Versions the
+database has and this code does not know (a newer release migrated it) are left alone:
+migrations only add, so older code keeps working beside them.
 
 ``python -m service.archive.schema <postgresql://...>`` migrates and says what it applied.
 """
@@ -23,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+
+from .convert import convert_old_games
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -118,6 +122,8 @@ def migrate(conninfo: str, folder: Path = MIGRATIONS) -> list[int]:
                         (migration.version, migration.name, migration.checksum),
                     )
                 done.append(migration.version)
+            # Data a migration's SQL cannot move (0003: the compact archive's zstd), under the lock.
+            convert_old_games(connection)
             return done
         finally:
             if not connection.broken:  # else the server has already let the lock go with the session

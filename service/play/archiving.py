@@ -1,21 +1,23 @@
 """An ended game as the archive keeps it: built from what Redis holds, its snapshots replayed
 (``replay.py``). Reading it back is the repository's (``repository.py``).
 
-The JSON travels untouched (the meta, each log entry and the final state as Redis holds them; a
-move's entry, which Redis keeps without its events, is written whole, its events made by the
-replay below, as a live read makes them): a read from the archive answers byte for byte what a
-read from Redis did. The snapshots
-(``snapshot_versions``: 0, every 64 versions) are the engine's states along the way, replayed
-from the stored seed through the rules of the game's title: moves only, since seat changes
-(joins, resignations, an abort) change the seats, not the state. The replay must end on the
-stored final state; if it does not (a rule changed under a live game, a bug), that is logged
-loudly and the game is archived with its stored final state only: never lost, never wrong.
+The log is written as Redis kept it (issue 62): a move's entry compact, without the rules' events
+(``store.logform``), which a read of the archived game makes again by the one replay, as a read of
+a live game does; a seat change's JSON as it is. The meta and the final state travel untouched:
+a read from the archive answers byte for byte what a read from Redis did. The snapshots
+(``snapshot_versions``: every ``SNAPSHOT_EVERY`` versions) are the engine's states along the way,
+replayed from the stored seed through the rules of the game's title: moves only, since seat
+changes (joins, resignations, an abort) change the seats, not the state. The replay must end on
+the stored final state; if it does not (a rule changed under a live game, a bug), that is logged
+loudly and the game is archived with each move's entry whole (the events the replay made, none
+but the service's own where it failed) and its stored final state only: never lost.
 """
 
 from __future__ import annotations
 
 import datetime
 import logging
+from dataclasses import replace
 from typing import Any
 
 import orjson
@@ -38,11 +40,12 @@ log = logging.getLogger("skyline.archiving")
 def replayed_snapshots(
     meta: dict[str, Any], entries: list[LogEntry], made: dict[int, list[Any]] | None = None
 ) -> tuple[list[Snapshot], Any]:
-    """The states at ``snapshot_versions`` before the last version, and the replayed final state
-    (the engine's ``to_dict()``). ``made``: filled with the rules' events of each move Redis kept
-    without them (``store.logform``), by version."""
+    """The states at ``snapshot_versions`` after the setup and before the last version, and the
+    replayed final state (the engine's ``to_dict()``). ``made``: filled with the rules' events of
+    each move Redis kept without them (``store.logform``), by version."""
     last = len(entries)
-    wanted = set(snapshot_versions(last)) - {last}
+    # Not the setup's: the engine makes it again from the meta (and the archive keeps the last).
+    wanted = set(snapshot_versions(last)) - {0, last}
     snapshots = []
 
     def keep(version: int, state: State) -> None:
@@ -106,12 +109,14 @@ def archived_game(ended: EndedGame) -> ArchivedGame:
         snapshots, replayed = [], error
     whole_log = _whole_log(ended.log, kept, made)
     entries = [orjson.loads(raw) for raw in whole_log]
+    written = ended.log
     if replayed != stored_state:
         log.error(
             "an ended game's log does not replay to its stored state; archived with its final state only",
             extra={"event": "archive_replay_mismatch", "game_id": ended.id, "version": ended.version},
         )
         snapshots = []
+        written = whole_log  # a replay cannot make its events again: they are kept as made now
     result = None
     ranks: list[int | None] = [None] * len(meta["seats"])
     if status == "finished":
@@ -129,7 +134,7 @@ def archived_game(ended: EndedGame) -> ArchivedGame:
         ended_at=utc_datetime(ended.updated),
         log=tuple(
             ArchivedEntry(version, raw, utc_datetime(entry["at"]))
-            for version, (raw, entry) in enumerate(zip(whole_log, entries, strict=True), start=1)
+            for version, (raw, entry) in enumerate(zip(written, entries, strict=True), start=1)
         ),
         seats=tuple(
             # A seat bound to a player (service.play.players) keeps its id: the player's history.
@@ -140,4 +145,20 @@ def archived_game(ended: EndedGame) -> ArchivedGame:
         result=result,
         started_at=_started_at(meta, entries),
         rematch=ended.rematch,
+    )
+
+
+def with_whole_log(game: ArchivedGame) -> ArchivedGame:
+    """``game`` as the archive gives it back, each move's entry whole (its events made by the
+    replay): the export's lines and the import's comparisons hold whole entries, as ever."""
+    if all(entry.entry[:1] == b"{" for entry in game.log):
+        return game
+    raws = [entry.entry for entry in game.log]
+    entries = whole_entries(orjson.loads(game.meta), raws)
+    return replace(
+        game,
+        log=tuple(
+            ArchivedEntry(kept.version, raw if raw[:1] == b"{" else orjson.dumps(entry), kept.at)
+            for kept, raw, entry in zip(game.log, raws, entries, strict=True)
+        ),
     )

@@ -45,7 +45,7 @@ from ..archive.archive import Archive, ArchiveUnavailable
 from ..archive.records import END_STATUSES, PlayerGame
 from ..store.archiving import ArchivedIds
 from ..store.games import GameMissing, GameStore, LiveRead
-from ..store.logform import is_whole, made_whole
+from ..store.logform import decoded, is_whole, made_whole
 from ..store.records import GameMeta, LogEntry, StoredGame
 from ..store.roundtrip import Command
 from .checkpoints import Checkpoints
@@ -163,7 +163,8 @@ class GameRepository:
         version as read), in order, each with its events: Redis's while it holds them all, else
         the archive's; GameNotFound when neither does (an ended game Redis let go with no archive
         to keep it)."""
-        return self.made_whole(stored.id, stored.meta, after, self.log_as_kept(stored, after, through))
+        kept = self.log_as_kept(stored, after, through)
+        return self.made_whole(stored.id, stored.meta, after, kept, archived=stored.archived)
 
     def log_as_kept(self, stored: StoredGame, after: int = 0, through: int | None = None) -> list[LogEntry]:
         """``log``'s entries as they are kept: a move's in Redis without its events (its seat and
@@ -183,7 +184,7 @@ class GameRepository:
             except ArchiveUnavailable:
                 raise ArchiveUnreachable(stored.id) from None
             if len(kept) == wanted:
-                return [orjson.loads(entry.entry) for entry in kept]
+                return [decoded(entry.entry, entry.version) for entry in kept]
         raise GameNotFound(stored.id)
 
     # ---- the events of the log, made by replay ---------------------------------------------
@@ -197,12 +198,15 @@ class GameRepository:
             raise GameNotFound(game_id) from None
         return self.made_whole(game_id, meta, after, entries)
 
-    def made_whole(self, game_id: str, meta: GameMeta, after: int, entries: list[LogEntry]) -> list[LogEntry]:
+    def made_whole(
+        self, game_id: str, meta: GameMeta, after: int, entries: list[LogEntry], *, archived: bool = False
+    ) -> list[LogEntry]:
         """``entries`` (those after version ``after``, in order) each with its events: a move's kept
-        without them has them made by the replay of its move, from the state at ``after``."""
+        without them has them made by the replay of its move, from the state at ``after``.
+        ``archived``: the game is read from the archive (Redis let it go)."""
         if all(is_whole(entry) for entry in entries):
             return entries
-        state = self.state_at(game_id, meta, after)
+        state = self.state_at(game_id, meta, after, archived=archived)
         made: dict[int, list[Any]] = {}
 
         def keep_events(entry: LogEntry, events: list[Any], _: State) -> None:
@@ -215,9 +219,10 @@ class GameRepository:
         self.checkpoints.put(game_id, last, orjson.dumps(state.to_dict(copy=False)))
         return [entry if is_whole(entry) else made_whole(entry, made[entry["version"]]) for entry in entries]
 
-    def state_at(self, game_id: str, meta: GameMeta, version: int) -> State:
-        """The engine's state of a game Redis holds at ``version``: from the nearest state kept at
-        or before it (else the setup), by the replay of the moves since."""
+    def state_at(self, game_id: str, meta: GameMeta, version: int, *, archived: bool = False) -> State:
+        """The engine's state of a game at ``version`` (``archived``: the archive's, else Redis's):
+        from the nearest state kept at or before it (a checkpoint of this process, the archive's
+        snapshot, else the setup), by the replay of the moves since."""
         game = engine_of(meta)
         every = EVENTS_CHECKPOINT_EVERY
         for mark in (version, *range(version - version % every, 0, -every)):
@@ -227,11 +232,34 @@ class GameRepository:
                 break
         else:
             start, state = 0, initial_state(meta)
+        if archived:
+            return self._archived_state(game_id, meta, version, start, state)
         if start < version:
             between = self.store.log(game_id, start, version - 1)
             if len(between) != version - start:
-                raise GameNotFound(game_id)  # Redis let the game go meanwhile
+                if not self.has_archive:
+                    raise GameNotFound(game_id)  # Redis let the game go meanwhile
+                # Redis let the log go (the game is archived): the archive's moves
+                return self._archived_state(game_id, meta, version, start, state)
             replay(state, between, after=start, on_version=self._checkpoint(game_id))
+        return state
+
+    def _archived_state(self, game_id: str, meta: GameMeta, version: int, start: int, state: State) -> State:
+        """``state_at`` for an archived game, from ``state`` at ``start`` or the archive's snapshot
+        when it is nearer, by the replay of the archive's moves since."""
+        if start == version:
+            return state
+        try:
+            snapshot = self.archive.snapshot_at_or_before(game_id, version)
+            if snapshot is not None and snapshot.version > start:
+                start, state = snapshot.version, engine_of(meta).restore(orjson.loads(snapshot.state))
+            kept = self.archive.read_log(game_id, start + 1, version) if start < version else []
+        except ArchiveUnavailable:
+            raise ArchiveUnreachable(game_id) from None
+        if len(kept) != version - start:
+            raise GameNotFound(game_id)
+        between = [decoded(entry.entry, entry.version) for entry in kept]
+        replay(state, between, after=start, on_version=self._checkpoint(game_id))
         return state
 
     def _checkpoint(self, game_id: str) -> OnVersion:

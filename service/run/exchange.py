@@ -25,7 +25,7 @@ import sys
 import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -37,6 +37,7 @@ from ..archive.exchange import BadLine, ImportedLine, game_line, parse_time, rea
 from ..archive.records import InvalidArchive, check
 from ..archive.schema import migrate
 from ..config import Settings
+from ..play.archiving import with_whole_log
 from ..play.games import game_record
 from ..play.replays import ReplayMismatch, check_as_made, record_of, replayed
 from ..play.replies import GameRecord
@@ -130,7 +131,8 @@ def export_games(
     migrate(url)
     games, last = 0, after
     with Archive(url, max_size=1, name="skyline-export") as archive:
-        for item in archive.stream_games(since=since, until=until, title=title, after_position=after):
+        for kept in archive.stream_games(since=since, until=until, title=title, after_position=after):
+            item = replace(kept, game=with_whole_log(kept.game))  # the line's entries whole, as ever
             out.write(game_line(item, record_of(item.game)))
             out.flush()  # a killed export leaves whole lines (and at most one partial one) behind
             games, last = games + 1, item.position
@@ -224,6 +226,7 @@ def _import_line(
     seen[game.id] = (number, digest)
     held = session.game(game.id)
     if held is not None:
+        held = with_whole_log(held)
         if _digest(record_of(held)) != digest:
             raise BadLine(number, f"game {game.id} is archived already, and it is another game")
         tally.present += 1

@@ -106,7 +106,7 @@ def archive(shared_database: str) -> Iterator[Archive]:
 
 
 def count(url: str, table: str, game_id: str) -> int:
-    column = "id" if table == "archived_games" else "game_id"
+    column = "id" if table == "ended_games" else "game_id"
     with psycopg.connect(url) as connection:
         row = connection.execute(
             f"SELECT count(*) FROM {table} WHERE {column} = %s".encode(), (game_id,)
@@ -115,7 +115,7 @@ def count(url: str, table: str, game_id: str) -> int:
     return int(row[0])
 
 
-TABLES = ("archived_games", "archived_log", "archived_snapshots", "archived_seats")
+TABLES = ("ended_games", "ended_seats")
 
 
 def rows_of(url: str, game_id: str) -> dict[str, int]:
@@ -124,10 +124,8 @@ def rows_of(url: str, game_id: str) -> dict[str, int]:
 
 def whole(game: ArchivedGame) -> dict[str, int]:
     return {
-        "archived_games": 1,
-        "archived_log": game.version,
-        "archived_snapshots": len(game.all_snapshots()),
-        "archived_seats": len(game.seats),
+        "ended_games": 1,
+        "ended_seats": len(game.seats),
     }
 
 

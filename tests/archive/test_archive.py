@@ -222,22 +222,36 @@ def test_positions_follow_the_commits_so_a_resumed_export_misses_nothing(postgre
     seen the short game and resumes after its position still finds the long one."""
     url = new_database(postgres)
     migrate(url)
-    slow = start_writer(url, "slow", 20000, "writer-slow")
+    # The slow writer is held on its seats (the default partition, locked here) with its game's
+    # row written; the quick game ended in a month of its own partition, which is not locked.
+    holder = psycopg.connect(url)
+    holder.execute(
+        "CREATE TABLE ended_seats_2020_01 PARTITION OF ended_seats "
+        "FOR VALUES FROM ('2020-01-01') TO ('2020-02-01')"
+    )
+    holder.commit()
+    holder.execute("LOCK TABLE ended_seats_default IN SHARE MODE")
+    slow = start_writer(url, "slow", 200, "writer-slow")
     try:
         wait_for(
-            lambda: (backend_state(url, "writer-slow") or ("", "", ""))[2].startswith("COPY archived_log"),
-            what="the slow writer's COPY",
+            lambda: (backend_state(url, "writer-slow") or ("", "", ""))[2].startswith(
+                "INSERT INTO ended_seats"
+            ),
+            what="the slow writer's seats",
             process=slow,
         )
         with Archive(url) as archive:
-            assert archive.write_game(a_game("quick", moves=3))
+            quick_end = datetime.datetime(2020, 1, 15, tzinfo=datetime.UTC)
+            assert archive.write_game(a_game("quick", moves=3, ended_at=quick_end))
             assert not archive.has_game("slow"), "the slow write ended too soon to prove anything"
             first = [item.position for item in archive.stream_games()]
+            holder.rollback()  # the lock let go: the slow writer goes on and commits
             assert slow.wait(timeout=120) == 0
             assert slow.stdout is not None and slow.stdout.read().strip() == "wrote"
             later = [item.game.id for item in archive.stream_games(after_position=first[-1])]
             assert later == ["slow"]
     finally:
+        holder.close()
         if slow.poll() is None:
             slow.kill()
         slow.communicate()

@@ -1,7 +1,7 @@
 """Crashes on real processes: a writer killed mid-transaction, PostgreSQL killed under a write,
 PostgreSQL down a while. Each time the game ends up archived whole, once.
 
-A writer is held mid-transaction without touching its code: the test locks ``archived_seats``,
+A writer is held mid-transaction without touching its code: the test locks ``ended_seats``,
 which the write reaches last, after it has inserted the game's row, its log and its snapshots.
 """
 
@@ -26,12 +26,12 @@ from .games import a_game
 def held_on_the_seats(url: str, application: str) -> bool:
     """The writer waits on the test's lock, with everything before the seats written (uncommitted)."""
     state = backend_state(url, application)
-    return state is not None and state[1] == "Lock" and state[2].startswith("COPY archived_seats")
+    return state is not None and state[1] == "Lock" and state[2].startswith("INSERT INTO ended_seats")
 
 
 def lock_the_seats(url: str) -> psycopg.Connection[tuple[object, ...]]:
     holder = psycopg.connect(url)
-    holder.execute("LOCK TABLE archived_seats IN SHARE MODE")  # held until rollback
+    holder.execute("LOCK TABLE ended_seats IN SHARE MODE")  # held until rollback
     return holder
 
 
@@ -130,4 +130,4 @@ def test_postgresql_down_a_while_then_back(durable: EmbeddedPostgres) -> None:
                 time.sleep(0.2)
         assert archive.write_game(game) is False
     assert rows_of(url, game.id) == whole(game)
-    assert count(url, "archived_games", game.id) == 1
+    assert count(url, "ended_games", game.id) == 1

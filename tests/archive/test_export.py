@@ -166,7 +166,7 @@ def test_an_archive_with_games_is_refused_unless_merging_and_a_rerun_writes_noth
 
     refused = skyline("import", str(export), url=target)
     assert refused.returncode != 0 and b"not empty" in refused.stderr and b"--merge" in refused.stderr
-    assert rows_of(target, played[1].id)["archived_games"] == 0
+    assert rows_of(target, played[1].id)["ended_games"] == 0
 
     merged = skyline("import", "--merge", str(export), url=target)
     assert merged.returncode == 0, merged.stderr
@@ -366,7 +366,7 @@ def test_snapshot_versions_of_the_played_games_are_the_archives(played: list[Arc
 
 def archived_count(url: str) -> int:
     with psycopg.connect(url) as connection:
-        row = connection.execute("SELECT count(*) FROM archived_games").fetchone()
+        row = connection.execute("SELECT count(*) FROM ended_games").fetchone()
     assert row is not None
     return int(row[0])
 

@@ -83,7 +83,7 @@ def test_an_active_and_a_waiting_game_left_idle_expire_then_are_archived_once(
         for game in (active, waiting):
             record = archive.read_game(game["id"])
             assert record is not None and record.status == "expired" and record.result is None
-            assert rows(database_url, game["id"])["archived_games"] == 1
+            assert rows(database_url, game["id"])["ended_games"] == 1
             assert 0 < redis_client.ttl(log_key(game["id"])) <= GRACE, "gone from Redis after the grace"
 
 

@@ -238,7 +238,7 @@ def test_a_game_with_a_join_a_resignation_and_a_rematch_passes_the_checks_as_the
 ) -> None:
     """The checks hold a game to what the API makes: one it made through its seat changes passes."""
     from service.archive.records import check
-    from service.play.archiving import archived_game
+    from service.play.archiving import archived_game, with_whole_log
     from service.play.replays import check_as_made, replayed
     from service.store.archiving import ArchiveDue
 
@@ -262,7 +262,7 @@ def test_a_game_with_a_join_a_resignation_and_a_rematch_passes_the_checks_as_the
     assert client.post(f"/games/{game_id}/rematch", headers=bearer(seat_tokens[0])).status_code == 201
     ended = ArchiveDue(redis_client).read(game_id)
     assert ended is not None and ended.status == "finished" and ended.rematch
-    game = archived_game(ended)
+    game = with_whole_log(archived_game(ended))  # as an export writes it: each entry whole
     check(game)
     check_as_made(game)
     assert replayed(dataclasses.replace(game, final_state=b"null")).final_state == game.final_state

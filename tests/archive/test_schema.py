@@ -96,6 +96,17 @@ def test_the_schema_is_migrated_once_and_recorded(database: str) -> None:
         "archived_seats",
         "archived_snapshots",
     ]
+    # 0003: the compact archive, partitioned by the end, a default partition for every end.
+    parents = rows(
+        database, "SELECT relname FROM pg_class WHERE relkind = 'p' AND relname LIKE 'ended_%' ORDER BY 1"
+    )
+    assert [p[0] for p in parents] == ["ended_games", "ended_seats"]
+    defaults = rows(
+        database,
+        "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+        "WHERE pg_get_expr(c.relpartbound, c.oid) = 'DEFAULT' ORDER BY 1",
+    )
+    assert [d[0] for d in defaults] == ["ended_games_default", "ended_seats_default"]
 
 
 def test_four_processes_migrating_at_once_apply_each_migration_once(database: str, tmp_path: Path) -> None:

@@ -44,7 +44,7 @@ BOT = {"kind": "bot", "bot": "random"}
 
 def _archived(url: str, game_ids: list[str]) -> set[str]:
     with psycopg.connect(url, autocommit=True) as connection:
-        rows = connection.execute("SELECT id FROM archived_games WHERE id = ANY(%s)", (game_ids,))
+        rows = connection.execute("SELECT id FROM ended_games WHERE id = ANY(%s)", (game_ids,))
         return {game_id for (game_id,) in rows.fetchall()}
 
 

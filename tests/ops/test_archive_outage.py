@@ -72,7 +72,7 @@ def outside_postgres() -> Iterator[EmbeddedPostgres]:
 
 def archived_ids(url: str) -> set[str]:
     with psycopg.connect(url, connect_timeout=3) as connection:
-        return {row[0] for row in connection.execute("SELECT id FROM archived_games").fetchall()}
+        return {row[0] for row in connection.execute("SELECT id FROM ended_games").fetchall()}
 
 
 def wait_for(condition, timeout: float, what: str, interval: float = 0.05) -> float:

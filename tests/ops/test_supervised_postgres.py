@@ -65,7 +65,7 @@ def test_serve_starts_a_migrated_embedded_postgres_prints_its_url_and_stops_it_l
     assert url.startswith("postgresql://postgres@/postgres?host=")
     applied = [version for (version,) in query(url, "SELECT version FROM archive_migrations ORDER BY 1")]
     assert applied == [migration.version for migration in load_migrations()], "migrated at start"
-    assert query(url, "SELECT count(*) FROM archived_games") == [(0,)]
+    assert query(url, "SELECT count(*) FROM ended_games") == [(0,)]
     server = postmaster(serve)
     assert str(serve.data_dir / "postgres" / "data") in " ".join(server.cmdline())
     redis_server = serve.named("redis-server")[0]
@@ -136,9 +136,7 @@ def play_to_the_end(url: str, game: dict) -> int:
 
 def archived_rows(url: str, game_ids: list[str]) -> dict[str, int]:
     found = dict.fromkeys(game_ids, 0)
-    for game_id, count in wait_for_query(
-        url, "SELECT id, count(*) FROM archived_games GROUP BY id", timeout=20
-    ):
+    for game_id, count in wait_for_query(url, "SELECT id, count(*) FROM ended_games GROUP BY id", timeout=20):
         if game_id in found:
             found[str(game_id)] = int(str(count))
     return found
@@ -182,7 +180,7 @@ def test_ended_games_are_archived_once_by_the_workers_then_leave_redis(serves):
     ids = [finished["id"], waiting["id"], idle_active["id"], idle_waiting["id"]]
     rows = wait_archived_and_gone(serve, ids, timeout=60)
     assert rows == dict.fromkeys(ids, 1), "each archived once"
-    statuses = query(serve.database_url(), "SELECT id, status FROM archived_games")
+    statuses = query(serve.database_url(), "SELECT id, status FROM ended_games")
     assert {game_id: status for game_id, status in statuses if game_id in ids} == {
         finished["id"]: "finished",
         waiting["id"]: "aborted",
@@ -192,9 +190,7 @@ def test_ended_games_are_archived_once_by_the_workers_then_leave_redis(serves):
     for game in (idle_active, idle_waiting):  # served from the archive now
         shown = requests.get(f"{serve.url}/games/{game['id']}", timeout=10).json()
         assert shown["status"] == "expired" and shown["to_act"] == []
-    logged = query(
-        serve.database_url(), f"SELECT count(*) FROM archived_log WHERE game_id = '{finished['id']}'"
-    )
+    logged = query(serve.database_url(), f"SELECT version FROM ended_games WHERE id = '{finished['id']}'")
     assert logged == [(last,)]
 
 
@@ -218,7 +214,7 @@ def test_the_archiving_worker_killed_mid_write_leaves_nothing_half_done_and_the_
     game = create_game(serve.url)
     with psycopg.connect(url) as holder:
         # The worker's transaction begins and waits on its INSERT: it is killed in the middle.
-        holder.execute("LOCK TABLE archived_games IN EXCLUSIVE MODE")
+        holder.execute("LOCK TABLE ended_games IN EXCLUSIVE MODE")
         play_to_the_end(serve.url, game)
         deadline = time.monotonic() + 20
         waiting = []

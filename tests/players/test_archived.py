@@ -50,7 +50,7 @@ def finished_by_resignation(client, key: str) -> dict:
 def player_ids(url: str, game_id: str) -> list[str | None]:
     with psycopg.connect(url) as connection:
         rows = connection.execute(
-            "SELECT player_id FROM archived_seats WHERE game_id = %s ORDER BY seat", (game_id,)
+            "SELECT player_id FROM ended_seats WHERE game_id = %s ORDER BY seat", (game_id,)
         ).fetchall()
     return [row[0] for row in rows]
 

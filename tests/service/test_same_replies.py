@@ -8,7 +8,7 @@ and each seat) reads the game, its moves, its events (JSON and the event stream)
 record and versions along the way; each reply's bytes are hashed and compared with
 ``same_replies.json``, written by the release before the compact log (the storage changed, no
 byte of any reply did). The log as the service reads it (what the webhooks' notices are made of)
-is hashed too.
+is hashed too. tests/archive/test_archived_same_replies.py reads the same games once archived.
 
 ``SKYLINE_WRITE_SAME_REPLIES=1`` writes the file again: only ever from a release whose replies
 are the reference. Written again once since (issue 64): the English of some move labels was
@@ -140,7 +140,9 @@ class Reader:
         self.seen["end log"] = _digest(orjson.dumps(games.log(stored)))
 
 
-def _play(app, clock: Clock, title: str) -> dict[str, str]:
+def _play(app, clock: Clock, title: str, ended: dict | None = None) -> dict[str, str]:
+    """The game of ``title`` played and read; ``ended``: given the game's reader and the state of
+    its random numbers before its last reads (the archived side reads it again, as they were)."""
     rng = random.Random(f"same-replies-b-{title}")
     bounds = registry.get(title).catalog_entry()["seats"]
     count = rng.randint(bounds["min"], min(bounds["max"], 3))
@@ -199,6 +201,8 @@ def _play(app, clock: Clock, title: str) -> dict[str, str]:
         seen[f"v{listing['version'] + 1} move reply"] = _digest(moved.get_data())
     clock.tick()
     assert games.read(game_id).status == "finished", (title, games.read(game_id).version)
+    if ended is not None:
+        ended[title] = (game, rng.getstate())
     game.read_at_end(rng)
     return seen
 

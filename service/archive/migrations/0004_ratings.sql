@@ -15,9 +15,11 @@ CREATE TABLE ratings (
 CREATE INDEX ratings_board ON ratings (title, (mu - 3 * sigma) DESC, player_id);
 
 -- Which game moved a rating, and by how much: one row per rated seat of each rated game. Its
--- primary key is the game's seat: a game settled twice would be refused by it.
+-- primary key is the game's seat: a game settled twice would be refused by it. No foreign key to
+-- the game: ended_games (0003) is partitioned by the end, so its key is (id, ended_at), and the
+-- history outlives a month of games moved to cheaper storage.
 CREATE TABLE rating_history (
-    game_id      text NOT NULL REFERENCES archived_games (id) ON DELETE CASCADE,
+    game_id      text NOT NULL,
     seat         smallint NOT NULL CHECK (seat >= 0),
     player_id    text NOT NULL,
     title        text NOT NULL,

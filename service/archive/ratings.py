@@ -228,7 +228,7 @@ def _settled_games(
         "SELECT g.id, g.meta::text, g.status, g.ended_at, array_agg(s.seat ORDER BY s.seat), "
         "array_agg(s.rank ORDER BY s.seat) FROM ended_games g JOIN ended_seats s ON s.game_id = g.id "
         "WHERE g.status = 'finished' AND (g.meta::jsonb ->> 'rated') = 'true' "
-        "GROUP BY g.id ORDER BY g.position"
+        "GROUP BY g.id, g.ended_at ORDER BY g.position"
     ).fetchall()
     for game_id, meta, status, ended_at, seats, ranks in rows:
         yield game_id, meta.encode(), status, dict(zip(seats, ranks, strict=True)), ended_at

@@ -48,7 +48,7 @@ def lock_the_ratings(url: str) -> psycopg.Connection[tuple[object, ...]]:
 def settled(url: str) -> tuple[int, int, dict[tuple[str, str], tuple[float, float, int]]]:
     """(archived games, history rows, ratings)."""
     with psycopg.connect(url) as connection:
-        games = connection.execute("SELECT count(*) FROM archived_games").fetchone()
+        games = connection.execute("SELECT count(*) FROM ended_games").fetchone()
         rows = connection.execute("SELECT count(*) FROM rating_history").fetchone()
         assert games is not None and rows is not None
         return games[0], rows[0], all_ratings(connection)

@@ -51,6 +51,7 @@ import orjson  # noqa: E402
 import psycopg  # noqa: E402
 import redis  # noqa: E402
 
+from bench.measure import percentile  # noqa: E402
 from engines import registry  # noqa: E402
 from service.archive.records import ArchivedGame  # noqa: E402
 from service.archive.schema import MIGRATIONS, migrate  # noqa: E402
@@ -102,11 +103,6 @@ class Played:
     move_seconds: list[float] = field(default_factory=list)
     before_bytes: int = 0  # its keys with the log as today's release wrote it
     no_events_bytes: int = 0  # with the log as JSON without the events
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def log_forms(games: Games, client: redis.Redis, played: Played) -> None:

@@ -27,13 +27,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.measure import percentile  # noqa: E402
+from harness.rated_games import human, rated_game  # noqa: E402
 from service.archive.archive import Archive  # noqa: E402
 from service.archive.schema import migrate  # noqa: E402
 from service.config import Settings  # noqa: E402
 from service.run.embedded import EmbeddedRedis  # noqa: E402
 from service.run.postgres import EmbeddedPostgres  # noqa: E402
 from skyline.web import api_app  # noqa: E402
-from tests.archive.rated import human, rated_game  # noqa: E402
 
 
 def main() -> None:

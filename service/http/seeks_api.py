@@ -37,12 +37,8 @@ class SeekRequestSchema(Schema):
         metadata={"description": "The game's seat count, every seat a seeker's."},
     )
     rated = StrictBoolean(load_default=False, metadata={"description": "A rated game (docs/ratings.md)."})
-    options = fields.Dict(
-        keys=fields.String(), load_default=dict, metadata={"description": "As in POST /games."}
-    )
-    clock = fields.Nested(
-        ClockSchema, load_default=None, allow_none=True, metadata={"description": "As in POST /games."}
-    )
+    options = AnyTitle("Options", load_default=dict, metadata={"description": "As in POST /games."})
+    clock = fields.Nested(ClockSchema, metadata={"description": "As in POST /games; none when omitted."})
     rating_window = fields.List(
         fields.Float(allow_nan=False, validate=validate.Range(min=-1e6, max=1e6)),
         validate=validate.Length(equal=2),

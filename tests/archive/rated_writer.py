@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import sys
 
+from harness.rated_games import bot, human, rated_game
 from service.archive.archive import Archive, ArchiveUnavailable
-
-from .rated import bot, human, rated_game
 
 
 def the_game(game_id: str):  # type: ignore[no-untyped-def]

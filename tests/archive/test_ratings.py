@@ -9,12 +9,11 @@ import psycopg
 import pytest
 from openskill.models import PlackettLuce
 
+from harness.rated_games import bot, human, rated_game
 from service.archive.archive import Archive
 from service.archive.ratings import PROVISIONAL_SIGMA, RatingReads, all_ratings, rebuild
 from service.play.results import rerank
 from tests.archive.test_export import skyline
-
-from .rated import bot, human, rated_game
 
 
 def ratings_of(url: str) -> dict[tuple[str, str], tuple[float, float, int]]:

@@ -121,12 +121,23 @@ def put_player_webhook(client) -> Scene:
 
 
 # One scene per operation that reads a body; the walk fails on an operation without one.
+def create_seek(client) -> Scene:
+    player = client.post("/players").get_json()
+    headers = bearer(player["key"])
+
+    def seeks():
+        return client.get("/seeks", headers=headers).get_json()["seeks"]
+
+    return Scene("/seeks", {"title": "property", "seats": 3}, seeks, headers)
+
+
 SCENES = {
     "createGame": create_game,
     "postAction": post_action,
     "joinGame": join_game,
     "putSeatWebhook": put_seat_webhook,
     "putPlayerWebhook": put_player_webhook,
+    "createSeek": create_seek,
 }
 
 

@@ -1,4 +1,5 @@
-"""Rated games as the archive takes them, made by hand: the seats, ranks and end the tests choose."""
+"""Rated games as the archive takes them, made by hand: the seats, ranks and end a test or a benchmark
+chooses (tests/archive, bench/ratings_reads.py)."""
 
 from __future__ import annotations
 

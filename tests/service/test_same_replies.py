@@ -32,6 +32,7 @@ import pytest
 from engines import registry
 from service.http.services import services
 from service.play.clocks import Clocks
+from service.run.embedded import EmbeddedRedis
 from skyline.web import api_app
 
 from .test_api import bearer
@@ -62,6 +63,16 @@ def clock(monkeypatch):
     fixed = Clock()
     monkeypatch.setattr(time, "time", fixed)
     return fixed
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory):
+    """A Redis of the module's own: the session's is shared with the live servers, whose sweeper
+    expires idle games by the real clock, and this game's clock is the test's, a year behind (a
+    full suite saw it expire a game mid-play)."""
+    server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendonly=False).start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture

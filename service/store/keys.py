@@ -4,8 +4,9 @@ A game belongs to one of 1,024 partitions (``store.partitions``: derived from it
 keys, with its entries in every index of games, share its partition's hash tag ``{<T>}``: they
 live in one Redis Cluster slot, and the one script of a commit touches that slot only. An index
 read as a whole (by a sweeper, by the lobby) is read over every partition in one script
-(``store.partitioned``). Values are JSON (orjson), never pickle. No key name holds a seat token,
-only a digest of it. The layout before partitions, and how a Redis moves from it:
+(``store.partitioned``). Values are JSON (orjson), a move's log entry msgpack (``store.logform``),
+never pickle. No key name holds a seat token, only a digest of it. The layout before partitions,
+and how a Redis moves from it:
 ``store.migrate`` (``sk:layout`` says which layout a Redis holds).
 
 ``sk:{<T>}:g:<game>`` (hash): ``version``, ``status``, ``meta`` (title, rules version, seats

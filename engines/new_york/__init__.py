@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..core import Game, InvalidOptions, Option
+from ..core import Game, InvalidOptions, Option, say
 from .evaluate import evaluate
 from .plays import playout_moves
 from .rules import NewYorkState
@@ -15,17 +15,15 @@ def _check_setup(seats: int, options: dict[str, Any]) -> None:
     """Rules NY-PLAYERS, NY-V3, NY-V4: which seat counts each variant is played with."""
     if options["two_colours"] and seats != 2:
         raise InvalidOptions(
-            "two_colours_needs_two_players", "Two colours each (variant 3) is the game for exactly 2 players."
+            "two_colours_needs_two_players", say("new_york.refusal.two_colours_needs_two_players")
         )
     if seats == 2 and not options["two_colours"]:
         # Only when a client asks for it: with 2 seats the option is on unless turned off.
         raise InvalidOptions(
-            "two_players_need_two_colours",
-            "New York is for 3 to 5 players; 2 play only with two colours each, so two_colours "
-            "cannot be false with 2 seats (leave it out: it is on by default there).",
+            "two_players_need_two_colours", say("new_york.refusal.two_players_need_two_colours")
         )
     if options["teams"] and seats != 4:
-        raise InvalidOptions("teams_need_four_players", "The team game (variant 4) is for exactly 4 players.")
+        raise InvalidOptions("teams_need_four_players", say("new_york.refusal.teams_need_four_players"))
 
 
 GAME = Game(

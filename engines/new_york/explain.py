@@ -1,60 +1,50 @@
-"""Which rule refuses a move that is not listed (stable snake_case codes, English sentences)."""
+"""Which rule refuses a move that is not listed: a stable snake_case code and a message
+(``new_york.refusal.…``, engines/locales/)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core import IllegalMove, InvalidMove, Move
+from ..core import IllegalMove, InvalidMove, Move, say
 from . import city, plays
 from . import material as m
 
 if TYPE_CHECKING:
     from .rules import NewYorkState
 
-# The move types each phase waits for, and what to say when another one comes.
+# The move types each phase waits for, and the code refusing another one (its message:
+# new_york.refusal.<code>).
 _PHASE_MOVES = {
-    "choose_colour": (
-        ("choose_colour",),
-        "colours_being_chosen",
-        "Each player first chooses a colour (variant 2).",
-    ),
-    "preliminary": (("place",), "preliminary_round", "The preliminary round is on: place a piece."),
-    "play": (
-        ("play", "event", "offer", "discard_hand"),
-        "play_cards",
-        "It is the time to play cards (a red and a blue card, or an event card alone).",
-    ),
-    "target": (("take", "line", "name"), "choose_target", "Choose first what the cards just played do."),
-    "exchange": (
-        ("swap", "refuse"),
-        "exchange_pending",
-        "Your partner offered a card: give one back or refuse.",
-    ),
-    "rebuild": (("rebuild",), "rebuild_pending", "The cleared squares must be filled first, one piece each."),
-    "surrender": (("surrender",), "surrender_pending", "A building must first be given up."),
+    "choose_colour": (("choose_colour",), "colours_being_chosen"),
+    "preliminary": (("place",), "preliminary_round"),
+    "play": (("play", "event", "offer", "discard_hand"), "play_cards"),
+    "target": (("take", "line", "name"), "choose_target"),
+    "exchange": (("swap", "refuse"), "exchange_pending"),
+    "rebuild": (("rebuild",), "rebuild_pending"),
+    "surrender": (("surrender",), "surrender_pending"),
 }
 
-# Moves that come when nothing of theirs is going on, during a turn.
+# Moves that come when nothing of theirs is going on, during a turn, and the code refusing them.
 _OUT_OF_PHASE = {
-    "place": ("preliminary_round_over", "The preliminary round is over."),
-    "choose_colour": ("colours_settled", "The colours are already settled."),
-    "take": ("no_cards_played", "Play cards first; then choose what they reach."),
-    "line": ("no_cards_played", "Play cards first; then choose what they reach."),
-    "name": ("no_cards_played", "Play cards first; then choose what they reach."),
-    "swap": ("no_exchange_offered", "No card is offered to you in exchange."),
-    "refuse": ("no_exchange_offered", "No card is offered to you in exchange."),
-    "rebuild": ("nothing_to_rebuild", "No cleared square waits for a piece."),
-    "surrender": ("nothing_to_give_up", "Nobody has to give up a building now."),
+    "place": "preliminary_round_over",
+    "choose_colour": "colours_settled",
+    "take": "no_cards_played",
+    "line": "no_cards_played",
+    "name": "no_cards_played",
+    "swap": "no_exchange_offered",
+    "refuse": "no_exchange_offered",
+    "rebuild": "nothing_to_rebuild",
+    "surrender": "nothing_to_give_up",
 }
 
 
 def explain(state: NewYorkState, seat: int, move: Move) -> IllegalMove:
     kind = move["type"]
-    allowed, code, sentence = _PHASE_MOVES[state.phase]
+    allowed, code = _PHASE_MOVES[state.phase]
     if kind not in allowed:
         if state.phase == "play" and kind in _OUT_OF_PHASE:
-            return _bad(*_OUT_OF_PHASE[kind])
-        return _bad(code, sentence)
+            code = _OUT_OF_PHASE[kind]
+        return IllegalMove(code, say(f"new_york.refusal.{code}"))
     handler = {
         "place": _place,
         "choose_colour": _choose,
@@ -70,21 +60,16 @@ def explain(state: NewYorkState, seat: int, move: Move) -> IllegalMove:
         "rebuild": _rebuild,
         "surrender": _surrender,
     }[kind]
-    return handler(state, seat, move) or _bad("move_not_available", "That move is not available now.")
-
-
-def _must_take() -> IllegalMove:
-    return IllegalMove(
-        "must_take_a_building",
-        "One's own building is lost only when no card pair can take a building (free or bought).",
+    return handler(state, seat, move) or IllegalMove(
+        "move_not_available", say("new_york.refusal.move_not_available")
     )
 
 
+def _must_take() -> IllegalMove:
+    return IllegalMove("must_take_a_building", say("new_york.refusal.must_take_a_building"))
+
+
 # ---- shared checks ---------------------------------------------------------------------------
-def _bad(code: str, sentence: str) -> IllegalMove:
-    return IllegalMove(code, sentence)
-
-
 def _line(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= m.SIZE
 
@@ -92,24 +77,30 @@ def _line(value: Any) -> bool:
 def _fields(move: Move, required: set[str], optional: frozenset[str] = frozenset()) -> IllegalMove | None:
     keys = set(move) - {"type"}
     if not required <= keys or not keys <= required | optional:
-        names = ", ".join(sorted(required)) or "nothing else"
-        return InvalidMove("malformed_move", f"A {move['type']} move names {names}.")
+        if not required:
+            return InvalidMove("malformed_move", say("new_york.refusal.fields_none", type=repr(move["type"])))
+        names = [repr(name) for name in sorted(required)]
+        return InvalidMove(
+            "malformed_move", say("new_york.refusal.fields", type=repr(move["type"]), names=names)
+        )
     return None
 
 
 def _square(move: Move) -> IllegalMove | None:
     if not _line(move.get("avenue")) or not _line(move.get("street")):
-        return _bad("no_such_square", "Avenues and streets are numbered 1 to 7.")
+        return IllegalMove("no_such_square", say("new_york.refusal.lines_numbered"))
     return None
 
 
 def _card(state: NewYorkState, seat: int, card: Any, colour: str | None) -> IllegalMove | None:
     if not isinstance(card, str) or card not in m.CARD_RANK or card == m.STOP:
-        return _bad("no_such_card", f"{card!r} is not a card of this game.")
+        return IllegalMove("no_such_card", say("new_york.refusal.no_such_card", card=repr(card)))
     if colour is not None and m.card_colour(card) != colour:
-        return _bad("wrong_colour", f"The {colour} card must be a {colour} card.")
+        return IllegalMove("wrong_colour", say(f"new_york.refusal.wrong_colour.{colour}"))
     if card not in state.hands[seat]:
-        return _bad("card_not_in_hand", f"You do not hold a {m.card_text(card)}.")
+        return IllegalMove(
+            "card_not_in_hand", say("new_york.refusal.card_not_in_hand", card=m.card_said(card))
+        )
     return None
 
 
@@ -117,25 +108,38 @@ def _gain_colour(state: NewYorkState, seat: int, move: Move) -> IllegalMove | No
     """The colour the building is taken in: named in variant 3, with a piece in the supply."""
     if state.options["two_colours"]:
         if "colour" not in move:
-            return _bad("colour_required", "With two colours each, say which colour takes the building.")
+            return IllegalMove("colour_required", say("new_york.refusal.colour_required"))
         colour = state.colour_index(move["colour"])
         if colour is None or colour not in state.seat_colours[seat]:
-            return _bad("not_your_colour", f"{move['colour']!r} is not one of your colours.")
+            return IllegalMove(
+                "not_your_colour", say("new_york.refusal.not_your_colour", colour=repr(move["colour"]))
+            )
     else:
         if "colour" in move:
-            return _bad(
-                "colour_only_with_two_colours", "Only with two colours each does a move name a colour."
+            return IllegalMove(
+                "colour_only_with_two_colours", say("new_york.refusal.colour_only_with_two_colours")
             )
         colour = state.seat_colours[seat][0]
     if state.supply[colour] <= 0:
-        return _bad("no_piece_left", f"No {m.COLOURS[colour]} piece is left to take a building with.")
+        return IllegalMove(
+            "no_piece_left",
+            say("new_york.refusal.no_piece_left.colour", colour=m.COLOUR_SAID[m.COLOURS[colour]]),
+        )
     return None
 
 
 def _designates(card: str, value: int, what: str) -> IllegalMove | None:
     number = m.CARD_LINE[card]
     if number is not None and number != value:
-        return _bad("card_does_not_designate", f"{m.card_text(card)} names {what} {number}, not {value}.")
+        return IllegalMove(
+            "card_does_not_designate",
+            say(
+                f"new_york.refusal.card_does_not_designate.{what}",
+                card=m.card_said(card),
+                number=number,
+                value=value,
+            ),
+        )
     return None
 
 
@@ -146,12 +150,9 @@ def _place(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
         return error
     a, s = move["avenue"], move["street"]
     if state.board[a - 1][s - 1] is not None:
-        return _bad("square_taken", "That square already holds a piece.")
-    colour = m.COLOURS[state.prelim_queue[0]]
-    return _bad(
-        "same_colour_adjacent",
-        f"A {colour} piece may not go beside another {colour} piece (diagonally is allowed).",
-    )
+        return IllegalMove("square_taken", say("new_york.refusal.square_taken"))
+    colour = m.COLOUR_SAID[m.COLOURS[state.prelim_queue[0]]]
+    return IllegalMove("same_colour_adjacent", say("new_york.refusal.same_colour_adjacent", colour=colour))
 
 
 def _choose(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
@@ -159,10 +160,11 @@ def _choose(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
     if error:
         return error
     if state.colour_index(move["colour"]) is None:
-        return _bad(
-            "no_such_colour", f"The colours of this game are {', '.join(m.COLOURS[: state.colours])}."
-        )
-    return _bad("colour_taken", f"{move['colour']} is already taken.")
+        colours = [m.COLOUR_SAID[c] for c in m.COLOURS[: state.colours]]
+        return IllegalMove("no_such_colour", say("new_york.refusal.no_such_colour.game", colours=colours))
+    return IllegalMove(
+        "colour_taken", say("new_york.refusal.colour_taken", colour=m.COLOUR_SAID[move["colour"]])
+    )
 
 
 # ---- laying down cards -----------------------------------------------------------------------
@@ -176,24 +178,18 @@ def _play(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
         return error
     red_event, blue_event = m.CARD_EVENT[red], m.CARD_EVENT[blue]
     if red_event in m.SINGLE_EVENTS or blue_event in m.SINGLE_EVENTS:
-        return _bad("single_event_played_alone", "Sanierung, Ruin and Spekulation are played alone.")
+        return IllegalMove("single_event_played_alone", say("new_york.refusal.single_event_played_alone"))
     if red_event and blue_event:
-        return _bad(
-            "event_needs_street_card",
-            "Baulöwe and Statik go with a street card or a joker of the other colour.",
-        )
+        return IllegalMove("event_needs_street_card", say("new_york.refusal.event_needs_street_card"))
     if m.BAULOWE in (red_event, blue_event):
-        return _bad(
-            "baulowe_needs_opponents_building", "Baulöwe needs another player's building on that line."
+        return IllegalMove(
+            "baulowe_needs_opponents_building", say("new_york.refusal.baulowe_needs_opponents_building.line")
         )
     if next(plays.building_choices(state, seat, red, blue, own=True), None) is not None:
         return _must_take()
     if not plays.gaining_colours(state, seat):
-        return _bad(
-            "no_piece_left",
-            "With no piece left you can only lose your own buildings; these cards reach none.",
-        )
-    return _bad("cannot_afford", "These cards reach only buildings whose owners you cannot pay.")
+        return IllegalMove("no_piece_left", say("new_york.refusal.no_piece_left.only_lose"))
+    return IllegalMove("cannot_afford", say("new_york.refusal.cannot_afford.cards"))
 
 
 def _event(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
@@ -205,12 +201,14 @@ def _event(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
     if error:
         return error
     if m.CARD_EVENT[card] not in m.SINGLE_EVENTS:
-        return _bad("not_a_single_event", f"{m.card_text(card)} is not played alone.")
+        return IllegalMove(
+            "not_a_single_event", say("new_york.refusal.not_a_single_event", card=m.card_said(card))
+        )
     if not plays.gaining_colours(state, seat):
-        return _bad("no_piece_left", "You have no piece left for the building Spekulation would give you.")
-    return _bad(
+        return IllegalMove("no_piece_left", say("new_york.refusal.no_piece_left.spekulation"))
+    return IllegalMove(
         "spekulation_needs_more_than_eight",
-        f"Spekulation names another player with more than {m.SPEKULATION_MORE_THAN} pieces on the board.",
+        say("new_york.refusal.spekulation_needs_more_than_eight.another", count=m.SPEKULATION_MORE_THAN),
     )
 
 
@@ -225,8 +223,7 @@ def _pending_kind(state: NewYorkState) -> str:
 def _wrong_choice(state: NewYorkState, move: Move) -> IllegalMove | None:
     expected = _pending_kind(state)
     if move["type"] != expected:
-        what = {"take": "a building", "line": "Statik's line", "name": "Spekulation's victim"}[expected]
-        return _bad("choose_" + expected, f"The cards played wait for {what} ({expected}).")
+        return IllegalMove("choose_" + expected, say(f"new_york.refusal.choose_{expected}"))
     return None
 
 
@@ -244,8 +241,9 @@ def _take(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
         if error:
             return error
         if owner is None or state.colour_seat[owner] == seat:
-            return _bad(
-                "baulowe_needs_opponents_building", "Baulöwe takes a building that another player owns."
+            return IllegalMove(
+                "baulowe_needs_opponents_building",
+                say("new_york.refusal.baulowe_needs_opponents_building.square"),
             )
         return _gain_colour(state, seat, move)
     error = _designates(red, a, "avenue") or _designates(blue, s, "street")
@@ -253,7 +251,7 @@ def _take(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
         return error
     if owner is not None and state.colour_seat[owner] == seat:
         if "colour" in move:
-            return _bad("colour_not_needed", "Losing one's own building needs no colour.")
+            return IllegalMove("colour_not_needed", say("new_york.refusal.colour_not_needed"))
         return _must_take()
     error = _gain_colour(state, seat, move)
     if error:
@@ -261,9 +259,14 @@ def _take(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
     if owner is not None:
         cost = city.price(*state.price_counts(), owner, a, s)
         if cost > state.money[seat]:
-            return _bad(
+            return IllegalMove(
                 "cannot_afford",
-                f"{m.COLOURS[owner]}'s building costs {cost} and you have {state.money[seat]}.",
+                say(
+                    "new_york.refusal.cannot_afford.building",
+                    owner=m.COLOUR_SAID[m.COLOURS[owner]],
+                    count=cost,
+                    money=state.money[seat],
+                ),
             )
     return None
 
@@ -278,21 +281,22 @@ def _line_choice(state: NewYorkState, seat: int, move: Move) -> IllegalMove | No
     if error:
         return error
     if not _line(move[kind]):
-        return _bad("no_such_line", "Avenues and streets are numbered 1 to 7.")
+        return IllegalMove("no_such_line", say("new_york.refusal.lines_numbered"))
     error = _designates(blue if kind == "street" else red, move[kind], kind)
     if error:
         return error
     victims = plays.statik_victims(state, seat, kind, move[kind])
     if not victims:
         if "victim" in move or "colour" in move:
-            return _bad("statik_no_victim", f"Nobody else has the most buildings in that {kind}.")
+            return IllegalMove("statik_no_victim", say(f"new_york.refusal.statik_no_victim.{kind}"))
         return None
     if "victim" not in move:
-        return _bad(
-            "statik_victim_required", f"Name who gives up a building: the most buildings in that {kind}."
-        )
+        return IllegalMove("statik_victim_required", say(f"new_york.refusal.statik_victim_required.{kind}"))
     if state.colour_index(move["victim"]) not in victims:
-        return _bad("statik_victim_not_leader", f"{move['victim']!r} does not have the most buildings there.")
+        return IllegalMove(
+            "statik_victim_not_leader",
+            say("new_york.refusal.statik_victim_not_leader", victim=repr(move["victim"])),
+        )
     return _gain_colour(state, seat, move)
 
 
@@ -302,13 +306,15 @@ def _name(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
         return error
     victim = state.colour_index(move["victim"])
     if victim is None:
-        return _bad("no_such_colour", f"{move['victim']!r} is not a colour of this game.")
+        return IllegalMove(
+            "no_such_colour", say("new_york.refusal.no_such_colour.victim", victim=repr(move["victim"]))
+        )
     if state.colour_seat[victim] == seat:
-        return _bad("cannot_name_yourself", "Spekulation names another player.")
+        return IllegalMove("cannot_name_yourself", say("new_york.refusal.cannot_name_yourself"))
     if state.on_board[victim] <= m.SPEKULATION_MORE_THAN:
-        return _bad(
+        return IllegalMove(
             "spekulation_needs_more_than_eight",
-            f"Spekulation names a player with more than {m.SPEKULATION_MORE_THAN} pieces on the board.",
+            say("new_york.refusal.spekulation_needs_more_than_eight.named", count=m.SPEKULATION_MORE_THAN),
         )
     return _gain_colour(state, seat, move)
 
@@ -316,9 +322,9 @@ def _name(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
 # ---- partners, dead hands, events ------------------------------------------------------------
 def _offer(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
     if not state.options["teams"]:
-        return _bad("no_partner", "Cards are exchanged only between partners in the team game (variant 4).")
+        return IllegalMove("no_partner", say("new_york.refusal.no_partner"))
     if state.exchanged:
-        return _bad("one_exchange_per_turn", "Partners exchange at most once per turn.")
+        return IllegalMove("one_exchange_per_turn", say("new_york.refusal.one_exchange_per_turn"))
     return _fields(move, {"card"}) or _card(state, seat, move["card"], None)
 
 
@@ -331,9 +337,7 @@ def _refuse(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
 
 
 def _discard(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
-    return _fields(move, set()) or _bad(
-        "hand_can_play", "Your hand can take a building: a hand is shown and discarded only when it cannot."
-    )
+    return _fields(move, set()) or IllegalMove("hand_can_play", say("new_york.refusal.hand_can_play"))
 
 
 def _rebuild(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
@@ -341,7 +345,7 @@ def _rebuild(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None:
     if error:
         return error
     if [move["avenue"], move["street"]] not in state.rebuilding()["squares"]:
-        return _bad("not_a_cleared_square", "Pieces go only on the cleared squares that are still empty.")
+        return IllegalMove("not_a_cleared_square", say("new_york.refusal.not_a_cleared_square"))
     return _gain_colour(state, seat, move)
 
 
@@ -350,7 +354,13 @@ def _surrender(state: NewYorkState, seat: int, move: Move) -> IllegalMove | None
     if error:
         return error
     pending = state.surrendering()
-    where = "" if pending["line"] is None else f" in {pending['line']['kind']} {pending['line']['number']}"
-    return _bad(
-        "not_a_building_to_give", f"Give up one of your {m.COLOURS[pending['colour']]} buildings{where}."
+    colour = m.COLOUR_SAID[m.COLOURS[pending["colour"]]]
+    line = pending["line"]
+    if line is None:
+        return IllegalMove(
+            "not_a_building_to_give", say("new_york.refusal.not_a_building_to_give", colour=colour)
+        )
+    return IllegalMove(
+        "not_a_building_to_give",
+        say(f"new_york.refusal.not_a_building_to_give.{line['kind']}", colour=colour, number=line["number"]),
     )

@@ -8,6 +8,8 @@ correct one line.
 
 from __future__ import annotations
 
+from ..core import Message, say
+
 # ---- the board (rule NY-BOARD) ---------------------------------------------------------
 # 7 horizontal avenues (red cards) cross 7 vertical streets (blue cards): 49 buildings.
 # Squares are named (avenue, street), both 1..7.
@@ -121,15 +123,17 @@ def deck(events: bool) -> tuple[str, ...]:
     return STREET_CARDS + JOKERS + (EVENT_CARDS if events else ())
 
 
-def _card_text(card: str) -> str:
+def _card_said(card: str) -> Message:
     if card == STOP:
-        return "Stop"
+        return say("new_york.card.stop")
     colour, face = card_colour(card), card_face(card)
     if face.isdigit():
-        return f"{colour} {'avenue' if colour == RED else 'street'} {face}"
+        return say("new_york.card.avenue" if colour == RED else "new_york.card.street", number=int(face))
     if face == JOKER:
-        return f"{colour} joker"
-    return f"{colour} {EVENT_TITLES[face]}"
+        return say("new_york.card.red_joker" if colour == RED else "new_york.card.blue_joker")
+    # The event cards keep their German names in the French rulebook too ("la carte Sanierung").
+    event_id = "new_york.card.red_event" if colour == RED else "new_york.card.blue_event"
+    return say(event_id, event=EVENT_TITLES[face])
 
 
 # ---- pieces and money (rules NY-PIECES, NY-MONEY) ------------------------------------------
@@ -163,8 +167,10 @@ SPEKULATION_MORE_THAN = 8  # the named player must have more than 8 pieces on th
 # Lookups computed once: listing moves asks these questions thousands of times a second.
 CARD_LINE = {card: card_line(card) for card in CARD_ORDER if card != STOP}
 CARD_EVENT = {card: card_event(card) for card in CARD_ORDER}
-CARD_TEXT = {card: _card_text(card) for card in CARD_ORDER}
-card_text = CARD_TEXT.__getitem__
+CARD_SAID = {card: _card_said(card) for card in CARD_ORDER}
+card_said = CARD_SAID.__getitem__
+# A colour as a word ("red", « rouge »): the colour of a piece, a building or a player.
+COLOUR_SAID = {colour: say(f"new_york.colour.{colour}") for colour in COLOURS}
 
 # Values no source gives, and those only inferred (docs/rules/new-york.md lists them all,
 # with the readings of unclear sentences, which live in the rules code).

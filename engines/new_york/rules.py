@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from ..core import Event, IllegalMove, Move, Result, State, View, event, secret_event
+from ..core import Event, IllegalMove, Message, Move, Result, State, View, event, say, secret_event
 from ..core.cards import refill_from_discard
 from . import city, plays
 from . import material as m
@@ -340,63 +340,77 @@ class NewYorkState(State):
         return [(a, s) for a, s in city.line_squares(kind, number) if self.board[a - 1][s - 1] in give]
 
     # ---- labels ----------------------------------------------------------------------
-    def label(self, move: Move) -> str:
+    def label(self, move: Move) -> Message:
         kind = move["type"]
+        said = m.COLOUR_SAID
         if kind == "place":
-            colour = m.COLOURS[self.prelim_queue[0]]
-            return f"Place a {colour} piece on avenue {move['avenue']} × street {move['street']}"
+            colour = said[m.COLOURS[self.prelim_queue[0]]]
+            return say("new_york.label.place", colour=colour, avenue=move["avenue"], street=move["street"])
         if kind == "choose_colour":
-            return f"Choose {move['colour']}"
+            return say("new_york.label.choose_colour", colour=said[move["colour"]])
         if kind in ("play", "event"):
             cards = [move["red"], move["blue"]] if kind == "play" else [move["card"]]
-            text = "Play " + " and ".join(m.card_text(c) for c in cards)
+            played = [m.card_said(c) for c in cards]
             if m.CARD_EVENT[cards[0]] in (m.SANIERUNG, m.RUIN):
-                return text
+                return say("new_york.label.play", cards=played)
             options = list(itertools.islice(plays.choices(self, self.current, cards), 2))
             if len(options) == 1:
-                return f"{text}: {self._choice_text(cards, options[0])}"
-            return f"{text}, then choose"
+                choice = self._choice_said(cards, options[0], "new_york.choice")
+                return say("new_york.label.play_to", cards=played, choice=choice)
+            return say("new_york.label.play_then_choose", cards=played)
         if kind in ("take", "line", "name"):
-            text = self._choice_text(self.pending_cards(), move)
-            return text[0].upper() + text[1:]
+            return self._choice_said(self.pending_cards(), move, "new_york.label")
         if kind == "offer":
-            return f"Offer your partner {m.card_text(move['card'])} in exchange for a card"
+            return say("new_york.label.offer", card=m.card_said(move["card"]))
         if kind == "swap":
-            return f"Give {m.card_text(move['card'])} in exchange for the card offered"
+            return say("new_york.label.swap", card=m.card_said(move["card"]))
         if kind == "refuse":
-            return "Refuse the exchange"
+            return say("new_york.label.refuse")
         if kind == "discard_hand":
-            return "No building can be taken: show and discard your hand, draw a new one"
+            return say("new_york.label.discard_hand")
+        where = {"avenue": move["avenue"], "street": move["street"]}
         if kind == "rebuild":
-            text = f"Put a piece on avenue {move['avenue']} × street {move['street']}"
-            return text + (f" in {move['colour']}" if "colour" in move else "")
-        return f"Give up your building on avenue {move['avenue']} × street {move['street']}"
+            return say("new_york.label.rebuild", **where, in_colour=_in_colour(move))
+        return say("new_york.label.surrender", **where)
 
-    def _choice_text(self, cards: list[str], choice: Move) -> str:
-        colour = f" in {choice['colour']}" if "colour" in choice else ""
+    def _choice_said(self, cards: list[str], choice: Move, prefix: str) -> Message:
+        """What a choice does: after "Play …:" (``new_york.choice``), or as a label of its own
+        (``new_york.label``, which begins a sentence: capital and article where the language
+        wants them)."""
+        alone = prefix == "new_york.label"
+        in_colour = _in_colour(choice)
         kind = choice["type"]
         if kind == "name":
-            return f"{choice['victim']} gives up a building of its choice to you{colour}"
+            victim = _player_said(choice["victim"], alone)
+            return say(f"{prefix}.name", victim=victim, in_colour=in_colour)
         if kind == "line":
-            line = f"avenue {choice['avenue']}" if "avenue" in choice else f"street {choice['street']}"
+            line_kind = "avenue" if "avenue" in choice else "street"
+            line = say(f"new_york.line.{line_kind}{'_first' if alone else ''}", number=choice[line_kind])
             if "victim" not in choice:
-                return f"{line}, where nobody else has the most buildings: no effect"
-            victim = choice["victim"]
+                return say(f"{prefix}.line_no_effect", line=line)
+            victim = _player_said(choice["victim"], False)
             if self.owner_is_player():  # NY-V3-OWNER: the player gives, of either colour
-                colours = self.seat_colours[self.seat_of(m.COLOURS.index(victim))]
-                victim = "the " + "/".join(m.COLOURS[c] for c in colours) + " player"
-            return f"{line}: {victim} gives you one of its buildings there{colour}"
+                first, second = self.seat_colours[self.seat_of(m.COLOURS.index(choice["victim"]))]
+                victim = say(
+                    "new_york.player.two_colours",
+                    first=m.COLOUR_SAID[m.COLOURS[first]],
+                    second=m.COLOUR_SAID[m.COLOURS[second]],
+                )
+            return say(f"{prefix}.line", line=line, victim=victim, in_colour=in_colour)
         a, s = choice["avenue"], choice["street"]
-        where = f"avenue {a} × street {s}"
         owner = self.board[a - 1][s - 1]
+        where = {"avenue": a, "street": s}
         if m.BAULOWE in (m.CARD_EVENT[cards[0]], m.CARD_EVENT[cards[-1]]):
-            return f"take {m.COLOURS[owner]}'s building on {where} free{colour}"
+            assert owner is not None  # Baulöwe takes another player's building
+            owned = m.COLOUR_SAID[m.COLOURS[owner]]
+            return say(f"{prefix}.take_free", owner=owned, **where, in_colour=in_colour)
         if owner is None:
-            return f"build on {where} free{colour}"
+            return say(f"{prefix}.build", **where, in_colour=in_colour)
+        owned = m.COLOUR_SAID[m.COLOURS[owner]]
         if self.colour_seat[owner] == self.current:
-            return f"lose your {m.COLOURS[owner]} building on {where}"
+            return say(f"{prefix}.lose", colour=owned, **where)
         cost = city.price(*self.price_counts(), owner, a, s)
-        return f"buy {m.COLOURS[owner]}'s building on {where} for {cost}{colour}"
+        return say(f"{prefix}.buy", owner=owned, **where, count=cost, in_colour=in_colour)
 
     # ---- applying moves ----------------------------------------------------------------
     def _apply(self, seat: int, move: Move) -> list[Event]:
@@ -818,3 +832,15 @@ class NewYorkState(State):
 
     def explain_illegal(self, seat: int, move: Move) -> IllegalMove:
         return explain(self, seat, move)
+
+
+def _in_colour(move: Move) -> Message | str:
+    """Variant 3: " in blue", the colour a building is taken in; nothing when a move names none."""
+    return say("new_york.in_colour", colour=m.COLOUR_SAID[move["colour"]]) if "colour" in move else ""
+
+
+def _player_said(colour: str, first: bool) -> Message:
+    """The player of a colour ("red", « le joueur rouge »); ``first`` begins a sentence ("Red")."""
+    if first:
+        return say(f"new_york.player.first.{colour}")
+    return say("new_york.player.plain", colour=m.COLOUR_SAID[colour])

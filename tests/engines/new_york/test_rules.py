@@ -771,7 +771,7 @@ def test_NY_V3_OWNER_the_price_counts_both_colours_of_the_owner_player():
     state = position(2, hands={0: ["red-3", "blue-5"]}, owned=owned)
     assert state.price_counts()[0][colour("blue")][2] == 3
     state.apply(0, play("red-3", "blue-5"))
-    assert "for 3" in state.label(state.legal_moves(0)[0])
+    assert "for 3" in str(state.label(state.legal_moves(0)[0]))
     events = state.apply(0, take(3, 5, colour="red"))
     bought = next(e for e in events if e["type"] == "building_bought")
     assert bought["price"] == 3 and state.money == [9, 15]
@@ -804,7 +804,7 @@ def test_NY_V3_OWNER_statik_leader_is_the_player_with_the_most_in_both_colours()
         {"type": "line", "street": 5, "victim": "blue", "colour": "red"},
         {"type": "line", "street": 5, "victim": "blue", "colour": "yellow"},
     ]
-    assert state.label(state.legal_moves(0)[0]).startswith("Street 5: the blue/green player gives")
+    assert str(state.label(state.legal_moves(0)[0])).startswith("Street 5: the blue/green player gives")
     state.apply(0, {"type": "line", "street": 5, "victim": "blue", "colour": "yellow"})
     assert state.to_act() == [1]
     assert state.legal_moves(1) == [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..core import Game, InvalidOptions, Option
+from ..core import Game, InvalidOptions, Option, say
 from .evaluate import evaluate, evaluate_seats
 from .rules import NewYorkCityState
 from .tom import RECOMMENDED_LEVEL
@@ -23,13 +23,10 @@ def _check_setup(seats: int, options: dict[str, Any]) -> None:
     if seats + toms > MAX_PLAYERS:
         raise InvalidOptions(
             "too_many_players",
-            f"New York City has four player colours: {seats} seats leave room for at most "
-            f"{MAX_PLAYERS - seats} Tom(s).",
+            say("new_york_city.refusal.too_many_players", seats=seats, count=MAX_PLAYERS - seats),
         )
     if not toms and options["tom_level"] != RECOMMENDED_LEVEL:
-        raise InvalidOptions(
-            "option_needs_tom", "'tom_level' sets Tom's level: add at least one Tom ('toms')."
-        )
+        raise InvalidOptions("option_needs_tom", say("new_york_city.refusal.option_needs_tom"))
 
 
 GAME = Game(

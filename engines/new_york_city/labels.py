@@ -1,98 +1,126 @@
-"""Short English labels for listed moves (display only, not part of the move)."""
+"""The labels of listed moves (display only, not part of the move): messages
+(``new_york_city.label.…``, engines/locales/), in the rulebook's words in each language."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..core import Message, say
 from . import board as b
-from . import cards as c
 from . import characters as ch
 
 if TYPE_CHECKING:
     from .rules import NewYorkCityState
 
 
-def _cards(cards: list[str]) -> str:
-    return " + ".join(c.TITLES[card] for card in cards) or "no card"
+def card_said(card: str) -> Message:
+    """A card's symbol: "Press", « Presse »."""
+    return say(f"new_york_city.card.{card}")
 
 
-def _district(name: str) -> str:
-    return b.DISTRICT_TITLES.get(name, name)
+def cards_said(cards: list[str]) -> Message:
+    """Cards joined as one bid or pair: "Press + Joker"; "no card" when there is none."""
+    if not cards:
+        return say("new_york_city.cards.none")
+    said = card_said(cards[-1])
+    for card in reversed(cards[:-1]):
+        said = say("new_york_city.cards.plus", first=card_said(card), second=said)
+    return said
 
 
-def _use(move: dict[str, Any]) -> str:
+def district_said(name: str) -> Message | str:
+    """A district ("the Bronx", « le Bronx »); an unknown name as it is."""
+    return say(f"new_york_city.district.{name}") if name in b.DISTRICT_INDEX else name
+
+
+def ability_said(number: int) -> Message:
+    return say(f"new_york_city.ability.{number}")
+
+
+def _use(move: dict[str, Any]) -> Message:
     n = move["character"]
-    text = f"Use character {n} ({ch.ABILITIES[n]})"
+    used = {"number": n, "ability": ability_said(n)}
     if n == 2:
         i, j = move["pairs"]
-        first, second = (c.TITLES[card] for card in move["cards"])
-        return f"{text}: {first} from pair {i + 1}, {second} from pair {j + 1}"
+        first, second = (card_said(card) for card in move["cards"])
+        return say("new_york_city.label.use_pairs", **used, first=first, i=i + 1, second=second, j=j + 1)
     if n == 7:
-        return f"{text}: discard character {move['discard']}, take character {move['take']}"
+        return say(
+            "new_york_city.label.use_swap_character", **used, discard=move["discard"], take=move["take"]
+        )
     if n in (8, 22):
-        return f"{text}: {_cards(move['cards'])}"
+        return say("new_york_city.label.use_cards", **used, cards=cards_said(move["cards"]))
     if n == 11:
-        return f"{text} in {_district(move['district'])}"
+        return say("new_york_city.label.use_district", **used, district=district_said(move["district"]))
     if n in (13, 15, 20):
-        return f"{text}: {c.TITLES[move['card']]}"
+        return say("new_york_city.label.use_card", **used, card=card_said(move["card"]))
     if n == 14:
-        return f"{text}: {move['steps']} space(s) back"
-    return text
+        return say("new_york_city.label.use_steps", **used, count=move["steps"])
+    return say("new_york_city.label.use", **used)
 
 
-def label(state: NewYorkCityState, move: dict[str, Any]) -> str:
+def _extra(move: dict[str, Any]) -> Message | str:
+    return say("new_york_city.label.extra_skyscraper") if move["extra"] else ""
+
+
+def label(state: NewYorkCityState, move: dict[str, Any]) -> Message:
     kind = move["type"]
     if kind == "choose_pile":
         pile = state.piles[move["pile"]]
-        return f"Choose starting pile {move['pile'] + 1}: characters {pile[0]} and {pile[1]}"
+        return say("new_york_city.label.choose_pile", pile=move["pile"] + 1, first=pile[0], second=pile[1])
     if kind == "take_pair":
-        return f"Take pair {move['pair'] + 1}: {_cards(state.pairs[move['pair']])}"
+        cards = cards_said(state.pairs[move["pair"]])
+        return say("new_york_city.label.take_pair", pair=move["pair"] + 1, cards=cards)
     if kind == "use":
         return _use(move)
     if kind == "select":
         where = "hand" if state.stage == "pick" else "reserve"
-        return f"Select a {c.TITLES[move['card']]} card of your {where} to discard"
+        return say(f"new_york_city.label.select_{where}", card=card_said(move["card"]))
     if kind == "confirm":
         if state.stage == "pick":
-            return "Discard the selected cards and draw as many (character 1)"
-        return "Discard the selected reserve cards and refill the reserve (character 12)"
+            return say("new_york_city.label.confirm_hand")
+        return say("new_york_city.label.confirm_reserve")
     if kind == "discard":
-        return f"Discard {_cards(move['cards'])}"
+        return say("new_york_city.label.discard", cards=cards_said(move["cards"]))
     if kind == "done":
         if state.stage == "replace":
-            return "Keep your hand (do not use character 22 now)"
-        return "End your turn"
+            return say("new_york_city.label.keep_hand")
+        return say("new_york_city.label.end_turn")
     if kind == "exchange":
-        give, take = c.TITLES[move["give"]], c.TITLES[move["take"]]
-        return f"Exchange a {give} card of your hand for a {take} card of your reserve"
+        return say("new_york_city.label.exchange", give=card_said(move["give"]), take=card_said(move["take"]))
     if kind == "play":
-        return f"Play a {c.TITLES[move['card']]} card"
+        return say("new_york_city.label.play", card=card_said(move["card"]))
     if kind == "play_pair":
-        return f"Play {_cards(move['cards'])} as one card of the round"
+        return say("new_york_city.label.play_pair", cards=cards_said(move["cards"]))
     if kind == "bid":
-        return f"Bid {state.bid_in_progress()['value']}"
+        return say("new_york_city.label.bid", value=state.bid_in_progress()["value"])
     if kind == "pass":
-        return "Pass"
+        return say("new_york_city.label.pass")
     if kind == "take_character":
         n = move["character"]
-        return f"Take character {n} (value {ch.VALUE[n]}: {ch.ABILITIES[n]})"
+        return say("new_york_city.label.take_character", number=n, value=ch.VALUE[n], ability=ability_said(n))
     if kind == "prestige":
-        tile = move["tile"]
-        where = {"board": "from your board", "none": "no skyscraper"}.get(
-            move["from"], f"moved from {_district(move['from'])}"
-        )
-        extra = ", plus one from the supply (character 21)" if move["extra"] else ""
-        vehicle = b.CONNECTION_VEHICLE[move["connection"]]
-        return (
-            f"Place the {vehicle} prestige tile worth {b.TILE_VALUE[tile]} on {_district(move['district'])} "
-            f"(taking {vehicle} {move['connection']}); skyscraper {where}{extra}"
+        tile, source = move["tile"], move["from"]
+        if source in ("board", "none"):
+            where: Message = say(f"new_york_city.label.prestige_from_{source}")
+        else:
+            where = say("new_york_city.label.prestige_moved", district=district_said(source))
+        return say(
+            "new_york_city.label.prestige",
+            vehicle=say(f"new_york_city.vehicle.{b.CONNECTION_VEHICLE[move['connection']]}"),
+            value=b.TILE_VALUE[tile],
+            district=district_said(move["district"]),
+            connection=move["connection"],
+            where=where,
+            extra=_extra(move),
         )
     if kind == "decline":
-        return "Give up the prestige bonus"
+        return say("new_york_city.label.decline")
     if kind == "build":
-        where = {"board": "from your board", "none": "none (your board is empty)"}.get(
-            move["from"], f"one moved from {_district(move['from'])}"
-        )
-        extra = ", plus one from the supply (character 21)" if move["extra"] else ""
-        return f"Build in the Mayor's district: {where}{extra}"
-    return kind
+        source = move["from"]
+        if source in ("board", "none"):
+            where = say(f"new_york_city.label.build_from_{source}")
+        else:
+            where = say("new_york_city.label.build_moved", district=district_said(source))
+        return say("new_york_city.label.build", where=where, extra=_extra(move))
+    return say("new_york_city.label.other", type=repr(kind))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..core import Event, IllegalMove, Move, Result, State, event, ranks_from_keys
+from ..core import Event, IllegalMove, Message, Move, Result, State, event, ranks_from_keys
 from . import board as b
 from . import cards as c
 from . import characters as ch
@@ -190,7 +190,7 @@ class NewYorkCityState(
     def _legal_moves(self, seat: int) -> list[Move]:
         return _MOVES[self.stage](self, seat)
 
-    def label(self, move: Move) -> str:
+    def label(self, move: Move) -> Message:
         return label(self, move)
 
     def _apply(self, seat: int, move: Move) -> list[Event]:

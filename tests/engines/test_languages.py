@@ -107,10 +107,29 @@ def _check_pair(message: object, where: str) -> None:
 @pytest.mark.parametrize("title", SPOKEN)
 @pytest.mark.parametrize("seed", range(3))
 def test_random_games_speak_french_and_english(title, seed):
-    game = registry.get(title)
     rng = random.Random(seed)
-    seats = rng.choice(list(game.seat_counts()))
-    state = game.setup(seats, {}, seed=seed)
+    seats = rng.choice(list(registry.get(title).seat_counts()))
+    _play_in_both_languages(title, seats, {}, seed, rng)
+
+
+# Options whose moves and refusals the default game never reaches (events, partners, two colours
+# each, Tom): their labels and refusals are held to the same checks.
+VARIANTS = [
+    ("new-york", 3, {"events": True}),
+    ("new-york", 4, {"events": True, "teams": True}),
+    ("new-york", 2, {"events": True, "chosen_colours": True}),
+    ("new-york-city", 1, {"toms": 1}),
+    ("new-york-city", 2, {"toms": 2}),
+]
+
+
+@pytest.mark.parametrize(("title", "seats", "options"), VARIANTS)
+def test_variants_speak_french_and_english(title, seats, options):
+    _play_in_both_languages(title, seats, options, 7, random.Random(7))
+
+
+def _play_in_both_languages(title: str, seats: int, options: dict, seed: int, rng: random.Random) -> None:
+    state = registry.get(title).setup(seats, options, seed=seed)
     for step in range(400):
         acting = state.to_act()
         if not acting:
@@ -132,6 +151,15 @@ def test_random_games_speak_french_and_english(title, seed):
                     _check_pair(error.said, f"{title} step {step} refusal {error.code} of {bad}")
         seat = acting[0]
         state.apply(seat, rng.choice(state.legal_moves(seat)))
+
+
+def test_new_york_citys_card_names_and_abilities_are_the_engines_own_english():
+    from engines.new_york_city import cards, characters
+
+    for symbol, title in cards.TITLES.items():
+        assert render(Message(f"new_york_city.card.{symbol}"), ENGLISH) == title
+    for number, ability in characters.ABILITIES.items():
+        assert render(Message(f"new_york_city.ability.{number}"), ENGLISH) == ability
 
 
 def test_the_catalogs_english_is_the_engines_own_text_and_every_entry_is_in_every_language():

@@ -74,8 +74,8 @@ def label(state: NewYorkCityState, move: dict[str, Any]) -> Message:
     if kind == "use":
         return _use(move)
     if kind == "select":
-        where = "hand" if state.stage == "pick" else "reserve"
-        return say(f"new_york_city.label.select_{where}", card=card_said(move["card"]))
+        kept = "hand" if state.stage == "pick" else "reserve"
+        return say(f"new_york_city.label.select_{kept}", card=card_said(move["card"]))
     if kind == "confirm":
         if state.stage == "pick":
             return say("new_york_city.label.confirm_hand")

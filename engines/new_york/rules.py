@@ -350,7 +350,13 @@ class NewYorkState(State):
             return say("new_york.label.choose_colour", colour=said[move["colour"]])
         if kind in ("play", "event"):
             cards = [move["red"], move["blue"]] if kind == "play" else [move["card"]]
-            played = [m.card_said(c) for c in cards]
+            # Two cards joined by the catalogue ("A and B", « A et B »): what format_list writes for
+            # two, without its locale lookup on every label.
+            played = (
+                say("new_york.cards.two", first=m.card_said(cards[0]), second=m.card_said(cards[1]))
+                if len(cards) == 2
+                else m.card_said(cards[0])
+            )
             if m.CARD_EVENT[cards[0]] in (m.SANIERUNG, m.RUIN):
                 return say("new_york.label.play", cards=played)
             options = list(itertools.islice(plays.choices(self, self.current, cards), 2))

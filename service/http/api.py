@@ -237,7 +237,9 @@ class GameList(MethodView):
     def post(self, body: dict[str, Any]) -> ResponseReturnValue:
         """Create a game; the reply holds one secret token per human seat."""
         notify = services().webhooks
-        endpoints, secret = notify.checked_at_creation(body.pop("webhooks", None) or [])  # before the game
+        endpoints, secret = notify.checked_at_creation(
+            body.pop("webhooks", None) or [], language.current()
+        )  # before the game
         player = creator_player()
         created = games().create(body, address=address_key(request.remote_addr), player=player)
         if endpoints:

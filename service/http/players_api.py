@@ -18,13 +18,14 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from engines import registry
+from engines.core import messages
 
 from ..archive.ratings import PROVISIONAL_SIGMA
 from ..play.auth import PLAYER_KEY_PREFIX
 from ..play.players import MY_GAMES_PAGE, MY_GAMES_PAGE_MAX, Players
 from ..play.ratings import LEADERBOARD_PAGE, LEADERBOARD_PAGE_MAX
 from ..play.webhooks import PLAYER_NOTICES
-from . import jsonbody
+from . import jsonbody, language
 from .api import PLAYER_KEY, caller_token, json_response, query_parameters
 from .bearer import PLAYER_SEAT
 from .components import AnyTitle
@@ -182,8 +183,42 @@ class PlayerKeys(MethodView):
         return json_response(players().rotate(caller_token()), 201)
 
 
+class PlayerSettingsRequestSchema(Schema):
+    language = fields.String(
+        required=True,
+        validate=validate.OneOf(list(messages.languages())),
+        metadata={"description": "The language of the player's webhook notices (`text`)."},
+    )
+
+
+class PlayerSettingsSchema(Schema):
+    id = fields.String(required=True)
+    language = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The player's language; null: none set (each request's own)."},
+    )
+
+
 @blp.route("/players/me")
 class Me(MethodView):
+    @blp.response(200, PlayerSettingsSchema, description="The player's id and language.")
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.doc(operationId="getMe", parameters=[PLAYER_AUTH_HEADER], security=PLAYER_ONLY)
+    def get(self) -> Response:
+        """The player's own settings: its language."""
+        return json_response(players().settings(caller_token()))
+
+    @blp.arguments(PlayerSettingsRequestSchema(), example={"language": "fr"})
+    @blp.response(200, PlayerSettingsSchema, description="The player's settings as stored.")
+    @blp.alt_response(401, response="Unauthorized")
+    @blp.alt_response(415, response="UnsupportedMediaType")
+    @blp.alt_response(422, response="UnprocessableContent")
+    @blp.doc(operationId="putMe", parameters=[PLAYER_AUTH_HEADER], security=PLAYER_ONLY)
+    def put(self, body: dict[str, Any]) -> Response:
+        """Set the player's language: the `text` of its webhook notices speaks it, in every game."""
+        return json_response(players().put_settings(caller_token(), body["language"]))
+
     @blp.response(204, description="The player is deleted; its seats keep their own tokens.")
     @blp.alt_response(401, response="Unauthorized")
     @blp.doc(operationId="deletePlayer", parameters=[PLAYER_AUTH_HEADER], security=PLAYER_ONLY)
@@ -236,7 +271,8 @@ class PlayerWebhook(MethodView):
     def put(self, body: dict[str, Any]) -> Response:
         """One webhook for all the player's games: its turns, deadlines, invitations, joins, ends and
         rematches, signed (Standard Webhooks) with the secret in the reply."""
-        return json_response(players().put_webhook(caller_token(), body["url"], body.get("events")))
+        spoken = language.current()  # unless the player has set one (PUT /players/me)
+        return json_response(players().put_webhook(caller_token(), body["url"], body.get("events"), spoken))
 
     @blp.response(
         200, PlayerWebhookShownSchema, description="The player's webhook and its latest deliveries."

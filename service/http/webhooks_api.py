@@ -22,8 +22,17 @@ from ..play.webhooks import (
     SECRET_PATTERN,
     Webhooks,
 )
-from . import jsonbody
-from .api import ACT_AUTH_HEADER, GAME_ID, OPTIONAL_TOKEN, caller_token, json_response, query_parameters
+from . import jsonbody, language
+from .api import (
+    ACT_AUTH_HEADER,
+    GAME_ID,
+    LANGUAGE_HEADER,
+    LANGUAGE_QUERY,
+    OPTIONAL_TOKEN,
+    caller_token,
+    json_response,
+    query_parameters,
+)
 from .schemas import WebhookRequestSchema, paged_query
 from .services import services
 
@@ -130,10 +139,16 @@ class SeatWebhook(MethodView):
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(415, response="UnsupportedMediaType")
     @blp.alt_response(422, response="UnprocessableContent")
-    @blp.doc(operationId="putSeatWebhook", parameters=[GAME_ID, ACT_AUTH_HEADER], security=OPTIONAL_TOKEN)
+    @blp.doc(
+        operationId="putSeatWebhook",
+        parameters=[GAME_ID, ACT_AUTH_HEADER, LANGUAGE_HEADER, LANGUAGE_QUERY],
+        security=OPTIONAL_TOKEN,
+    )
     def put(self, body: dict[str, Any], game_id: str) -> ResponseReturnValue:
         """Register (or replace) your seat's own webhook: your turn, your deadline, the end."""
-        return json_response(webhooks().put_seat(game_id, caller_token(), body["url"], body.get("events")))
+        spoken = language.current()  # the notices' text: the registering request's language
+        registered = webhooks().put_seat(game_id, caller_token(), body["url"], body.get("events"), spoken)
+        return json_response(registered)
 
     @blp.response(204, description="Your seat's endpoint is removed; what waited for it is cancelled.")
     @blp.alt_response(401, response="Unauthorized")

@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 from engines import registry
+from engines.core.messages import ENGLISH
 
 from ..store.players import PlayerStore
 from ..store.records import GameMeta, GameResult, LogEntry, SeatRecord
@@ -68,6 +69,7 @@ def player_endpoint(player_id: str, webhook: dict[str, Any], meta: GameMeta) -> 
         "seats": auth.seats_of_player(meta["seats"], player_id),
         "invited": invited_seats(meta["seats"], player_id),
         "disabled": False,
+        "language": webhook.get("language", ENGLISH),
     }
 
 
@@ -147,18 +149,47 @@ class Players:
     # ---- the player's webhook -------------------------------------------------------------------
     # One endpoint per game bound to the player (``P<player id>``), in the game's own webhooks: the
     # game's fan-out, the outbox, the worker's signing and delivery are the seat webhooks' own.
-    def put_webhook(self, token: str | None, url: Any, events: Any) -> dict[str, Any]:
-        """The player's webhook (added or replaced, with a new secret), on every game of its."""
+    def put_webhook(
+        self, token: str | None, url: Any, events: Any, language: str = ENGLISH
+    ) -> dict[str, Any]:
+        """The player's webhook (added or replaced, with a new secret), on every game of its; its
+        notices speak the player's stored language, else ``language`` (the request's)."""
         player_id = self.player_of(token)
         notify = self._notify()
         wanted = check_events(events, PLAYER_NOTICES, "A player's webhook")
         check_url(url, allow_http=notify.allow_http, allow_private=notify.allow_private)
-        webhook = {"url": url, "events": wanted, "secret": new_secret()}
+        spoken = self.store.language(player_id) or language
+        webhook = {"url": url, "events": wanted, "secret": new_secret(), "language": spoken}
         if not self.store.set_webhook(player_id, webhook):
             raise InvalidPlayerKey("That player no longer exists.")
+        self._attach_everywhere(player_id, webhook)
+        return {"url": url, "events": wanted, "webhook_secret": webhook["secret"]}
+
+    def _attach_everywhere(self, player_id: str, webhook: dict[str, Any]) -> None:
+        notify = self._notify()
         for game_id, read in self._live_games(player_id):
             notify.store.attach(game_id, player_endpoint(player_id, webhook, read["meta"]), read["version"])
-        return {"url": url, "events": wanted, "webhook_secret": webhook["secret"]}
+
+    # ---- the player's settings ----------------------------------------------------------------
+    def settings(self, token: str | None) -> dict[str, Any]:
+        """What the player has set: its language (None: each request's own)."""
+        player_id = self.player_of(token)
+        if not self.store.exists(player_id):
+            raise InvalidPlayerKey("That player no longer exists.")
+        return {"id": player_id, "language": self.store.language(player_id)}
+
+    def put_settings(self, token: str | None, language: str) -> dict[str, Any]:
+        """Store the player's language; its webhook's notices speak it from the next one on, in
+        every game of its (the endpoint is attached again, its secret kept)."""
+        player_id = self.player_of(token)
+        if not self.store.set_language(player_id, language):
+            raise InvalidPlayerKey("That player no longer exists.")
+        webhook = self.store.webhooks([player_id])[0]
+        if webhook is not None and self.webhooks is not None:
+            webhook = {**webhook, "language": language}
+            self.store.set_webhook(player_id, webhook)
+            self._attach_everywhere(player_id, webhook)
+        return {"id": player_id, "language": language}
 
     def webhook(self, token: str | None, limit: int = DELIVERIES_PAGE) -> dict[str, Any]:
         """The player's webhook (its secret was shown once) and its latest deliveries, all games."""

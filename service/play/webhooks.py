@@ -43,6 +43,9 @@ from urllib.parse import urlsplit
 
 import orjson
 
+from engines.core.messages import ENGLISH, render, say
+from engines.registry import GAMES
+
 from .auth import seat_of
 from .cursors import read_cursor, write_cursor
 from .deadlines import shown as shown_deadlines
@@ -308,9 +311,10 @@ class Webhooks:
         self.allow_private = allow_private  # SKYLINE_WEBHOOK_ALLOW_PRIVATE
 
     def _endpoint(
-        self, url: Any, events: Any, endpoint_id: str, secret: str, seat: int | None
+        self, url: Any, events: Any, endpoint_id: str, secret: str, seat: int | None, language: str
     ) -> dict[str, Any]:
-        """An endpoint checked: its URL, and events it will hear of (a seat's: its own notices)."""
+        """An endpoint checked: its URL, and events it will hear of (a seat's: its own notices);
+        ``language``, the one its notices' ``text`` is written in."""
         if seat is None:
             wanted = check_events(events)
         else:
@@ -323,15 +327,19 @@ class Webhooks:
             "secret": secret,
             "seat": seat,
             "disabled": False,
+            "language": language,
         }
 
-    def checked_at_creation(self, requested: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], str]:
-        """The creation's endpoints, checked before the game exists, and their one secret."""
+    def checked_at_creation(
+        self, requested: list[dict[str, Any]], language: str = ENGLISH
+    ) -> tuple[list[dict[str, Any]], str]:
+        """The creation's endpoints, checked before the game exists, and their one secret; their
+        notices speak the creation request's language."""
         if len(requested) > MAX_ENDPOINTS:
             raise WebhookRefused(f"A game has at most {MAX_ENDPOINTS} webhooks at creation.")
         secret = new_secret()
         endpoints = [
-            self._endpoint(hook.get("url"), hook.get("events"), f"g{index}", secret, None)
+            self._endpoint(hook.get("url"), hook.get("events"), f"g{index}", secret, None, language)
             for index, hook in enumerate(requested)
         ]
         return endpoints, secret
@@ -359,12 +367,14 @@ class Webhooks:
         if live:
             self.store.register_once(rematch_id, live, {"to_act": [], "status": "waiting"})
 
-    def put_seat(self, game_id: str, token: str | None, url: Any, events: Any) -> dict[str, Any]:
-        """A seat's own endpoint (added or replaced, with a new secret)."""
+    def put_seat(
+        self, game_id: str, token: str | None, url: Any, events: Any, language: str = ENGLISH
+    ) -> dict[str, Any]:
+        """A seat's own endpoint (added or replaced, with a new secret), its notices in ``language``."""
         stored = self.games.read(game_id)
         seat = self._seat(stored, token)
         secret = new_secret()
-        endpoint = self._endpoint(url, events, f"s{seat}", secret, seat)
+        endpoint = self._endpoint(url, events, f"s{seat}", secret, seat, language)
         self.store.put_endpoint(game_id, endpoint, stored.version)
         return {"seat": seat, "url": url, "events": endpoint["events"], "webhook_secret": secret}
 
@@ -504,7 +514,7 @@ class Webhooks:
                         "seat": seat,
                         "version": entry["version"],
                         "endpoint": endpoint["id"],
-                        "body": _body(message),
+                        "body": _body(message, endpoint.get("language", ENGLISH)),
                         "attempts": 0,
                         "last_status": None,
                         "last_error": None,
@@ -569,8 +579,22 @@ def _wants(endpoint: dict[str, Any], kind: str, seat: int | None) -> bool:
     return kind == "game.finished" or (kind in SEAT_NOTICES and seat == endpoint["seat"])
 
 
-def _body(message: dict[str, Any]) -> str:
-    return orjson.dumps({k: message[k] for k in ("type", "timestamp", "data")}).decode()
+def _body(message: dict[str, Any], language: str) -> str:
+    """The notice as sent: its data with ``text``, the sentence a person reads, in the endpoint's
+    language (an endpoint registered before languages were: English)."""
+    data = {**message["data"], "text": notice_text(message["type"], message["data"], language)}
+    return orjson.dumps({"type": message["type"], "timestamp": message["timestamp"], "data": data}).decode()
+
+
+def notice_text(kind: str, data: Mapping[str, Any], language: str) -> str:
+    """A notice's sentence (``notice.<type>`` in the catalogues): what happened, to which seat,
+    in which title, as a person reads it in ``language``."""
+    game = GAMES.get(str(data.get("title")))
+    title = game.title if game is not None else str(data.get("title"))
+    params: dict[str, Any] = {"title": title}
+    if "seat" in data:
+        params["seat"] = data["seat"]
+    return render(say(f"notice.{kind}", **params), language)
 
 
 def _stamp(at: float | None) -> str | None:

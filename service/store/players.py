@@ -345,6 +345,14 @@ class PlayerStore:
             return bool(self.redis.hdel(key, "webhook"))
         return bool(self._set_if_exists(keys=[key], args=["webhook", orjson.dumps(webhook)]))
 
+    def set_language(self, player_id: str, language: str) -> bool:
+        """Keep the player's language; False when there is no such player."""
+        return bool(self._set_if_exists(keys=[player_key(player_id)], args=["language", language]))
+
+    def language(self, player_id: str) -> str | None:
+        found = self.redis.hget(player_key(player_id), "language")
+        return None if found is None else _text(found)
+
     def webhooks(self, player_ids: list[str]) -> list[dict[str, Any] | None]:
         """Each player's webhook (None: none), in one round trip."""
         if not player_ids:

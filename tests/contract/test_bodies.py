@@ -131,6 +131,15 @@ def create_seek(client) -> Scene:
     return Scene("/seeks", {"title": "property", "seats": 3}, seeks, headers)
 
 
+def put_me(client) -> Scene:
+    player = client.post("/players").get_json()
+
+    def language():
+        return client.get("/players/me", headers=bearer(player["key"])).get_json()["language"]
+
+    return Scene("/players/me", {"language": "fr"}, language, bearer(player["key"]))
+
+
 SCENES = {
     "createGame": create_game,
     "postAction": post_action,
@@ -138,6 +147,7 @@ SCENES = {
     "putSeatWebhook": put_seat_webhook,
     "putPlayerWebhook": put_player_webhook,
     "createSeek": create_seek,
+    "putMe": put_me,
 }
 
 

@@ -24,7 +24,7 @@ from engines.core.conformance import illegal_candidates
 from engines.core.messages import ENGLISH, catalogue, languages, missing, placeholders
 
 ENGINES = Path(__file__).resolve().parents[2] / "engines"
-SPOKEN = ("property", "fresh-fish", "wettstreit")
+SPOKEN = ("property", "fresh-fish", "wettstreit", "fifth-avenue")
 # English words of the labels' vocabulary that no French text may hold (the issue's list).
 ENGLISH_WORDS = re.compile(r"\b(Play|claim|column|Buy|Pass|card|your)\b", re.IGNORECASE)
 ID_SHAPE = re.compile(r"\b[a-z_]+\.(label|refusal|unit|kind)\.[a-z_.]+\b")

@@ -12,6 +12,8 @@ import binascii
 
 import orjson
 
+from engines.core import say
+
 from .errors import BadCursor
 
 
@@ -27,4 +29,9 @@ def read_cursor(cursor: str, listing: str) -> tuple[float, str]:
             raise ValueError(cursor)
         return float(number), key
     except (ValueError, TypeError, binascii.Error, orjson.JSONDecodeError):
-        raise BadCursor(f"That cursor was not written by {listing}; start from the first page.") from None
+        raise BadCursor(
+            say(
+                "service.refusal.bad_cursor.cursor_was_written_start",
+                listing=say(f"service.listing.{listing}"),
+            )
+        ) from None

@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 from engines import registry
+from engines.core import say
 
 from ..store.players import PlayerStore
 from ..store.records import GameMeta, GameResult, LogEntry, SeatRecord
@@ -101,7 +102,7 @@ class Players:
         digest = auth.token_hash(key)
         player_id = self.store.player_of(digest)
         if player_id is None:
-            raise InvalidPlayerKey("That player key names no player (rotated, deleted, or never issued).")
+            raise InvalidPlayerKey(say("service.refusal.invalid_player_key.player_key_names_player"))
         return auth.PlayerCredential(player_id, seat, digest)
 
     def still_current(self, credential: auth.PlayerCredential) -> bool:
@@ -116,7 +117,7 @@ class Players:
     def player_of(token: str | None) -> str:
         """The player of a request's credential; PlayerKeyRequired for a seat token or none."""
         if not isinstance(token, auth.PlayerCredential):
-            raise PlayerKeyRequired("This asks for a player key: 'Authorization: Bearer sk_player_...'.")
+            raise PlayerKeyRequired(say("service.refusal.player_key_required.asks_player_key_authorization"))
         return token.player_id
 
     def rotate(self, token: str | None) -> dict[str, str]:
@@ -127,7 +128,7 @@ class Players:
         assert isinstance(token, auth.PlayerCredential)  # player_of said so
         key = auth.new_player_key()
         if token.key_hash is None or not self.store.rotate(player_id, auth.token_hash(key), token.key_hash):
-            raise InvalidPlayerKey("That player key names no player (rotated, deleted, or never issued).")
+            raise InvalidPlayerKey(say("service.refusal.invalid_player_key.player_key_names_player"))
         return {"id": player_id, "key": key}
 
     def delete(self, token: str | None) -> None:
@@ -140,7 +141,7 @@ class Players:
         player_id = self.player_of(token)
         self._detach_all(player_id)
         if not self.store.delete(player_id):
-            raise InvalidPlayerKey("That player no longer exists.")
+            raise InvalidPlayerKey(say("service.refusal.invalid_player_key.player_longer_exists"))
         if self.repository is None or self.repository.forget_player(player_id):
             self.store.forgotten(player_id)
 
@@ -151,11 +152,11 @@ class Players:
         """The player's webhook (added or replaced, with a new secret), on every game of its."""
         player_id = self.player_of(token)
         notify = self._notify()
-        wanted = check_events(events, PLAYER_NOTICES, "A player's webhook")
+        wanted = check_events(events, PLAYER_NOTICES, "player_webhook")
         check_url(url, allow_http=notify.allow_http, allow_private=notify.allow_private)
         webhook = {"url": url, "events": wanted, "secret": new_secret()}
         if not self.store.set_webhook(player_id, webhook):
-            raise InvalidPlayerKey("That player no longer exists.")
+            raise InvalidPlayerKey(say("service.refusal.invalid_player_key.player_longer_exists"))
         for game_id, read in self._live_games(player_id):
             notify.store.attach(game_id, player_endpoint(player_id, webhook, read["meta"]), read["version"])
         return {"url": url, "events": wanted, "webhook_secret": webhook["secret"]}
@@ -165,7 +166,7 @@ class Players:
         player_id = self.player_of(token)
         webhook = self.store.webhooks([player_id])[0]
         if webhook is None:
-            raise WebhookNotFound("This player has no webhook (PUT /players/me/webhook).")
+            raise WebhookNotFound(say("service.refusal.webhook_not_found.player_has_webhook_put"))
         endpoint = player_endpoint_id(player_id)
         found = []
         for game_id, _ in self._held_games(player_id, LIVE + ("finished", "aborted")):
@@ -193,7 +194,7 @@ class Players:
     def delete_webhook(self, token: str | None) -> None:
         player_id = self.player_of(token)
         if not self.store.set_webhook(player_id, None):
-            raise WebhookNotFound("This player has no webhook.")
+            raise WebhookNotFound(say("service.refusal.webhook_not_found.player_has_webhook"))
         self._detach_all(player_id)
 
     def attach(
@@ -230,7 +231,7 @@ class Players:
 
     def _notify(self) -> Webhooks:
         if self.webhooks is None:  # pragma: no cover - the app always gives one
-            raise WebhookNotFound("Webhooks are not served here.")
+            raise WebhookNotFound(say("service.refusal.webhook_not_found.webhooks_are_served_here"))
         return self.webhooks
 
     def _live_games(self, player_id: str) -> list[tuple[str, dict[str, Any]]]:
@@ -428,8 +429,8 @@ def _write_position(position: tuple[int, float, str]) -> str:
 
 
 def _read_position(cursor: str) -> tuple[int, float, str]:
-    number, key = read_cursor(cursor, "my games")
+    number, key = read_cursor(cursor, "my_games")
     tier, _, game_id = key.partition(":")
     if not tier.isdigit() or not game_id:
-        raise BadCursor("That cursor was not written by my games; start from the first page.")
+        raise BadCursor(say("service.refusal.bad_cursor.cursor_was_written_my"))
     return int(tier), number, game_id

@@ -22,7 +22,8 @@ def write_cursor(number: float, key: str) -> str:
 
 
 def read_cursor(cursor: str, listing: str) -> tuple[float, str]:
-    """The (number, key) a cursor holds; ``listing`` names the listing in the refusal."""
+    """The (number, key) a cursor holds; ``listing`` names the listing in the refusal (the message
+    service.listing.<listing>: my_games, lobby, deliveries, leaderboard)."""
     try:
         number, key = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
         if not isinstance(key, str) or not isinstance(number, int | float) or isinstance(number, bool):

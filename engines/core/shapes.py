@@ -20,6 +20,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from .messages import Message, say
+
 Schema = dict[str, Any]
 
 _ANNOTATIONS = {"$schema", "$comment", "title", "description", "$defs", "default", "examples"}
@@ -53,14 +55,22 @@ def _same(a: object, b: object) -> bool:
     return a == b
 
 
-def _where(path: tuple[Any, ...]) -> str:
-    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path) or "the move"
+def _where(path: tuple[Any, ...]) -> str | Message:
+    """Where in the move: a JSON path (``.district``, ``.pay.king``), a code in every language."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path) or say("core.shape.the_move")
+
+
+def _either(kinds: list[str]) -> str | Message:
+    said: str | Message = kinds[-1]
+    for kind in reversed(kinds[:-1]):
+        said = say("core.shape.either", first=kind, rest=said)
+    return said
 
 
 def shape_error(
     schema: Schema, value: Any, root: Schema | None = None, path: tuple[Any, ...] = ()
-) -> str | None:
-    """Return why ``value`` does not fit ``schema`` (a sentence), or None when it does."""
+) -> Message | None:
+    """Return why ``value`` does not fit ``schema`` (a message), or None when it does."""
     root = schema if root is None else root
     for key, want in schema.items():
         if key in _ANNOTATIONS or key in ("properties", "additionalProperties", "minimum", "maximum"):
@@ -77,21 +87,31 @@ def shape_error(
             found = (
                 None
                 if any(_TYPES[k](value) for k in kinds)
-                else f"{_where(path)} must be {' or '.join(kinds)}"
+                else say("core.shape.must_be_kind", where=_where(path), kinds=_either(kinds))
             )
         elif key == "const":
-            found = None if _same(value, want) else f"{_where(path)} must be {want!r}"
+            found = (
+                None
+                if _same(value, want)
+                else say("core.shape.must_be", where=_where(path), value=repr(want))
+            )
         elif key == "enum":
-            found = None if any(_same(value, w) for w in want) else f"{_where(path)} must be one of {want!r}"
+            found = (
+                None
+                if any(_same(value, w) for w in want)
+                else say("core.shape.must_be_one_of", where=_where(path), values=repr(want))
+            )
         elif key == "pattern":
             found = (
                 None
                 if not isinstance(value, str) or _pattern(want).search(value)
-                else (f"{_where(path)} ({value!r}) is not a name this game uses")
+                else say("core.shape.not_a_name", where=_where(path), value=repr(value))
             )
         elif key == "required":
             missing = [k for k in want if isinstance(value, dict) and k not in value]
-            found = f"{_where(path)} lacks the field {missing[0]!r}" if missing else None
+            found = (
+                say("core.shape.lacks_field", where=_where(path), field=repr(missing[0])) if missing else None
+            )
         elif key == "items":
             found = None
             if isinstance(value, list):
@@ -102,11 +122,7 @@ def shape_error(
         elif key in ("minItems", "maxItems"):
             size = len(value) if isinstance(value, list) else None
             bad = size is not None and (size < want if key == "minItems" else size > want)
-            found = (
-                f"{_where(path)} must hold {'at least' if key == 'minItems' else 'at most'} {want} items"
-                if bad
-                else None
-            )
+            found = say(f"core.shape.{key}", where=_where(path), number=str(want)) if bad else None
         elif key == "oneOf":
             found = _one_of(want, value, root, path)
         elif key == "anyOf":
@@ -120,7 +136,7 @@ def shape_error(
             continue  # read with "if"
         elif key == "not":
             found = (
-                f"{_where(path)} has a field combination this move does not take"
+                say("core.shape.field_combination", where=_where(path))
                 if shape_error(want, value, root, path) is None
                 else None
             )
@@ -131,17 +147,17 @@ def shape_error(
     return _number_error(schema, value, path) or _object_error(schema, value, root, path)
 
 
-def _number_error(schema: Schema, value: Any, path: tuple[Any, ...]) -> str | None:
+def _number_error(schema: Schema, value: Any, path: tuple[Any, ...]) -> Message | None:
     if not _TYPES["number"](value):
         return None
     if "minimum" in schema and value < schema["minimum"]:
-        return f"{_where(path)} must be at least {schema['minimum']}"
+        return say("core.shape.minimum", where=_where(path), bound=str(schema["minimum"]))
     if "maximum" in schema and value > schema["maximum"]:
-        return f"{_where(path)} must be at most {schema['maximum']}"
+        return say("core.shape.maximum", where=_where(path), bound=str(schema["maximum"]))
     return None
 
 
-def _object_error(schema: Schema, value: Any, root: Schema, path: tuple[Any, ...]) -> str | None:
+def _object_error(schema: Schema, value: Any, root: Schema, path: tuple[Any, ...]) -> Message | None:
     if not isinstance(value, dict):
         return None
     properties = schema.get("properties", {})
@@ -154,7 +170,7 @@ def _object_error(schema: Schema, value: Any, root: Schema, path: tuple[Any, ...
     if extra is False:
         unknown = sorted(k for k in value if k not in properties)
         if unknown:
-            return f"{_where(path)} has a field {unknown[0]!r} it does not take"
+            return say("core.shape.unknown_field", where=_where(path), field=repr(unknown[0]))
     elif isinstance(extra, dict):
         for name in sorted(k for k in value if k not in properties):
             found = shape_error(extra, value[name], root, (*path, name))
@@ -163,13 +179,13 @@ def _object_error(schema: Schema, value: Any, root: Schema, path: tuple[Any, ...
     return None
 
 
-def _one_of(branches: list[Schema], value: Any, root: Schema, path: tuple[Any, ...]) -> str | None:
+def _one_of(branches: list[Schema], value: Any, root: Schema, path: tuple[Any, ...]) -> Message | None:
     errors = [shape_error(branch, value, root, path) for branch in branches]
     fits = errors.count(None)
     if fits == 1:
         return None
     if fits > 1:
-        return f"{_where(path)} fits more than one form of move"
+        return say("core.shape.more_than_one_form", where=_where(path))
     # The branch for the move's own type says best what is wrong.
     kind = value.get("type") if isinstance(value, dict) else None
     for branch, error in zip(branches, errors, strict=True):
@@ -214,11 +230,13 @@ def structural(schema: Any, discriminator: bool = False) -> Any:
     return out
 
 
-def move_shape_error(schema: Schema, move: Any) -> str | None:
-    """Return a sentence saying how ``move`` breaks ``schema`` (the game's structural move
+def move_shape_error(schema: Schema, move: Any) -> Message | None:
+    """Return a message saying how ``move`` breaks ``schema`` (the game's structural move
     schema), or None."""
     error = shape_error(schema, move)
     if error is None:
         return None
     kind = move.get("type") if isinstance(move, dict) else None
-    return f"This is not a well-formed {kind} move: {error}." if kind else f"This is not a move: {error}."
+    if kind:
+        return say("core.shape.not_well_formed", type=str(kind), error=error)
+    return say("core.shape.not_a_move", error=error)

@@ -1,10 +1,10 @@
-"""Why a move is refused: a stable code naming the rule, and an English sentence."""
+"""Why a move is refused: a stable code naming the rule, and a message (engines/core/messages.py)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core import IllegalMove, InvalidMove
+from ..core import IllegalMove, InvalidMove, say
 from . import auction, board
 from . import material as m
 
@@ -40,51 +40,53 @@ FIELDS = {
     "build": {"count"},
     "close_district": set(),
 }
-WAITING_FOR = {
-    "initial_shop": "an initial shop to be placed",
-    "initial_skyscraper": "an initial skyscraper to be placed",
-    "choose_action": "the choice of an action, A to D",
-    "place_shop": "the shop of action B to be placed",
-    "score_district": "the district of action D to be chosen",
-    "move_commission": "a commission pawn to be moved",
-    "take_cards": "colour cards to be taken",
-    "bid": "a bid or a pass in the auction",
-    "build": "the auction's winner to build or order a building stop",
-    "over": "nothing: the game is over",
-}
 
 
 def explain(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> IllegalMove:
     kind = move["type"]
     if state.phase != PHASE_OF[kind]:
+        # What the phase waits for is the message fifth_avenue.waiting.<phase>.
         return IllegalMove(
-            "not_now", f"A {kind} move is not possible now; the game waits for {WAITING_FOR[state.phase]}."
+            "not_now",
+            say(
+                "fifth_avenue.refusal.not_now", type=kind, waiting=say(f"fifth_avenue.waiting.{state.phase}")
+            ),
         )
     fields = FIELDS[kind]
     if set(move) != fields | {"type"}:
-        named = ", ".join(sorted(fields)) or "no other field"
-        return InvalidMove("malformed_move", f"A {kind} move has exactly these fields: {named}.")
+        if not fields:
+            return InvalidMove("malformed_move", say("fifth_avenue.refusal.no_other_field", type=kind))
+        named = ", ".join(repr(name) for name in sorted(fields))  # codes, quoted as in every language
+        return InvalidMove("malformed_move", say("fifth_avenue.refusal.fields", type=kind, fields=named))
     for key in fields:
         want = int if key == "count" else str
         value = move[key]
         if not isinstance(value, want) or isinstance(value, bool):
             return InvalidMove(
-                "malformed_move", f"The field {key!r} of a {kind} move must be a {want.__name__}."
+                "malformed_move",
+                say(f"fifth_avenue.refusal.field_kind.{want.__name__}", field=repr(key), type=kind),
             )
     handler = _HANDLERS.get(kind)
     found = handler(state, seat, move) if handler else None
-    return found or IllegalMove("illegal_move", f"That {kind} move is not legal now.")
+    return found or IllegalMove("illegal_move", say("fifth_avenue.refusal.illegal_move", type=kind))
 
 
 def _where(state: FifthAvenueState, move: dict[str, Any]) -> tuple[int, int] | IllegalMove:
     district = move["district"]
     if district not in m.DISTRICT_INDEX:
         return IllegalMove(
-            "no_such_district", f"There is no district {district!r}; see the view's districts."
+            "no_such_district", say("fifth_avenue.refusal.no_such_district_see_view", district=repr(district))
         )
     d = m.DISTRICT_INDEX[district]
     if move["plot"] not in state.rings[d]:
-        return IllegalMove("no_such_plot", f"{m.DISTRICT_NAMES[district]} has no {move['plot']!r} plot.")
+        return IllegalMove(
+            "no_such_plot",
+            say(
+                "fifth_avenue.refusal.no_such_plot",
+                district=m.DISTRICT_NAMES[district],
+                plot=repr(move["plot"]),
+            ),
+        )
     return d, state.rings[d].index(move["plot"])
 
 
@@ -94,18 +96,14 @@ def _initial_shop(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> I
         return where
     d, _ = where
     if any(p["shops"] for p in state.districts[d]["plots"]):
-        return IllegalMove("one_shop_per_district", "Each district receives exactly one initial shop.")
+        return IllegalMove("one_shop_per_district", say("fifth_avenue.refusal.one_shop_per_district"))
     if state.options["six_plot_board"]:
-        return IllegalMove("sixth_plot_only", "On the six-plot side the initial shop goes on the sixth plot.")
+        return IllegalMove("sixth_plot_only", say("fifth_avenue.refusal.sixth_plot_only"))
     if move["plot"] == m.SIXTH:
-        return IllegalMove("no_such_plot", "The five-plot side has no sixth plot.")
+        return IllegalMove("no_such_plot", say("fifth_avenue.refusal.no_sixth_plot"))
     if state.initial_shop_colours()[move["plot"]] >= m.INITIAL_SHOPS_PER_COLOUR_MAX:
-        return IllegalMove(
-            "two_shops_per_colour", "At most two initial shops may stand on plots of one colour."
-        )
-    return IllegalMove(
-        "every_colour_needed", "The initial shops must cover every plot colour; this would leave one out."
-    )
+        return IllegalMove("two_shops_per_colour", say("fifth_avenue.refusal.two_shops_per_colour"))
+    return IllegalMove("every_colour_needed", say("fifth_avenue.refusal.every_colour_needed"))
 
 
 def _initial_skyscraper(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> IllegalMove | None:
@@ -115,150 +113,130 @@ def _initial_skyscraper(state: FifthAvenueState, seat: int, move: dict[str, Any]
     d, i = where
     plots = state.districts[d]["plots"]
     if not board.is_free(plots[i]):
-        return IllegalMove(
-            "plot_not_free", "An initial skyscraper goes on a free plot (no shop, no skyscraper)."
-        )
-    return IllegalMove("one_plot_per_district", "A player builds on a single plot in each district.")
+        return IllegalMove("plot_not_free", say("fifth_avenue.refusal.plot_not_free"))
+    return IllegalMove("one_plot_per_district", say("fifth_avenue.refusal.one_plot_per_district"))
 
 
 def _choose_action(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> IllegalMove | None:
     action = move["action"]
     if action not in ("A", "B", "C", "D"):
-        return IllegalMove("no_such_action", "The actions are A, B, C and D.")
+        return IllegalMove("no_such_action", say("fifth_avenue.refusal.no_such_action"))
     if action == "B":
-        return IllegalMove("no_shop_placement", "Action B needs a shop tile and a plot that can take it.")
-    return IllegalMove(
-        "no_commission_in_district", "Action D scores a district holding a commission pawn; none is in one."
-    )
+        return IllegalMove("no_shop_placement", say("fifth_avenue.refusal.no_shop_placement"))
+    return IllegalMove("no_commission_in_district", say("fifth_avenue.refusal.no_pawn_in_a_district"))
 
 
 def _place_shop(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> IllegalMove | None:
     if move["shop"] not in m.SHOPS:
-        return IllegalMove("no_such_shop", f"The shops are {', '.join(m.SHOPS)}.")
+        return IllegalMove("no_such_shop", say("fifth_avenue.refusal.no_such_shop", shops=", ".join(m.SHOPS)))
     if move["shop"] not in (state.active_block() or []):
-        return IllegalMove(
-            "shop_not_in_active_block", "Take a shop of the active block (the leftmost non-empty)."
-        )
+        return IllegalMove("shop_not_in_active_block", say("fifth_avenue.refusal.shop_not_in_active_block"))
     where = _where(state, move)
     if isinstance(where, IllegalMove):
         return where
     d, i = where
     plot = state.districts[d]["plots"][i]
     if state.districts[d]["closed"]:
-        return IllegalMove("district_closed", "A district under building stop takes nothing any more.")
+        return IllegalMove("district_closed", say("fifth_avenue.refusal.closed_takes_nothing"))
     if plot["count"]:
-        return IllegalMove("skyscrapers_on_plot", "Shops and skyscrapers never share a plot.")
-    return IllegalMove("plot_full_of_shops", "A plot holds at most two shops.")
+        return IllegalMove("skyscrapers_on_plot", say("fifth_avenue.refusal.skyscrapers_on_plot"))
+    return IllegalMove("plot_full_of_shops", say("fifth_avenue.refusal.plot_full_of_shops"))
 
 
 def _score_district(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> IllegalMove | None:
     district = move["district"]
     if district not in m.DISTRICT_INDEX:
-        return IllegalMove("no_such_district", f"There is no district {district!r}.")
+        return IllegalMove(
+            "no_such_district", say("fifth_avenue.refusal.no_such_district", district=repr(district))
+        )
     if district in state.closed_order:
-        return IllegalMove("district_closed", "A district under building stop is never scored again.")
-    return IllegalMove(
-        "no_commission_in_district", "Only a district holding a commission pawn may be scored."
-    )
+        return IllegalMove("district_closed", say("fifth_avenue.refusal.closed_never_scored"))
+    return IllegalMove("no_commission_in_district", say("fifth_avenue.refusal.no_commission_in_district"))
 
 
 def _move_commission(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> IllegalMove | None:
     if move["pawn"] not in m.PAWNS:
-        return IllegalMove("no_such_pawn", "The commission pawns are white and beige.")
+        return IllegalMove("no_such_pawn", say("fifth_avenue.refusal.no_such_pawn"))
     to = move["to"]
     if to not in m.PATHS:
-        return IllegalMove("no_such_place", f"{to!r} is not Start, a district or Central Park.")
+        return IllegalMove("no_such_place", say("fifth_avenue.refusal.no_such_place", place=repr(to)))
     if to in state.closed_order:
-        return IllegalMove("district_closed", "A pawn skips a district under building stop.")
-    return IllegalMove(
-        "not_on_commission_path",
-        "A pawn moves to the next district on its way (left to right), to Central Park from the last "
-        "district, or from Central Park back to Start.",
-    )
+        return IllegalMove("district_closed", say("fifth_avenue.refusal.pawn_skips_closed"))
+    return IllegalMove("not_on_commission_path", say("fifth_avenue.refusal.not_on_commission_path"))
 
 
 def _take_card(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> IllegalMove | None:
     colour = move["colour"]
     if colour == m.BLACK:
-        return IllegalMove(
-            "colour_cards_only", "Phase 2 of actions A to C takes colour cards, not black ones."
-        )
+        return IllegalMove("colour_cards_only", say("fifth_avenue.refusal.colour_cards_only"))
     if colour not in m.COLOURS:
-        return IllegalMove("no_such_colour", f"The colours are {', '.join(m.COLOURS)}.")
+        return IllegalMove(
+            "no_such_colour", say("fifth_avenue.refusal.no_such_colour", colours=", ".join(m.COLOURS))
+        )
     if colour in state.turn["taken"]:
-        return IllegalMove("different_colours", "The two colour cards must be of different colours.")
-    return IllegalMove("colour_pile_empty", f"The {colour} pile is empty.")
+        return IllegalMove("different_colours", say("fifth_avenue.refusal.different_colours"))
+    return IllegalMove("colour_pile_empty", say(f"fifth_avenue.refusal.pile_empty.{colour}"))
 
 
 def _add_card(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> IllegalMove | None:
     card = move["card"]
     if card not in m.CARD_KIND:
-        return IllegalMove("no_such_card", f"{card!r} is not a construction card (e.g. 'grey-4', 'black-6').")
+        return IllegalMove("no_such_card", say("fifth_avenue.refusal.no_such_card", card=repr(card)))
     available = list(state.players[seat]["hand"])
     for drafted in state.running_auction()["draft"][seat]:
         available.remove(drafted)
     if card not in available:
-        return IllegalMove("card_not_in_hand", f"You hold no {card} you have not already added.")
+        return IllegalMove(
+            "card_not_in_hand", say("fifth_avenue.refusal.card_not_in_hand", card=m.card_text(card))
+        )
     colour = auction.bid_colour(state, seat)
     kind = m.CARD_KIND[card]
     if colour is None and kind == m.BLACK:
-        return IllegalMove(
-            "first_card_coloured", "The first card of a bid is a colour card; black cards follow."
-        )
+        return IllegalMove("first_card_coloured", say("fifth_avenue.refusal.first_card_coloured"))
     if colour is None:
         allowed = auction.first_card_colours(state, seat)
         if state.running_auction()["venues"][0] == m.CENTRAL_PARK:
             return IllegalMove(
                 "park_colour_fixed",
-                f"In Central Park everyone bids the colour of the first card: {allowed[0]}.",
+                say("fifth_avenue.refusal.park_colour_fixed", colour=m.colour_name(allowed[0])),
             )
         if not allowed:
-            return IllegalMove(
-                "no_plot_to_bid_for",
-                "No plot here is open to you: you hold none, none is free, none has shops.",
-            )
+            return IllegalMove("no_plot_to_bid_for", say("fifth_avenue.refusal.no_plot_to_bid_for"))
         return IllegalMove(
             "colour_not_allowed",
-            f"Here you may only bid {', '.join(allowed)}: your own plot, else a free plot, "
-            "else a plot of shops.",
+            say(
+                "fifth_avenue.refusal.colour_not_allowed",
+                colours=m.listed([m.colour_name(c) for c in allowed]),
+            ),
         )
-    return IllegalMove("must_follow_colour", f"Add only {colour} or black cards to a {colour} bid.")
+    return IllegalMove(
+        "must_follow_colour", say("fifth_avenue.refusal.must_follow_colour", colour=m.colour_name(colour))
+    )
 
 
 def _bid(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> IllegalMove | None:
     a = state.running_auction()
     if not a["draft"][seat]:
-        return IllegalMove("nothing_added", "Add cards (add_card) before bidding; a raise only adds cards.")
-    return IllegalMove(
-        "bid_too_low", f"A bid must total more than the best bid so far ({a['value']}); add more cards."
-    )
+        return IllegalMove("nothing_added", say("fifth_avenue.refusal.nothing_added"))
+    return IllegalMove("bid_too_low", say("fifth_avenue.refusal.bid_too_low", value=a["value"]))
 
 
 def _build(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> IllegalMove | None:
     award = auction.won_award(state)
     count = move["count"]
     if award["close"] == "must":
-        return IllegalMove(
-            "must_close_district",
-            "With no skyscraper in this full district, the winner must order a building stop.",
-        )
+        return IllegalMove("must_close_district", say("fifth_avenue.refusal.must_close_district"))
     if count < 0:
-        return IllegalMove("negative_count", "The number of skyscrapers to build is 0 or more.")
+        return IllegalMove("negative_count", say("fifth_avenue.refusal.negative_count"))
     if count > award["limit"]:
-        return IllegalMove(
-            "card_limit",
-            f"Your highest card allows {award['limit']} skyscraper(s) (a 6: 1, a 5: 2, only 4s: 3).",
-        )
-    return IllegalMove("not_enough_skyscrapers", "You build only from your personal reserve.")
+        return IllegalMove("card_limit", say("fifth_avenue.refusal.card_limit", count=award["limit"]))
+    return IllegalMove("not_enough_skyscrapers", say("fifth_avenue.refusal.not_enough_skyscrapers"))
 
 
 def _close_district(state: FifthAvenueState, seat: int, move: dict[str, Any]) -> IllegalMove | None:
     if state.running_auction()["venues"][0] == m.CENTRAL_PARK:
-        return IllegalMove("park_never_closed", "Central Park is never closed to building.")
-    return IllegalMove(
-        "district_not_full",
-        "A building stop can be ordered only where every plot holds skyscrapers or shops.",
-    )
+        return IllegalMove("park_never_closed", say("fifth_avenue.refusal.park_never_closed"))
+    return IllegalMove("district_not_full", say("fifth_avenue.refusal.district_not_full"))
 
 
 _HANDLERS = {

@@ -8,6 +8,8 @@ holding the real box can correct one line.
 
 from __future__ import annotations
 
+from ..core import Message, say
+
 # ---- the building plots and the construction cards (rule FA-BOARD, FA-CARDS) ----------------
 # One plot of each colour in every district; a colour card names the plot of its colour.
 COLOURS = ("orange", "brown", "grey", "violet", "green")
@@ -120,6 +122,40 @@ SHOP_NAMES = {
     "perfumery": "perfumery",  # Parfumerie
 }
 SHOP_COPIES = 9
+
+
+# ---- what a person reads of the material (messages, engines/core/messages.py) ----------------
+def the_shop(shop: str | None) -> Message:
+    """'the fashion store', « le magasin de mode »: a shop tile with its article."""
+    return say(f"fifth_avenue.the_shop.{shop if shop in SHOP_NAMES else 'unknown'}")
+
+
+def the_plot(plot: str) -> Message:
+    """'the grey plot', « le terrain gris »; 'the sixth plot' on the six-plot side."""
+    return say(f"fifth_avenue.the_plot.{plot}")
+
+
+def colour_name(kind: str) -> Message:
+    """A card or plot colour (or black) as a noun: 'grey', « gris »."""
+    return say(f"fifth_avenue.colour.{kind}")
+
+
+def card_text(card: str) -> Message:
+    """A construction card: 'grey-4' in English (its id, as the view writes it), « 4 gris »."""
+    return say(f"fifth_avenue.card.{CARD_KIND[card]}", value=CARD_VALUE[card])
+
+
+def listed(items: list[Message]) -> Message | str:
+    """Items one after the other, each language's comma between them (never an 'and': a bid's
+    cards are laid down as a row, and the English has always read 'grey-4, black-6')."""
+    if not items:
+        return ""
+    said: Message = items[-1]
+    for item in reversed(items[:-1]):
+        said = say("fifth_avenue.then", first=item, rest=said)
+    return said
+
+
 SHOP_TILES = tuple(s for s in SHOPS for _ in range(SHOP_COPIES))
 INITIAL_SHOPS = 7  # one per district
 MAX_SHOPS_PER_PLOT = 2

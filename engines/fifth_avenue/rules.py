@@ -24,7 +24,19 @@ import random
 from collections.abc import Iterator
 from typing import TypedDict
 
-from ..core import Event, IllegalMove, Move, Result, State, View, event, ranks_from_keys, secret_event
+from ..core import (
+    Event,
+    IllegalMove,
+    Message,
+    Move,
+    Result,
+    State,
+    View,
+    event,
+    ranks_from_keys,
+    say,
+    secret_event,
+)
 from . import auction, board, piles, scoring
 from . import material as m
 from .auction import Auction
@@ -34,12 +46,6 @@ from .view import build_view
 SETUP_PHASES = ("initial_shop", "initial_skyscraper")
 TURN_PHASES = ("choose_action", "place_shop", "score_district", "move_commission", "take_cards")
 ACTIONS = ("A", "B", "C", "D")
-ACTION_TEXT = {
-    "A": "take 3 skyscrapers, then 2 colour cards, then move a commission pawn",
-    "B": "place a shop, then take 2 colour cards, then move a commission pawn",
-    "C": "draw a black card and move a commission pawn, then take 2 colour cards and move a pawn",
-    "D": "score a district, then draw 2 black cards, then move a commission pawn",
-}
 Events = list[Event]
 
 
@@ -541,44 +547,48 @@ class FifthAvenueState(State):
         return Result(scores, ranks_from_keys(keys), breakdown, end["reason"], extra)
 
     # ---- labels ------------------------------------------------------------------------------
-    def label(self, move: Move) -> str:
+    def label(self, move: Move) -> Message:
         kind = move["type"]
         if kind == "choose_action":
-            return f"Action {move['action']}: {ACTION_TEXT[move['action']]}"
+            return say(f"fifth_avenue.label.action_{move['action']}")
         if kind in ("place_shop", "place_initial_shop", "place_initial_skyscraper"):
-            what = {
-                "place_shop": f"Place the {_shop_name(move.get('shop'))}",
-                "place_initial_shop": f"Place the {_shop_name(self.setup_step['tile'])}",
-                "place_initial_skyscraper": "Place a skyscraper",
-            }[kind]
-            return f"{what} on the {move['plot']} plot of {m.DISTRICT_NAMES[move['district']]}"
+            where = {"plot": m.the_plot(move["plot"]), "district": m.DISTRICT_NAMES[move["district"]]}
+            if kind == "place_initial_skyscraper":
+                return say("fifth_avenue.label.place_skyscraper", **where)
+            shop = move.get("shop") if kind == "place_shop" else self.setup_step["tile"]
+            return say("fifth_avenue.label.place_shop", shop=m.the_shop(shop), **where)
         if kind == "score_district":
-            return f"Score {m.DISTRICT_NAMES[move['district']]}"
+            return say("fifth_avenue.label.score_district", district=m.DISTRICT_NAMES[move["district"]])
         if kind == "move_commission":
             to = move["to"]
-            where = {m.START: "Start (auctions!)", m.CENTRAL_PARK: "Central Park"}.get(
-                to
-            ) or m.DISTRICT_NAMES[to]
-            return f"Move the {move['pawn']} commission pawn to {where}"
+            place = (
+                say(f"fifth_avenue.place.{to}") if to in (m.START, m.CENTRAL_PARK) else m.DISTRICT_NAMES[to]
+            )
+            return say(f"fifth_avenue.label.move_{move['pawn']}_pawn", place=place)
         if kind == "take_card":
             card = piles.top(self.colour_piles[move["colour"]])
-            return f"Take the {move['colour']} card" + (f" ({card})" if card else "")
+            if card:
+                return say(f"fifth_avenue.label.take_seen_card.{move['colour']}", card=m.card_text(card))
+            return say(f"fifth_avenue.label.take_card.{move['colour']}")
         if kind == "add_card":
-            return f"Add {move['card']} to your bid"
+            return say("fifth_avenue.label.add_card", card=m.card_text(move["card"]))
         a = self.running_auction()
         if kind == "bid":
             seat = a["turn"]
             added = a["draft"][seat]
             bid_total = auction.total(a["bids"][seat]) + auction.total(added)
-            return f"Bid {bid_total}: lay down {', '.join(added)}"
+            return say(
+                "fifth_avenue.label.bid", value=bid_total, cards=m.listed([m.card_text(c) for c in added])
+            )
         if kind == "pass":
-            return "Pass (take your bid back)"
+            return say("fifth_avenue.label.pass")
         venue = a["venues"][0]
         if kind == "build":
+            if venue == m.CENTRAL_PARK:
+                return say("fifth_avenue.label.build_beside_park", count=move["count"])
             plot = auction.won_award(self)["colour"]
-            where = "beside Central Park" if venue == m.CENTRAL_PARK else f"on the {plot} plot"
-            return f"Build {move['count']} skyscraper{'s' if move['count'] != 1 else ''} {where}"
-        return f"Order a building stop in {m.DISTRICT_NAMES[venue]}"
+            return say("fifth_avenue.label.build", count=move["count"], plot=m.the_plot(plot))
+        return say("fifth_avenue.label.close_district", district=m.DISTRICT_NAMES[venue])
 
     # ---- what seats see ----------------------------------------------------------------------
     def _view(self, seat: int | None) -> View:
@@ -603,7 +613,3 @@ class FifthAvenueState(State):
 
     def explain_illegal(self, seat: int, move: Move) -> IllegalMove:
         return explain(self, seat, move)
-
-
-def _shop_name(shop: str | None) -> str:
-    return "shop" if shop is None else m.SHOP_NAMES.get(shop, "shop")

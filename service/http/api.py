@@ -11,6 +11,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import Schema
 
+from engines.core import say
+
 from ..play import auth
 from ..play.errors import InvalidPlayerKey
 from ..play.games import Games
@@ -200,9 +202,7 @@ def creator_player() -> str | None:
         return None
     credential = caller_token()
     if not isinstance(credential, auth.PlayerCredential):
-        raise InvalidPlayerKey(
-            "A game is created with no Authorization, or with a player key ('Bearer sk_player_...')."
-        )
+        raise InvalidPlayerKey(say("service.refusal.invalid_player_key.game_created_with_authorization"))
     return credential.player_id
 
 
@@ -320,7 +320,11 @@ class Actions(MethodView):
         """Play one move of the caller's seat (or only check it, with dry_run=true)."""
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 1 <= len(key) <= 128:
-            raise Problem(422, "invalid_idempotency_key", "An Idempotency-Key has 1 to 128 characters.")
+            raise Problem(
+                422,
+                "invalid_idempotency_key",
+                say("service.refusal.invalid_idempotency_key.idempotency_key_has_characters"),
+            )
         reply = games().act(
             game_id,
             caller_token(),
@@ -417,5 +421,7 @@ class Ready(MethodView):
         try:
             workers = services().bot_workers.alive()
         except Exception:
-            raise Problem(503, "redis_unreachable", "Redis cannot be reached.") from None
+            raise Problem(
+                503, "redis_unreachable", say("service.refusal.redis_unreachable.redis_cannot_reached")
+            ) from None
         return json_response({"status": "ready" if workers else "degraded", "bot_workers": workers})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engines.core import say
+
 from .problems import Problem
 
 # Where ``players_api.PlayerKeyLayer`` leaves the seat a player key names (``?seat=``).
@@ -16,6 +18,8 @@ def bearer_token(header: str | None) -> str | None:
     token = token.strip()
     if scheme.lower() != "bearer" or not token or len(token) > 256:
         raise Problem(
-            401, "malformed_authorization", "Send the seat token as 'Authorization: Bearer <token>'."
+            401,
+            "malformed_authorization",
+            say("service.refusal.malformed_authorization.send_seat_token_authorization"),
         )
     return token

@@ -10,7 +10,7 @@ import redis
 from flask import Flask, Response
 from werkzeug.exceptions import HTTPException
 
-from engines.core import Message, RulesError
+from engines.core import Message, RulesError, say
 
 from ..play.errors import PlayError
 from . import language
@@ -18,27 +18,25 @@ from .problems import Problem, from_play_error, from_rules_error, problem_body
 
 log = logging.getLogger(__name__)
 
-# Codes for errors raised by Flask, werkzeug and webargs rather than by our code.
+# Codes for errors raised by Flask, werkzeug and webargs rather than by our code; the sentence of
+# each is the message service.refusal.<code>.
 _HTTP_CODES = {
-    400: ("malformed_request", "The request could not be read (is the body valid JSON?)."),
-    404: ("not_found", "There is nothing at this address."),
-    405: ("method_not_allowed", "This address does not accept that method."),
-    406: ("not_acceptable", "This address cannot answer in the requested media type."),
-    413: ("body_too_large", "The request body is too large."),
-    414: ("request_line_too_long", "The request line (method, path and query) is too long."),
-    415: ("unsupported_media_type", "Send the body as application/json."),
-    422: ("invalid_request", "The request is well formed but its fields are not valid."),
-    431: ("headers_too_large", "The request has too many headers, or one that is too long."),
+    400: "malformed_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "body_too_large",
+    414: "request_line_too_long",
+    415: "unsupported_media_type",
+    422: "invalid_request",
+    431: "headers_too_large",
 }
 
 
 def problem_response(status: int, code: str, detail: str | Message, **extra: Any) -> Response:
-    """The problem in the request's language; one whose detail is a message says so (its
-    Content-Language, and Vary: the same address refuses in another language for another reader)."""
-    if not isinstance(detail, Message):
-        return Response(
-            problem_body(status, code, detail, **extra), status=status, mimetype="application/problem+json"
-        )
+    """The problem in the request's language, which it says (its Content-Language, and Vary: the
+    same address refuses in another language for another reader): its title is a message, and its
+    detail too but for a schema's field errors (a string, English)."""
     spoken = language.current()
     payload = problem_body(status, code, detail, spoken, **extra)
     response = Response(payload, status=status, mimetype="application/problem+json")
@@ -64,16 +62,17 @@ def _from_play(error: PlayError) -> Response:
 
 def _from_http(error: HTTPException) -> Response:
     status = error.code or 500
-    code, detail = _HTTP_CODES.get(status, ("http_error", error.description or "HTTP error."))
+    code = _HTTP_CODES.get(status, "http_error")
+    detail: str | Message = say(f"service.refusal.{code}")
     errors = None
     data = getattr(error, "data", None)
     if isinstance(data, dict) and "messages" in data:
         errors = data["messages"]
         # webargs reports unreadable JSON as a 400 with a message under "json".
         if status == 400:
-            code, detail = "malformed_json", "The body is not valid JSON."
+            code, detail = "malformed_json", say("service.refusal.malformed_json")
     if status == 422 and errors:
-        detail = "Some fields are not valid: see errors."
+        detail = say("service.refusal.invalid_fields")
     response = problem_response(status, code, detail, errors=errors)
     valid_methods = getattr(error, "valid_methods", None)
     if status == 405 and valid_methods:
@@ -95,14 +94,14 @@ def _from_redis(error: redis.RedisError) -> Response:
     if not isinstance(error, _REDIS_UNAVAILABLE):
         return _from_anything(error)
     log.warning("redis unavailable: %s", error)
-    response = problem_response(503, "redis_unavailable", "The game store is unavailable; retry shortly.")
+    response = problem_response(503, "redis_unavailable", say("service.refusal.redis_unavailable"))
     response.headers["Retry-After"] = "1"
     return response
 
 
 def _from_anything(error: Exception) -> Response:
     log.exception("unhandled error", exc_info=error)
-    return problem_response(500, "internal_error", "Something went wrong on our side; it has been logged.")
+    return problem_response(500, "internal_error", say("service.refusal.internal_error"))
 
 
 _HANDLERS = "skyline.error_handlers"

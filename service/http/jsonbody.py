@@ -31,6 +31,8 @@ from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import UnsupportedMediaType
 
+from engines.core import say
+
 from .problems import Problem
 
 # No valid body comes near: a move or a game's options are a few levels deep.
@@ -69,7 +71,9 @@ def load(data: bytes) -> Any:
 
 def _too_deep() -> Problem:
     return Problem(
-        400, "json_too_deep", f"The body nests arrays and objects more than {MAX_DEPTH} levels deep."
+        400,
+        "json_too_deep",
+        say("service.refusal.json_too_deep.body_nests_arrays_objects", max_depth=str(MAX_DEPTH)),
     )
 
 
@@ -80,14 +84,15 @@ def _refusal(reason: str) -> Problem:
         return Problem(
             400,
             "invalid_unicode",
-            "The body is not valid UTF-8 text: it holds invalid bytes or a lone UTF-16 surrogate "
-            "(\\ud800-\\udfff without its pair).",
+            say("service.refusal.invalid_unicode.body_valid_utf_text"),
         )
     if "infinity" in reason:  # orjson: a number past a double's range (about 1.8e308)
         return Problem(
-            400, "number_out_of_range", "A number in the body is too large to be held (past about 1.8e308)."
+            400, "number_out_of_range", say("service.refusal.number_out_of_range.number_body_too_large")
         )
-    return Problem(400, "malformed_json", f"The body is not valid JSON ({reason}).")
+    return Problem(
+        400, "malformed_json", say("service.refusal.malformed_json.body_valid_json", reason=str(reason))
+    )
 
 
 class BoundedJsonParser(FlaskParser):

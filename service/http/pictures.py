@@ -18,6 +18,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 import boards
+from engines.core import say
 
 from . import conditional
 from .api import AUTH_HEADER, CALLERS_HEADERS, FIXED_HEADERS, GAME_ID, NOT_MODIFIED, caller_token, games
@@ -154,7 +155,7 @@ class PlaygroundAsset(MethodView):
     def get(self, asset: str) -> ResponseReturnValue:
         """The playground's script and style sheet (plain files, no build step)."""
         if asset not in ASSETS:
-            raise Problem(404, "not_found", "There is nothing at this address.")
+            raise Problem(404, "not_found", say("service.refusal.not_found"))
         body, etag = _static(asset)
         headers = {"X-Content-Type-Options": "nosniff"}
         return conditional.reply(body, ASSETS[asset], headers=headers, etag=etag)

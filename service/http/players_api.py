@@ -18,7 +18,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from engines import registry
-from engines.core import messages
+from engines.core import messages, say
 
 from ..archive.ratings import PROVISIONAL_SIGMA
 from ..play.auth import PLAYER_KEY_PREFIX
@@ -66,8 +66,7 @@ class PlayerKeyLayer:
                 refusal = problem_response(
                     400,
                     "key_in_url",
-                    "A player key goes in 'Authorization: Bearer <key>', never in a URL; "
-                    "this one may have been logged: rotate it (POST /players/me/keys).",
+                    say("service.refusal.key_in_url.player_key_goes_authorization"),
                 )
                 return refusal(environ, start_response)
             if PLAYER_KEY_PREFIX in environ.get("HTTP_AUTHORIZATION", ""):
@@ -76,7 +75,7 @@ class PlayerKeyLayer:
                 if seats:
                     if len(seats) > 1 or not seats[0].isdigit() or len(seats[0]) > 3:
                         refusal = problem_response(
-                            422, "invalid_seat", "`seat` is one seat number of the game (0, 1, ...)."
+                            422, "invalid_seat", say("service.refusal.invalid_seat.seat_one_seat_number")
                         )
                         return refusal(environ, start_response)
                     environ[PLAYER_SEAT] = int(seats[0])

@@ -26,6 +26,7 @@ from engines.core import (
     UnknownGame,
     render,
 )
+from engines.core.messages import catalogue
 
 from ..play.errors import (
     AbortRefused,
@@ -69,6 +70,8 @@ from ..play.errors import (
 )
 
 PROBLEM_TYPE = "https://skyline.invalid/problems/"
+# A problem type's title is the message problem.title.<code>: its English is the code's words.
+TITLE = "problem.title."
 
 
 class Problem(Exception):
@@ -151,16 +154,23 @@ def from_play_error(error: PlayError) -> Problem:
     for kind in type(error).__mro__:
         status = PLAY_STATUS.get(kind)
         if status is not None:
-            return Problem(status, error.code, error.message, **error.extra)
-    return Problem(422, error.code, error.message, **error.extra)  # pragma: no cover - PlayError is listed
+            return Problem(status, error.code, error.said, **error.extra)
+    return Problem(422, error.code, error.said, **error.extra)  # pragma: no cover - PlayError is listed
 
 
 # ---- the body of a problem (RFC 9457): also what gunicorn's own refusals send ---------------------
+def problem_title(code: str, language: str) -> str:
+    """The problem type's title (``problem.title.<code>``) in ``language``. A code no catalogue
+    names (tests/service/test_problem_words.py walks every code there is) reads as its English."""
+    title = catalogue(language).sentences.get(TITLE + code)
+    return title if isinstance(title, str) else code.replace("_", " ").capitalize()
+
+
 def problem_body(status: int, code: str, detail: str | Message, language: str = "en", **extra: Any) -> bytes:
-    """The problem's bytes, its ``detail`` in ``language`` when it is a ``Message``."""
+    """The problem's bytes, its ``title`` and its ``detail`` (when a ``Message``) in ``language``."""
     body = {
         "type": PROBLEM_TYPE + code,
-        "title": code.replace("_", " ").capitalize(),
+        "title": problem_title(code, language),
         "status": status,
         "detail": render(detail, language),
         "code": code,

@@ -32,6 +32,8 @@ from typing import Any, TypeVar
 import redis
 from flask import Flask, Response, request
 
+from engines.core import say
+
 from ..play import auth
 from ..store.connect import StoreRedis
 from ..store.ratelimit import Check, Decision, Limit, RateLimiter
@@ -85,12 +87,17 @@ def _bearer(header: str | None) -> str | None:
 
 def refusal(decision: Decision) -> Response:
     limit = decision.limit
-    who = {"address": "this address", "players": "this address (new players)"}.get(limit.scope, "this token")
+    who = say(f"service.rate_scope.{limit.scope if limit.scope in ('address', 'players') else 'token'}")
     response = problem_response(
         429,
         "rate_limited",
-        f"Too many requests from {who}: at most {limit.requests} per {limit.window_seconds} s. "
-        f"Retry after {decision.retry_after_seconds} s.",
+        say(
+            "service.refusal.rate_limited.too_many_requests_from",
+            who=who,
+            requests=str(limit.requests),
+            window_seconds=str(limit.window_seconds),
+            retry_after_seconds=str(decision.retry_after_seconds),
+        ),
     )
     response.headers["Retry-After"] = str(decision.retry_after_seconds)
     return response

@@ -42,6 +42,8 @@ from typing import Any
 import orjson
 from flask import Response, request
 
+from engines.core import say
+
 from ..play.auth import PlayerCredential
 from ..play.errors import ArchiveUnreachable, GameNotFound
 from ..play.games import Games
@@ -91,8 +93,11 @@ def stream(games: Games, game_id: str, token: str | None, last_event_id: str | N
         response = problem_response(
             429,
             "too_many_streams",
-            f"At most {refused.cap} event streams may be open at once per {refused.scope}; "
-            "close one, or retry later.",
+            say(
+                "service.refusal.too_many_streams.most_event_streams_may",
+                cap=str(refused.cap),
+                scope=say(f"service.stream_scope.{refused.scope}"),
+            ),
         )
         response.headers["Retry-After"] = str(refused.retry_after)
         return response

@@ -17,6 +17,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 import boards
+from engines.core import say
 
 from ..play.auth import PlayerCredential
 from ..play.versions import Versions
@@ -76,7 +77,11 @@ def versions() -> Versions:
 
 def _version_number(text: str) -> int:
     if not text.isascii() or not text.isdigit() or int(text) > MAX_VERSION:
-        raise Problem(422, "invalid_version", f"A version is a whole number from 0 to {MAX_VERSION}.")
+        raise Problem(
+            422,
+            "invalid_version",
+            say("service.refusal.invalid_version.version_whole_number_from", max_version=str(MAX_VERSION)),
+        )
     return int(text)
 
 

@@ -15,6 +15,8 @@ import hmac
 import secrets
 from collections.abc import Sequence
 
+from engines.core import say
+
 from ..store.records import SeatRecord
 from .errors import InvalidToken, NotYourGame, NotYourSeat, SeatAmbiguous
 
@@ -64,13 +66,22 @@ def seats_of_player(seats: Sequence[SeatRecord], player_id: str) -> list[int]:
 def _seat_of_player(seats: Sequence[SeatRecord], credential: PlayerCredential) -> int:
     held = seats_of_player(seats, credential.player_id)
     if not held:
-        raise NotYourGame("This player holds no seat of this game.")
+        raise NotYourGame(say("service.refusal.player_not_seated.player_holds_seat_game"))
     if credential.seat is not None:
         if credential.seat not in held:
-            raise NotYourSeat(f"Seat {credential.seat} is not this player's; it holds {held}.", seats=held)
+            raise NotYourSeat(
+                say(
+                    "service.refusal.seat_not_yours.seat_player_s_holds",
+                    seat=str(credential.seat),
+                    held=str(held),
+                ),
+                seats=held,
+            )
         return credential.seat
     if len(held) > 1:
-        raise SeatAmbiguous(f"This player holds seats {held} of this game: name one with ?seat=.", seats=held)
+        raise SeatAmbiguous(
+            say("service.refusal.seat_ambiguous.player_holds_seats_game", held=str(held)), seats=held
+        )
     return held[0]
 
 
@@ -94,5 +105,5 @@ def seat_of(seats: Sequence[SeatRecord], token: str | None) -> int | None:
         if stored is not None and hmac.compare_digest(stored, wanted):
             found = seat["seat"]
     if found is None:
-        raise InvalidToken("That token belongs to no seat of this game.")
+        raise InvalidToken(say("service.refusal.invalid_token.token_belongs_seat_game"))
     return found

@@ -12,6 +12,8 @@ import binascii
 
 import orjson
 
+from engines.core import say
+
 from .errors import BadCursor
 
 
@@ -20,11 +22,17 @@ def write_cursor(number: float, key: str) -> str:
 
 
 def read_cursor(cursor: str, listing: str) -> tuple[float, str]:
-    """The (number, key) a cursor holds; ``listing`` names the listing in the refusal."""
+    """The (number, key) a cursor holds; ``listing`` names the listing in the refusal (the message
+    service.listing.<listing>: my_games, lobby, deliveries, leaderboard)."""
     try:
         number, key = orjson.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
         if not isinstance(key, str) or not isinstance(number, int | float) or isinstance(number, bool):
             raise ValueError(cursor)
         return float(number), key
     except (ValueError, TypeError, binascii.Error, orjson.JSONDecodeError):
-        raise BadCursor(f"That cursor was not written by {listing}; start from the first page.") from None
+        raise BadCursor(
+            say(
+                "service.refusal.bad_cursor.cursor_was_written_start",
+                listing=say(f"service.listing.{listing}"),
+            )
+        ) from None

@@ -6,23 +6,28 @@ option). Neither knows HTTP: ``service.http.problems`` maps every class of both 
 one table each, and ``service.http.errors`` writes them out as problem+json. The mapping is
 looked up only when an error is raised, so it costs the success path nothing.
 
-The sentences are the ones clients read (``detail``); ``extra`` holds the facts a client may act
-on (the game's current version), written beside them.
+The sentences are the ones clients read (``detail``): each a ``Message`` (``service.refusal.…``
+ids in engines/locales/<language>.po) that the HTTP layer renders in the reader's language;
+``extra`` holds the facts a client may act on (the game's current version), written beside them.
 """
 
 from __future__ import annotations
 
+from engines.core import Message, say
+
 
 class PlayError(Exception):
-    """A request the use cases refuse: a stable machine ``code`` and an English sentence."""
+    """A request the use cases refuse: a stable machine ``code`` and a message (``said``; its English
+    is ``message``)."""
 
     code = "refused"
     # Seconds after which the same request may be admitted, when waiting helps (else None).
     retry_after: int | None = None
 
-    def __init__(self, message: str, **extra: object) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | Message, **extra: object) -> None:
+        super().__init__(str(message))
+        self.said = message
+        self.message = str(message)
         self.extra = extra
 
 
@@ -32,22 +37,23 @@ class GameNotFound(PlayError):
     code = "game_not_found"
 
     def __init__(self, game_id: str) -> None:
-        super().__init__(f"No game {game_id!r} exists (or it has expired).")
+        super().__init__(say("service.refusal.game_not_found", game_id=repr(game_id)))
         self.game_id = game_id
 
 
 class ArchiveUnreachable(PlayError):
     """A game Redis has let go is asked for while PostgreSQL cannot be reached: it may well be in
-    the archive, so not a 404 (a client would give the game up), a 503 to retry."""
+    the archive, so not a 404 (a client would give the game up), a 503 to retry. Given a message
+    instead of a game's id, the archive was wanted for something else (the ratings)."""
 
     code = "archive_unavailable"
     retry_after = 5
 
-    def __init__(self, game_id: str) -> None:
-        super().__init__(
-            f"Game {game_id!r} is not live, and the archive that keeps ended games cannot be reached;"
-            " retry shortly."
-        )
+    def __init__(self, game_id: str | Message) -> None:
+        if isinstance(game_id, Message):
+            super().__init__(game_id)
+        else:
+            super().__init__(say("service.refusal.archive_unavailable", game_id=repr(game_id)))
 
 
 class MissingToken(PlayError):
@@ -68,7 +74,7 @@ class StaleVersion(PlayError):
 
     code = "stale_version"
 
-    def __init__(self, message: str, current_version: int | None) -> None:
+    def __init__(self, message: str | Message, current_version: int | None) -> None:
         super().__init__(message, current_version=current_version)
 
     @property
@@ -108,9 +114,7 @@ class TooManyBotGames(PlayError):
     retry_after = 30
 
     def __init__(self, cap: int) -> None:
-        super().__init__(
-            f"At most {cap} games of bots only may run at once per address; wait for one to end."
-        )
+        super().__init__(say("service.refusal.too_many_bot_games", cap=str(cap)))
         self.cap = cap
 
 
@@ -133,16 +137,8 @@ class SeedWithOpenSeats(PlayError):
 
     code = "seed_with_open_seats"
 
-    def __init__(
-        self,
-        message: str = (
-            "A game with open seats takes no seed: the engines are public, so a seed chosen by a "
-            "player predicts every hand its seats are dealt. Leave out `seed` and the server draws "
-            "one (the record shows it once the game is over); a seed is for games whose seats are "
-            "all filled at creation (tests, bots, puzzles)."
-        ),
-    ) -> None:
-        super().__init__(message)
+    def __init__(self, message: str | Message | None = None) -> None:
+        super().__init__(message or say("service.refusal.seed_with_open_seats"))
 
 
 class GameNotWaiting(PlayError):
@@ -201,7 +197,12 @@ class VersionNotFound(PlayError):
 
     def __init__(self, game_id: str, version: int, current_version: int) -> None:
         super().__init__(
-            f"Game {game_id!r} is at version {current_version}; it has no version {version} yet.",
+            say(
+                "service.refusal.version_not_found",
+                game_id=repr(game_id),
+                current=str(current_version),
+                version=str(version),
+            ),
             current_version=current_version,
         )
 
@@ -302,7 +303,4 @@ class TooManyLiveGames(PlayError):
     retry_after = 60
 
     def __init__(self, cap: int) -> None:
-        super().__init__(
-            f"A player holds at most {cap} live games (waiting or active); finish or leave one first.",
-            cap=cap,
-        )
+        super().__init__(say("service.refusal.too_many_live_games", cap=str(cap)), cap=cap)

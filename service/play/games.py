@@ -134,12 +134,10 @@ def _check_ratable(seats: list[SeatRecord]) -> None:
     unbound = [seat["seat"] for seat in seats if seat["kind"] != "bot" and "player" not in seat]
     if unbound:
         raise UnratableGame(
-            f"A rated game binds every human and open seat to a player; seats {unbound} are not "
-            '(your own: {"kind": "human", "player": "me"}; an invitation: '
-            '{"kind": "open", "player": "<id>"}).'
+            say("service.refusal.unratable_game.rated_game_binds_every", unbound=str(unbound))
         )
     if all(seat["kind"] == "bot" for seat in seats):
-        raise UnratableGame("A game of bots only is not rated: bind at least one seat to a player.")
+        raise UnratableGame(say("service.refusal.unratable_game.game_bots_only_rated"))
 
 
 def _status(state: State) -> str:
@@ -378,7 +376,12 @@ class Games:
                 plan = level_for(seat.get("bot"), seat.get("level"))
                 if seat.get("bot") not in (None, plan.bot):
                     raise LevelNotForBot(
-                        f"Level {plan.name!r} is played by the {plan.bot} bot, not {seat['bot']}."
+                        say(
+                            "service.refusal.level_not_for_bot",
+                            level=repr(plan.name),
+                            bot=plan.bot,
+                            asked=seat["bot"],
+                        )
                     )
                 entry["bot"], entry["level"] = plan.bot, plan.name
             else:
@@ -458,17 +461,21 @@ class Games:
             return wanted
         if kind == "human":
             if wanted != "me":
-                raise BadPlayerBinding('A human seat is bound to its creator only: "player": "me".')
+                raise BadPlayerBinding(say("service.refusal.bad_player_binding.human_seat_bound_creator"))
             if creator is None:
-                raise PlayerKeyRequired('A seat of "player": "me" needs the creator\'s player key.')
+                raise PlayerKeyRequired(say("service.refusal.player_key_required.seat_player_me_needs"))
             return creator
         if kind != "open" or wanted == "me":
             raise BadPlayerBinding(
-                'Only an open seat invites a player ("player": "<id>"); your own seat is '
-                '{"kind": "human", "player": "me"}.'
+                say(
+                    "service.refusal.bad_player_binding.only_open_seat_invites",
+                    mine='{"kind": "human", "player": "me"}',
+                )
             )
         if self.player_store is None or not self.player_store.exists(wanted):
-            raise BadPlayerBinding(f"No player {wanted!r} exists to invite.")
+            raise BadPlayerBinding(
+                say("service.refusal.bad_player_binding.player_exists_invite", wanted=repr(wanted))
+            )
         return wanted
 
     # ---- reading ---------------------------------------------------------------------
@@ -596,7 +603,7 @@ class Games:
     def record(self, game_id: str) -> GameRecord:
         stored, state = self._load(game_id)
         if stored.status != "finished":
-            raise GameNotOver("The record reveals every hidden card; it is given once the game is over.")
+            raise GameNotOver(say("service.refusal.game_not_over.record_reveals_every_hidden"))
         record = game_record(game_id, stored.meta, self.log(stored), game_result(stored.meta, state))
         record.update(rated_fields(self.repository, game_id, stored.meta, stored.status))  # type: ignore[typeddict-item]  # its keys are GameRecord's
         return record
@@ -629,9 +636,9 @@ class Games:
             if bot_seat is None:
                 seat = auth.seat_of(stored.meta["seats"], token)
                 if seat is None:
-                    raise MissingToken("Moves need a seat token: 'Authorization: Bearer <token>'.")
+                    raise MissingToken(say("service.refusal.missing_token.moves_need_seat_token"))
                 if stored.meta["seats"][seat]["kind"] != "human":
-                    raise SeatResigned("You resigned: a bot plays your seat now.")
+                    raise SeatResigned(say("service.refusal.seat_resigned.you_resigned_bot_plays"))
             else:
                 seat = bot_seat
             idem = fingerprint = None
@@ -641,22 +648,28 @@ class Games:
                 earlier = self.store.idempotent_reply(game_id, idem)
                 if earlier is not None:
                     if earlier["fingerprint"] != fingerprint:
-                        raise IdempotencyKeyReused("This Idempotency-Key was used for a different request.")
+                        raise IdempotencyKeyReused(
+                            say("service.refusal.idempotency_key_reused.idempotency_key_was_used")
+                        )
                     # The reply kept with the key when its first request committed.
                     return cast(AppliedMove, {**earlier["reply"], "replayed": True})
             if stored.status != "active":
                 if stored.status == "finished":  # by the rules, or at once by a resignation
                     raise GameOver("game_over", "The game is over; no more moves are accepted.")
                 raise GameNotActive(
-                    "The game is waiting for players to join."
+                    say("service.refusal.game_not_active.game_waiting_players_join")
                     if stored.status == "waiting"
-                    else "The game was aborted."
+                    else say("service.refusal.game_not_active.game_was_aborted")
                     if stored.status == "aborted"
-                    else "The game expired: it was left idle too long."
+                    else say("service.refusal.game_not_active.game_expired_was_left")
                 )
             if version is not None and version != stored.version:
                 raise StaleVersion(
-                    f"The game is at version {stored.version}, not {version}; fetch it and choose again.",
+                    say(
+                        "service.refusal.stale_version.game_version_fetch_choose",
+                        current=str(stored.version),
+                        version=str(version),
+                    ),
                     current_version=stored.version,
                 )
             try:
@@ -731,7 +744,7 @@ class Games:
                     continue  # the kept state was behind: read the game, whose version answers
                 if version is not None:
                     raise StaleVersion(
-                        "Another move landed first; fetch the game and choose again.",
+                        say("service.refusal.stale_version.another_move_landed_first"),
                         current_version=moved.current,
                     ) from None
                 continue
@@ -745,7 +758,7 @@ class Games:
             if self.recent.capacity > 0:
                 reply = self._keep(game_id, new_version, status, stored.meta, state, reply, deadlines)
             return reply
-        raise TooMuchContention("The game changed too often to apply this move; try again.")
+        raise TooMuchContention(say("service.refusal.too_much_contention.game_changed_too_often"))
 
     def _keep(
         self,

@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 from engines import registry
+from engines.core import say
 from engines.core.messages import ENGLISH
 
 from ..store.players import PlayerStore
@@ -103,7 +104,7 @@ class Players:
         digest = auth.token_hash(key)
         player_id = self.store.player_of(digest)
         if player_id is None:
-            raise InvalidPlayerKey("That player key names no player (rotated, deleted, or never issued).")
+            raise InvalidPlayerKey(say("service.refusal.invalid_player_key.player_key_names_player"))
         return auth.PlayerCredential(player_id, seat, digest)
 
     def still_current(self, credential: auth.PlayerCredential) -> bool:
@@ -118,7 +119,7 @@ class Players:
     def player_of(token: str | None) -> str:
         """The player of a request's credential; PlayerKeyRequired for a seat token or none."""
         if not isinstance(token, auth.PlayerCredential):
-            raise PlayerKeyRequired("This asks for a player key: 'Authorization: Bearer sk_player_...'.")
+            raise PlayerKeyRequired(say("service.refusal.player_key_required.asks_player_key_authorization"))
         return token.player_id
 
     def rotate(self, token: str | None) -> dict[str, str]:
@@ -129,7 +130,7 @@ class Players:
         assert isinstance(token, auth.PlayerCredential)  # player_of said so
         key = auth.new_player_key()
         if token.key_hash is None or not self.store.rotate(player_id, auth.token_hash(key), token.key_hash):
-            raise InvalidPlayerKey("That player key names no player (rotated, deleted, or never issued).")
+            raise InvalidPlayerKey(say("service.refusal.invalid_player_key.player_key_names_player"))
         return {"id": player_id, "key": key}
 
     def delete(self, token: str | None) -> None:
@@ -142,7 +143,7 @@ class Players:
         player_id = self.player_of(token)
         self._detach_all(player_id)
         if not self.store.delete(player_id):
-            raise InvalidPlayerKey("That player no longer exists.")
+            raise InvalidPlayerKey(say("service.refusal.invalid_player_key.player_longer_exists"))
         if self.repository is None or self.repository.forget_player(player_id):
             self.store.forgotten(player_id)
 
@@ -156,12 +157,12 @@ class Players:
         notices speak the player's stored language, else ``language`` (the request's)."""
         player_id = self.player_of(token)
         notify = self._notify()
-        wanted = check_events(events, PLAYER_NOTICES, "A player's webhook")
+        wanted = check_events(events, PLAYER_NOTICES, "player_webhook")
         check_url(url, allow_http=notify.allow_http, allow_private=notify.allow_private)
         spoken = self.store.language(player_id) or language
         webhook = {"url": url, "events": wanted, "secret": new_secret(), "language": spoken}
         if not self.store.set_webhook(player_id, webhook):
-            raise InvalidPlayerKey("That player no longer exists.")
+            raise InvalidPlayerKey(say("service.refusal.invalid_player_key.player_longer_exists"))
         self._attach_everywhere(player_id, webhook)
         return {"url": url, "events": wanted, "webhook_secret": webhook["secret"]}
 
@@ -175,7 +176,7 @@ class Players:
         """What the player has set: its language (None: each request's own)."""
         player_id = self.player_of(token)
         if not self.store.exists(player_id):
-            raise InvalidPlayerKey("That player no longer exists.")
+            raise InvalidPlayerKey(say("service.refusal.invalid_player_key.player_longer_exists"))
         return {"id": player_id, "language": self.store.language(player_id)}
 
     def put_settings(self, token: str | None, language: str) -> dict[str, Any]:
@@ -183,7 +184,7 @@ class Players:
         every game of its (the endpoint is attached again, its secret kept)."""
         player_id = self.player_of(token)
         if not self.store.set_language(player_id, language):
-            raise InvalidPlayerKey("That player no longer exists.")
+            raise InvalidPlayerKey(say("service.refusal.invalid_player_key.player_longer_exists"))
         webhook = self.store.webhooks([player_id])[0]
         if webhook is not None and self.webhooks is not None:
             webhook = {**webhook, "language": language}
@@ -196,7 +197,7 @@ class Players:
         player_id = self.player_of(token)
         webhook = self.store.webhooks([player_id])[0]
         if webhook is None:
-            raise WebhookNotFound("This player has no webhook (PUT /players/me/webhook).")
+            raise WebhookNotFound(say("service.refusal.webhook_not_found.player_has_webhook_put"))
         endpoint = player_endpoint_id(player_id)
         found = []
         for game_id, _ in self._held_games(player_id, LIVE + ("finished", "aborted")):
@@ -224,7 +225,7 @@ class Players:
     def delete_webhook(self, token: str | None) -> None:
         player_id = self.player_of(token)
         if not self.store.set_webhook(player_id, None):
-            raise WebhookNotFound("This player has no webhook.")
+            raise WebhookNotFound(say("service.refusal.webhook_not_found.player_has_webhook"))
         self._detach_all(player_id)
 
     def attach(
@@ -261,7 +262,7 @@ class Players:
 
     def _notify(self) -> Webhooks:
         if self.webhooks is None:  # pragma: no cover - the app always gives one
-            raise WebhookNotFound("Webhooks are not served here.")
+            raise WebhookNotFound(say("service.refusal.webhook_not_found.webhooks_are_served_here"))
         return self.webhooks
 
     def _live_games(self, player_id: str) -> list[tuple[str, dict[str, Any]]]:
@@ -459,8 +460,8 @@ def _write_position(position: tuple[int, float, str]) -> str:
 
 
 def _read_position(cursor: str) -> tuple[int, float, str]:
-    number, key = read_cursor(cursor, "my games")
+    number, key = read_cursor(cursor, "my_games")
     tier, _, game_id = key.partition(":")
     if not tier.isdigit() or not game_id:
-        raise BadCursor("That cursor was not written by my games; start from the first page.")
+        raise BadCursor(say("service.refusal.bad_cursor.cursor_was_written_my"))
     return int(tier), number, game_id

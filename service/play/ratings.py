@@ -13,6 +13,7 @@ from typing import Any
 
 from engines import registry
 from engines.bots import LEVELS
+from engines.core import say
 
 from ..archive.archive import ArchiveUnavailable
 from ..archive.ratings import BOT_PREFIX, Rating, RatingReads
@@ -54,25 +55,35 @@ class Ratings:
     def player(self, player_id: str) -> dict[str, Any]:
         """``{"id", "ratings": {title: ...}}``: public, nothing else of the player."""
         if _RATED_ID.fullmatch(player_id) is None:
-            raise RatedPlayerNotFound(f"No player or bot level {player_id!r}.")
+            raise RatedPlayerNotFound(
+                say("service.refusal.player_not_found.player_bot_level", player_id=repr(player_id))
+            )
         try:
             reads = self._reads()
             ratings = {} if reads is None else reads.player(player_id)
         except ArchiveUnavailable:
-            raise ArchiveUnreachable("The ratings' archive cannot be reached; try again shortly.") from None
+            raise ArchiveUnreachable(
+                say("service.refusal.archive_unavailable.ratings_archive_cannot_reached")
+            ) from None
         if not ratings and not player_id.startswith(BOT_PREFIX) and not self.player_store.exists(player_id):
-            raise RatedPlayerNotFound(f"No player {player_id!r}.")
+            raise RatedPlayerNotFound(
+                say("service.refusal.player_not_found.player", player_id=repr(player_id))
+            )
         return {"id": player_id, "ratings": {title: shown_rating(r) for title, r in ratings.items()}}
 
     def leaderboard(self, title: str, cursor: str | None, limit: int) -> dict[str, Any]:
         if title not in registry.GAMES:
-            raise TitleNotFound(f"No title {title!r} (see GET /catalog).")
-        after = None if cursor is None else read_cursor(cursor, "this leaderboard")
+            raise TitleNotFound(
+                say("service.refusal.title_not_found.title_see_get_catalog", title=repr(title))
+            )
+        after = None if cursor is None else read_cursor(cursor, "leaderboard")
         try:
             reads = self._reads()
             entries = [] if reads is None else reads.board(title, after, limit + 1)
         except ArchiveUnavailable:
-            raise ArchiveUnreachable("The ratings' archive cannot be reached; try again shortly.") from None
+            raise ArchiveUnreachable(
+                say("service.refusal.archive_unavailable.ratings_archive_cannot_reached")
+            ) from None
         page, more = entries[:limit], len(entries) > limit
         return {
             "title": title,

@@ -16,6 +16,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from engines import registry
+from engines.core import Message, say
 
 from ..store.games import GameMissing, GameMovedOn, PlayerOverCap, StoredGame, new_game_id
 from ..store.lobby import LobbyIndex
@@ -71,7 +72,7 @@ class Seats:
         self.webhooks = webhooks  # a rematch keeps its game's endpoints
 
     # ---- the commit of a seat change -------------------------------------------------------
-    def _read_as_seat(self, game_id: str, token: str | None, refusal: str) -> tuple[StoredGame, int]:
+    def _read_as_seat(self, game_id: str, token: str | None, refusal: Message) -> tuple[StoredGame, int]:
         """The game and the caller's seat; ``refusal`` says why a seat token is needed."""
         stored = self.games.read(game_id)
         seat = auth.seat_of(stored.meta["seats"], token)
@@ -169,9 +170,11 @@ class Seats:
                     continue
             if stored.status != "waiting":
                 raise GameNotWaiting(
-                    "The game has started: its seats are all taken."
+                    say("service.refusal.game_not_waiting.game_has_started_seats")
                     if stored.status == "active"
-                    else f"The game is {stored.status}: no seat can be joined."
+                    else say(
+                        "service.refusal.game_not_waiting.game_seat_can_joined", status=str(stored.status)
+                    )
                 )
             seats = stored.meta["seats"]
             if seat is None:
@@ -181,18 +184,20 @@ class Seats:
                     if s["kind"] == "open" and "reserved_for" not in s and s.get("player", player) == player
                 ]
                 if not free:
-                    raise SeatTaken("Every open seat is reserved for a player of the last game, or invited.")
+                    raise SeatTaken(say("service.refusal.seat_taken.every_open_seat_reserved"))
                 # An invitation to the joining player first: it is the seat meant for it.
                 chosen = min(free, key=lambda s: (seats[s].get("player") is None, s))
             elif not 0 <= seat < len(seats):
-                raise NoSuchSeat(f"The game has seats 0 to {len(seats) - 1}; there is no seat {seat}.")
+                raise NoSuchSeat(
+                    say("service.refusal.no_such_seat", last=str(len(seats) - 1), seat=str(seat))
+                )
             elif seats[seat]["kind"] != "open":
-                raise SeatTaken(f"Seat {seat} is no longer open; join another one, or leave out `seat`.")
+                raise SeatTaken(say("service.refusal.seat_taken.seat_longer_open_join", seat=str(seat)))
             elif seats[seat].get("reserved_for", holder) != holder:
-                raise SeatTaken(f"Seat {seat} is reserved for its player of the last game.")
+                raise SeatTaken(say("service.refusal.seat_taken.seat_reserved_player_last", seat=str(seat)))
             elif seats[seat].get("player", player) != player:
                 raise SeatInvited(
-                    f"Seat {seat} is an invitation to another player: only that player may take it."
+                    say("service.refusal.seat_invited.seat_invitation_another_player", seat=str(seat))
                 )
             else:
                 chosen = seat
@@ -240,7 +245,7 @@ class Seats:
             if started and state is not None:
                 self.games._wake_bots(game_id, version, meta, state)
             return {"id": game_id, "seat": chosen, "token": token, "status": status, "version": version}
-        raise TooMuchContention("The game's seats changed too often to join it; try again.")
+        raise TooMuchContention(say("service.refusal.too_much_contention.game_s_seats_changed"))
 
     def _issue_again(self, stored: StoredGame, seat: int) -> dict[str, Any]:
         """A new token for a rematch's seat whose player asks again (the old one stops working)."""
@@ -255,11 +260,9 @@ class Seats:
     def rematch(self, game_id: str, token: str | None) -> dict[str, Any]:
         """The one rematch of a finished game: same title, options, clock and bots, a new seed;
         each human seat reserved for its player, who takes it by asking (again: a new token)."""
-        stored, seat = self._read_as_seat(
-            game_id, token, "A rematch is asked with a seat token of the finished game."
-        )
+        stored, seat = self._read_as_seat(game_id, token, say("service.refusal.missing_token.rematch"))
         if stored.status != "finished":
-            raise GameNotOver("A rematch is offered once the game is over.")
+            raise GameNotOver(say("service.refusal.game_not_over.rematch_offered_once_game"))
         old = stored.meta
         game = registry.get(old["title"])
         seats: list[SeatRecord] = []
@@ -329,11 +332,9 @@ class Seats:
     def leave(self, game_id: str, token: str | None) -> dict[str, Any]:
         """Give a seat back before the start: it is open again, and its token stops working."""
         for _ in range(_ATTEMPTS):
-            stored, seat = self._read_as_seat(
-                game_id, token, "Leaving needs the seat's token: 'Authorization: Bearer <token>'."
-            )
+            stored, seat = self._read_as_seat(game_id, token, say("service.refusal.missing_token.leave"))
             if stored.status != "waiting":
-                raise GameNotWaiting("The game has started: resign instead of leaving.")
+                raise GameNotWaiting(say("service.refusal.game_not_waiting.game_has_started_resign"))
             meta = copy.deepcopy(stored.meta)
             given_back = meta["seats"][seat]
             invited = given_back.get("invited")
@@ -351,7 +352,7 @@ class Seats:
             if player is not None and not any(s.get("player") == player for s in meta["seats"]):
                 self._unsubscribe(game_id, player)
             return {"id": game_id, "seat": seat, "status": "waiting", "version": version}
-        raise TooMuchContention("The game's seats changed too often to leave it; try again.")
+        raise TooMuchContention(say("service.refusal.too_much_contention.game_s_seats_changed_2"))
 
     def _unsubscribe(self, game_id: str, player_id: str) -> None:
         """A player who left its last seat of a game hears no more of it: its endpoint goes from
@@ -368,14 +369,12 @@ class Seats:
         (the game's ``stand_in`` level) plays the seat to the end, ranked last among those who
         stayed; once no human seat is left unresigned, the bots play it out at their fastest."""
         for _ in range(_ATTEMPTS):
-            stored, seat = self._read_as_seat(
-                game_id, token, "Resigning needs the seat's token: 'Authorization: Bearer <token>'."
-            )
+            stored, seat = self._read_as_seat(game_id, token, say("service.refusal.missing_token.resign"))
             try:
                 return self.resign_seat(stored, seat)
             except GameMovedOn:
                 continue
-        raise TooMuchContention("The game changed too often to resign; try again.")
+        raise TooMuchContention(say("service.refusal.too_much_contention.game_changed_too_often_2"))
 
     def resign_seat(
         self, stored: StoredGame, seat: int, leading_events: list[dict[str, Any]] | None = None
@@ -384,12 +383,14 @@ class Seats:
         if it moved on). ``leading_events`` come first in the entry (a timeout's)."""
         game_id = stored.id
         if stored.meta["seats"][seat]["kind"] != "human":
-            raise SeatResigned("You have already resigned: a bot plays your seat now.")
+            raise SeatResigned(say("service.refusal.seat_resigned.you_have_already_resigned"))
         if stored.status != "active":
             raise GameNotActive(
-                "The game has not started: leave it instead."
+                say("service.refusal.game_not_active.game_has_started_leave")
                 if stored.status == "waiting"
-                else f"The game is {stored.status}: there is nothing to resign."
+                else say(
+                    "service.refusal.game_not_active.game_there_nothing_resign", status=str(stored.status)
+                )
             )
         meta = copy.deepcopy(stored.meta)
         order = 1 + len(resigned_order(meta))
@@ -435,20 +436,18 @@ class Seats:
     def abort(self, game_id: str, token: str | None) -> dict[str, Any]:
         """End the game with no result: while it waits, or while a human seat has not moved yet."""
         for _ in range(_ATTEMPTS):
-            stored, seat = self._read_as_seat(
-                game_id, token, "Aborting needs a seat's token: 'Authorization: Bearer <token>'."
-            )
+            stored, seat = self._read_as_seat(game_id, token, say("service.refusal.missing_token.abort"))
             if stored.meta["seats"][seat]["kind"] != "human":
-                raise SeatResigned("You resigned: the game is no longer yours to abort.")
+                raise SeatResigned(say("service.refusal.seat_resigned.you_resigned_game_longer"))
             if stored.status == "active":
                 moved = {e["seat"] for e in self.games.store.log(game_id) if "move" in e}
                 humans = {s["seat"] for s in stored.meta["seats"] if s["kind"] == "human"}
                 if humans <= moved:
-                    raise AbortRefused(
-                        "Every player has moved: the game can no longer be aborted; resign instead."
-                    )
+                    raise AbortRefused(say("service.refusal.abort_refused.every_player_has_moved"))
             elif stored.status != "waiting":
-                raise AbortRefused(f"The game is {stored.status}: it can no longer be aborted.")
+                raise AbortRefused(
+                    say("service.refusal.abort_refused.game_can_longer_aborted", status=str(stored.status))
+                )
             try:
                 version = self._commit(
                     stored,
@@ -461,7 +460,7 @@ class Seats:
             except GameMovedOn:
                 continue
             return {"id": game_id, "status": "aborted", "version": version}
-        raise TooMuchContention("The game changed too often to abort it; try again.")
+        raise TooMuchContention(say("service.refusal.too_much_contention.game_changed_too_often_3"))
 
     # ---- idle games ---------------------------------------------------------------------------
     def idle_until(self, stored: StoredGame) -> float:
@@ -506,7 +505,7 @@ class Seats:
     ) -> dict[str, Any]:
         """Listed games waiting for players, newest first; ``next`` is the cursor of the next page."""
         limit = max(1, min(limit, LOBBY_PAGE_MAX))
-        before, after_id = read_cursor(cursor, "this lobby") if cursor else (None, None)
+        before, after_id = read_cursor(cursor, "lobby") if cursor else (None, None)
         found: list[dict[str, Any]] = []
         last: tuple[float, str] | None = None
         more = True

@@ -24,6 +24,7 @@ from typing import Any
 import orjson
 
 from engines import registry
+from engines.core import say
 
 from ..archive.archive import ArchiveUnavailable
 from ..archive.ratings import INITIAL, RatingReads
@@ -46,10 +47,10 @@ def _seek_id(title: str) -> str:
 
 def _title_of(seek_id: str) -> str:
     if not seek_id.startswith(_SEEK_ID_PREFIX) or "-" not in seek_id[len(_SEEK_ID_PREFIX) :]:
-        raise SeekNotFound(f"No seek {seek_id!r}.")
+        raise SeekNotFound(say("service.refusal.seek_not_found.seek", seek_id=repr(seek_id)))
     title = seek_id[len(_SEEK_ID_PREFIX) :].rsplit("-", 1)[0]
     if title not in registry.GAMES:
-        raise SeekNotFound(f"No seek {seek_id!r}.")
+        raise SeekNotFound(say("service.refusal.seek_not_found.seek", seek_id=repr(seek_id)))
     return title
 
 
@@ -99,7 +100,9 @@ class Seeks:
         try:
             rating = RatingReads(self.repository.archive).player(player_id).get(title, INITIAL)
         except ArchiveUnavailable:
-            raise ArchiveUnreachable("The ratings' archive cannot be reached; seek again shortly.") from None
+            raise ArchiveUnreachable(
+                say("service.refusal.archive_unavailable.ratings_archive_cannot_reached_2")
+            ) from None
         return rating.conservative
 
     def seek(self, player_id: str, body: dict[str, Any], now: float | None = None) -> dict[str, Any]:
@@ -109,7 +112,7 @@ class Seeks:
         options = game.normalize_options(seats, body.get("options") or {})
         low, high = body.get("rating_window") or OPEN_WINDOW
         if low > high:
-            raise PlayError("The rating window is [low, high] with low at most high.")
+            raise PlayError(say("service.refusal.refused.rating_window_low_high"))
         spec = {
             "title": game.id,
             "seats": seats,
@@ -134,7 +137,10 @@ class Seeks:
         others = self.store.seek(game.id, kind, seek, at, self.per_player, seats - 1)
         if others is None:
             raise TooManySeeks(
-                f"A player holds {self.per_player} waiting seeks per title at most; cancel one first.",
+                say(
+                    "service.refusal.too_many_seeks.player_holds_waiting_seeks",
+                    per_player=str(self.per_player),
+                ),
             )
         if others:
             self._start(game.id, kind, spec, [seek_id, *others])
@@ -164,7 +170,7 @@ class Seeks:
         title = _title_of(seek_id)
         [seek] = self.store.read(title, [seek_id])
         if seek is None or seek["player"] != player_id:
-            raise SeekNotFound(f"No seek {seek_id!r} of yours.")
+            raise SeekNotFound(say("service.refusal.seek_not_found.seek_yours", seek_id=repr(seek_id)))
         return shown_seek(seek, time.time() if now is None else now)
 
     def mine(self, player_id: str) -> dict[str, Any]:
@@ -180,9 +186,11 @@ class Seeks:
         title = _title_of(seek_id)
         [seek] = self.store.read(title, [seek_id])
         if seek is None or seek["player"] != player_id:
-            raise SeekNotFound(f"No seek {seek_id!r} of yours.")
+            raise SeekNotFound(say("service.refusal.seek_not_found.seek_yours", seek_id=repr(seek_id)))
         outcome = self.store.cancel(title, seek["kind"], seek_id, player_id, time.time())
         if outcome == "missing":
-            raise SeekNotFound(f"No seek {seek_id!r} of yours.")
+            raise SeekNotFound(say("service.refusal.seek_not_found.seek_yours", seek_id=repr(seek_id)))
         if outcome != "done":
-            raise SeekNotWaiting(f"The seek is {outcome}: only a waiting seek is cancelled.")
+            raise SeekNotWaiting(
+                say("service.refusal.seek_not_waiting.seek_only_waiting_seek", outcome=str(outcome))
+            )

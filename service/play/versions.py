@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from engines.core import State
+from engines.core import State, say
 
 from ..archive.records import SNAPSHOT_EVERY
 from ..store.logform import is_whole, made_whole
@@ -260,12 +260,10 @@ class Versions:
         if public_seat_view:
             assert seat is not None
             if stored.status != "finished":  # an aborted game's record is not public either
-                raise SeatViewWhileRunning(
-                    "A seat's view is public once the game is over; until then send that seat's token."
-                )
+                raise SeatViewWhileRunning(say("service.refusal.seat_view_while_running.seat_s_view_public"))
             if not 0 <= seat < len(meta["seats"]):
                 raise NoSuchSeat(
-                    f"The game has seats 0 to {len(meta['seats']) - 1}; there is no seat {seat}."
+                    say("service.refusal.no_such_seat", last=str(len(meta["seats"]) - 1), seat=str(seat))
                 )
             reader: int | None = seat
         else:

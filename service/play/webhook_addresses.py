@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from ipaddress import IPv4Address, IPv6Address, IPv6Network, ip_address
 
+from engines.core import Message, say
+
 _LOW32 = 0xFFFFFFFF
 IPV4_MAPPED = IPv6Network("::ffff:0:0/96")
 NAT64 = IPv6Network("64:ff9b::/96")
@@ -40,11 +42,12 @@ NAT64_LOCAL = IPv6Network("64:ff9b:1::/48")
 # Judged by the IPv4 inside alone: the same destination, reached another way.
 TRANSLATED = (IPV4_MAPPED, NAT64)
 # Refused whatever they embed (the docstring says why).
+# Each named by the message service.address_form.<name>.
 REFUSED_FORMS = (
-    (SIXTOFOUR, "a 6to4 address (2002::/16, deprecated by RFC 7526)"),
-    (TEREDO, "a Teredo address (2001::/32)"),
-    (IPV4_COMPATIBLE, "an IPv4-compatible address (::/96, deprecated by RFC 4291)"),
-    (NAT64_LOCAL, "a local-use NAT64 address (64:ff9b:1::/48, RFC 8215)"),
+    (SIXTOFOUR, "6to4"),
+    (TEREDO, "teredo"),
+    (IPV4_COMPATIBLE, "ipv4_compatible"),
+    (NAT64_LOCAL, "nat64_local"),
 )
 
 
@@ -76,22 +79,28 @@ def _not_public(ip: IPv4Address | IPv6Address) -> str | None:
     return None
 
 
-def refusal(address: str) -> str | None:
+def refusal(address: str) -> Message | None:
     """Why a webhook may not go to ``address`` (a phrase for the refusal), or None if it may."""
     ip = ip_address(address.split("%", 1)[0])  # a zone (fe80::1%eth0) says nothing of the address
     if isinstance(ip, IPv4Address):
-        kind = _not_public(ip)
-        return None if kind is None else f"not a public address ({kind})"
+        return _not_public_said(_not_public(ip))
     if ip.is_loopback or ip.is_unspecified:  # ::1 and ::, of ::/96 but not IPv4-compatible
-        return f"not a public address ({_not_public(ip)})"
+        return _not_public_said(_not_public(ip))
     for inner in embedded_ipv4(ip):
         kind = _not_public(inner)
         if kind is not None:
-            return f"which embeds {inner}, not a public address ({kind})"
+            return say("service.address.embeds", inner=str(inner), kind=_kind(kind))
     for network, form in REFUSED_FORMS:
         if ip in network:
-            return f"{form}, refused whatever it embeds"
+            return say("service.address.refused_form", form=say(f"service.address_form.{form}"))
     if any(ip in network for network in TRANSLATED):
         return None  # its IPv4 is public (above); the IPv6 tables would say "reserved"
-    kind = _not_public(ip)
-    return None if kind is None else f"not a public address ({kind})"
+    return _not_public_said(_not_public(ip))
+
+
+def _kind(kind: str) -> Message:
+    return say(f"service.address_kind.{kind.replace('-', '_').replace(' ', '_')}")
+
+
+def _not_public_said(kind: str | None) -> Message | None:
+    return None if kind is None else say("service.address.not_public", kind=_kind(kind))

@@ -142,8 +142,11 @@ def dns_name(host: str) -> str:
     bare = name.removesuffix(".")  # a trailing dot: the name is absolute
     if not bare or len(bare) > MAX_NAME_LENGTH or not all(map(_LABEL.fullmatch, bare.split("."))):
         raise WebhookRefused(
-            f"The webhook host {host!r} is not a DNS name: labels of 1 to 63 letters, digits or "
-            f"hyphens, separated by dots, {MAX_NAME_LENGTH} characters at most."
+            say(
+                "service.refusal.webhook_url_refused.webhook_host_dns_name",
+                host=repr(host),
+                max_name_length=str(MAX_NAME_LENGTH),
+            )
         )
     return name
 
@@ -169,30 +172,44 @@ def check_url(
 ) -> Target:
     """The URL's target if it may receive notices; raises ``WebhookRefused`` with the reason."""
     if not isinstance(url, str) or not 0 < len(url) <= MAX_URL_LENGTH:
-        raise WebhookRefused(f"A webhook URL is a string of 1 to {MAX_URL_LENGTH} characters.")
+        raise WebhookRefused(
+            say(
+                "service.refusal.webhook_url_refused.webhook_url_string_characters",
+                max_url_length=str(MAX_URL_LENGTH),
+            )
+        )
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError:
-        raise WebhookRefused("The webhook URL cannot be read.") from None
+        raise WebhookRefused(say("service.refusal.webhook_url_refused.webhook_url_cannot_read")) from None
     schemes = ("https", "http") if allow_http else ("https",)
     if parts.scheme not in schemes:
         raise WebhookRefused(
-            "A webhook URL must use https"
-            + ("." if allow_http else " (SKYLINE_WEBHOOK_ALLOW_HTTP lets an operator allow http).")
+            say("service.refusal.webhook_url_refused.https_or_http")
+            if allow_http
+            else say("service.refusal.webhook_url_refused.https_only")
         )
     if not parts.hostname:
-        raise WebhookRefused("The webhook URL names no host.")
+        raise WebhookRefused(say("service.refusal.webhook_url_refused.webhook_url_names_host"))
     if parts.username or parts.password:
-        raise WebhookRefused("A webhook URL carries no user name or password.")
+        raise WebhookRefused(say("service.refusal.webhook_url_refused.webhook_url_carries_user"))
     port = port or (443 if parts.scheme == "https" else 80)
     name = dns_name(parts.hostname)
     try:
         addresses = list(resolver(name, port))
     except (OSError, UnicodeError, ValueError):
-        raise WebhookRefused(f"The webhook host {parts.hostname!r} does not resolve.") from None
+        raise WebhookRefused(
+            say(
+                "service.refusal.webhook_url_refused.webhook_host_does_resolve", hostname=repr(parts.hostname)
+            )
+        ) from None
     if not addresses:
-        raise WebhookRefused(f"The webhook host {parts.hostname!r} does not resolve.")
+        raise WebhookRefused(
+            say(
+                "service.refusal.webhook_url_refused.webhook_host_does_resolve", hostname=repr(parts.hostname)
+            )
+        )
     if not allow_private:
         # Every address: a name with one public and one private address is refused, since the
         # connection could go to either.
@@ -200,26 +217,35 @@ def check_url(
             why = refusal(address)
             if why is not None:
                 raise WebhookRefused(
-                    f"The webhook host {parts.hostname!r} resolves to {address}, {why}: webhooks go to "
-                    "public addresses only (SKYLINE_WEBHOOK_ALLOW_PRIVATE lets an operator allow others)."
+                    say(
+                        "service.refusal.webhook_url_refused.webhook_host_resolves_webhooks",
+                        hostname=repr(parts.hostname),
+                        address=str(address),
+                        why=why,
+                    )
                 )
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     # The connection goes to this checked address, never to a second lookup of the name.
     return Target(url, parts.scheme, name, port, path, addresses[0])
 
 
-def check_events(events: Any, allowed: tuple[str, ...] = NOTICE_TYPES, who: str = "A webhook") -> list[str]:
-    """The events asked for, each once (all of ``allowed`` when None); refused if one is not allowed."""
+def check_events(events: Any, allowed: tuple[str, ...] = NOTICE_TYPES, who: str = "webhook") -> list[str]:
+    """The events asked for, each once (all of ``allowed`` when None); refused if one is not allowed.
+    ``who`` names the webhook in the refusal: webhook, seat_webhook or player_webhook."""
     if events is None:
         return list(allowed)
     if not isinstance(events, list) or not events or not all(isinstance(e, str) for e in events):
-        raise WebhookEventsRefused(f"Webhook events are a non-empty list of: {', '.join(allowed)}.")
+        raise WebhookEventsRefused(
+            say("service.refusal.webhook_events_refused.not_a_list", allowed=", ".join(allowed))
+        )
     asked = list(dict.fromkeys(events))
     unheard = [e for e in asked if e not in allowed]
     if unheard:
-        others = "" if allowed == NOTICE_TYPES else " The game's webhooks (at its creation) hear of all."
+        heard = {"allowed": ", ".join(allowed), "unheard": ", ".join(unheard)}
         raise WebhookEventsRefused(
-            f"{who} hears of {', '.join(allowed)} only, not of {', '.join(unheard)}.{others}"
+            say(f"service.refusal.webhook_events_refused.{who}", **heard)
+            if allowed == NOTICE_TYPES
+            else say(f"service.refusal.webhook_events_refused.{who}_not_all", **heard)
         )
     return asked
 
@@ -318,7 +344,7 @@ class Webhooks:
         if seat is None:
             wanted = check_events(events)
         else:
-            wanted = check_events(events, SEAT_NOTICES, "A seat's webhook")
+            wanted = check_events(events, SEAT_NOTICES, "seat_webhook")
         check_url(url, allow_http=self.allow_http, allow_private=self.allow_private)
         return {
             "id": endpoint_id,
@@ -336,7 +362,12 @@ class Webhooks:
         """The creation's endpoints, checked before the game exists, and their one secret; their
         notices speak the creation request's language."""
         if len(requested) > MAX_ENDPOINTS:
-            raise WebhookRefused(f"A game has at most {MAX_ENDPOINTS} webhooks at creation.")
+            raise WebhookRefused(
+                say(
+                    "service.refusal.webhook_url_refused.game_has_most_webhooks",
+                    max_endpoints=str(MAX_ENDPOINTS),
+                )
+            )
         secret = new_secret()
         endpoints = [
             self._endpoint(hook.get("url"), hook.get("events"), f"g{index}", secret, None, language)
@@ -382,12 +413,14 @@ class Webhooks:
         stored = self.games.read(game_id)
         seat = self._seat(stored, token)
         if not self.store.remove_endpoint(game_id, f"s{seat}"):
-            raise WebhookNotFound(f"Seat {seat} has no webhook on this game.")
+            raise WebhookNotFound(
+                say("service.refusal.webhook_not_found.seat_has_webhook_game", seat=str(seat))
+            )
 
     @staticmethod
     def _seat(stored: Any, token: str | None) -> int:
         if token is None or stored is None:
-            raise MissingToken("A seat's webhook needs its token: 'Authorization: Bearer <token>'.")
+            raise MissingToken(say("service.refusal.missing_token.seat_s_webhook_needs"))
         seat = seat_of(stored.meta["seats"], token)
         assert seat is not None
         return seat
@@ -400,10 +433,7 @@ class Webhooks:
         cursor of the page after (older deliveries), null on the last."""
         stored = self.games.read(game_id)
         if token is None:
-            raise MissingToken(
-                "Deliveries are listed for a seat token or the game's webhook_secret: "
-                "'Authorization: Bearer <token or secret>'."
-            )
+            raise MissingToken(say("service.refusal.missing_token.deliveries_are_listed_seat"))
         endpoints, _, _ = self.store.read(game_id)
         if token.startswith(SECRET_PREFIX):
             mine = {
@@ -412,14 +442,20 @@ class Webhooks:
                 if e["seat"] is None and hmac.compare_digest(e["secret"], token)
             }
             if not mine:
-                raise InvalidToken("That secret belongs to no webhook of this game.")
+                raise InvalidToken(say("service.refusal.invalid_token.secret_belongs_webhook_game"))
         else:
             seat = self._seat(stored, token)
             # A seat's deliveries are those of its webhook: none registered (or deleted), none to list.
             if f"s{seat}" not in endpoints:
-                raise WebhookNotFound(f"Seat {seat} has no webhook on this game (PUT /games/{{id}}/webhook).")
+                raise WebhookNotFound(
+                    say(
+                        "service.refusal.webhook_not_found.seat_has_webhook_game_2",
+                        seat=str(seat),
+                        route="PUT /games/{id}/webhook",
+                    )
+                )
             mine = {f"s{seat}"}
-        after = read_cursor(cursor, "this listing of deliveries") if cursor else None
+        after = read_cursor(cursor, "deliveries") if cursor else None
         limit = max(1, min(limit, DELIVERIES_PAGE_MAX))
         shown: list[dict[str, Any]] = []
         last: tuple[int, str] | None = None

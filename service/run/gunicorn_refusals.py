@@ -17,24 +17,28 @@ from typing import Any
 
 from gunicorn import util
 
+from engines.core import say
+
 from ..http.problems import problem_body
 
-# status -> (code, detail). gunicorn's own message is not repeated: it echoes client bytes.
+# status -> code; the detail of each is the message service.refusal.<code>, in English (gunicorn
+# refuses before any request is read: no language to answer in). gunicorn's own message is not
+# repeated: it echoes client bytes.
 REFUSALS = {
-    400: ("malformed_http_request", "The request line or a header could not be read as HTTP/1.1."),
-    403: ("forbidden", "The request was refused before it reached the service."),
-    414: ("request_line_too_long", "The request line (method, path and query) is too long."),
-    417: ("expectation_failed", "The only Expect value accepted is 100-continue."),
-    431: ("headers_too_large", "The request has too many headers, or one that is too long."),
-    500: ("internal_error", "Something went wrong on our side; it has been logged."),
-    501: ("unsupported_transfer_coding", "Send the body with Content-Length or chunked coding."),
+    400: "malformed_http_request",
+    403: "forbidden",
+    414: "request_line_too_long",
+    417: "expectation_failed",
+    431: "headers_too_large",
+    500: "internal_error",
+    501: "unsupported_transfer_coding",
 }
 
 
 def response_bytes(status: int, reason: str | None = None) -> bytes:
     """The whole HTTP/1.1 response (head and body) for a refusal with that status."""
-    code, detail = REFUSALS.get(status, ("http_error", "The request was refused."))
-    body = problem_body(status, code, detail)
+    code = REFUSALS.get(status, "http_error")
+    body = problem_body(status, code, say(f"service.refusal.{code}"))
     if not reason:
         try:
             reason = HTTPStatus(status).phrase

@@ -183,3 +183,35 @@ def test_the_catalog_in_french_and_english(client):
         "/catalog", headers={"Accept-Language": "fr", "If-None-Match": replies["fr"].headers["ETag"]}
     )
     assert again.status_code == 304
+
+
+def test_the_services_own_refusals_and_every_title_speak_the_readers_language(client):
+    """A use case's refusal (a missing game), an HTTP one (an unknown address) and a rules one:
+    title and detail in French for a French reader, the English unchanged for the others."""
+    game_id, tokens = _create(client)
+    for path, code in (("/games/nope", "game_not_found"), ("/nowhere", "not_found")):
+        replies = {lang: client.get(path, headers={"Accept-Language": lang}) for lang in ("fr", "en")}
+        fr, en = replies["fr"].get_json(), replies["en"].get_json()
+        assert fr["code"] == en["code"] == code and fr["status"] == en["status"] == 404
+        assert en["title"] == code.replace("_", " ").capitalize()
+        assert fr["title"] != en["title"] and fr["detail"] != en["detail"]
+        assert replies["fr"].headers["Content-Language"] == "fr"
+        assert "Accept-Language" in replies["fr"].headers["Vary"]
+    assert (
+        client.get("/games/nope", headers={"Accept-Language": "fr"}).get_json()["title"]
+        == "Partie introuvable"
+    )
+    waiting = 1 - client.get(f"/games/{game_id}/moves").get_json()["to_act"][0]
+    refused = client.post(
+        f"/games/{game_id}/actions?lang=fr",
+        json={"move": {"type": "pass"}},
+        headers={"Authorization": f"Bearer {tokens[waiting]}"},
+    ).get_json()
+    assert refused["title"] == "Pas votre tour"
+    stale = client.post(
+        f"/games/{game_id}/actions",
+        json={"move": {"type": "pass"}, "version": 999},
+        headers={"Authorization": f"Bearer {tokens[1 - waiting]}", "Accept-Language": "fr-CA"},
+    ).get_json()
+    assert stale["code"] == "stale_version" and stale["title"] == "Version dépassée"
+    assert "999" in stale["detail"] and "relisez" in stale["detail"]

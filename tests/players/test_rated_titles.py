@@ -5,6 +5,7 @@ PlackettLuce applied to the game's ranks, computed here with openskill itself; a
 stand-in ranks last, a tie rates as a tie, and the bot levels' ratings move too.
 """
 
+# ruff: noqa: F811  (the fixtures imported from test_rated are arguments of the tests)
 from __future__ import annotations
 
 import random
@@ -91,9 +92,7 @@ def play_to_the_end(
     raise AssertionError(f"the game did not end in {MOVES_AT_MOST} moves")
 
 
-def expected_ratings(
-    participants: list[str], ranks: list[int], before: dict[str, Any]
-) -> dict[str, Any]:
+def expected_ratings(participants: list[str], ranks: list[int], before: dict[str, Any]) -> dict[str, Any]:
     """openskill's own new ratings for one game: each seat a team of one, from ``before``."""
     teams = [[before.get(who) or MODEL.rating()] for who in participants]
     rated = MODEL.rate(teams, ranks=ranks)

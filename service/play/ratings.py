@@ -15,18 +15,37 @@ from engines import registry
 from engines.bots import LEVELS
 
 from ..archive.archive import ArchiveUnavailable
-from ..archive.ratings import BOT_PREFIX, Rating, RatingReads
+from ..archive.ratings import BOT_PREFIX, HistoryEntry, Rating, RatingReads
 from ..store.players import PlayerStore
 from .cursors import read_cursor, write_cursor
-from .errors import ArchiveUnreachable, RatedPlayerNotFound, TitleNotFound
+from .errors import ArchiveUnreachable, BadCursor, RatedPlayerNotFound, TitleNotFound
 from .games import PLAYER_ID_PATTERN
 from .repository import GameRepository
+from .times import rfc3339
 
 LEADERBOARD_PAGE = 50
 LEADERBOARD_PAGE_MAX = 200
+HISTORY_PAGE = 50
+HISTORY_PAGE_MAX = 200
 # A rated player's id: a player's, or a bot level's (``bot:<level>``); never ``me``.
 RATED_ID_PATTERN = rf"(?:{PLAYER_ID_PATTERN}|{BOT_PREFIX}(?:{'|'.join(map(re.escape, LEVELS))}))"
 _RATED_ID = re.compile(RATED_ID_PATTERN)
+
+
+def shown_change(entry: HistoryEntry) -> dict[str, Any]:
+    """One line of a rating's history: the game that moved it, and by how much."""
+    return {
+        "game": entry.game_id,
+        "seat": entry.seat,
+        "ended": rfc3339(entry.ended_at.timestamp()),
+        "before": _point(entry.before),
+        "after": _point(entry.after),
+        "change": entry.after.conservative - entry.before.conservative,
+    }
+
+
+def _point(rating: Rating) -> dict[str, float]:
+    return {"rating": rating.conservative, "mu": rating.mu, "sigma": rating.sigma}
 
 
 def shown_rating(rating: Rating) -> dict[str, Any]:
@@ -51,10 +70,14 @@ class Ratings:
             return None
         return RatingReads(self.repository.archive)
 
-    def player(self, player_id: str) -> dict[str, Any]:
-        """``{"id", "ratings": {title: ...}}``: public, nothing else of the player."""
+    def _known(self, player_id: str) -> None:
+        """Refuse an id no player nor bot level could have (the route's pattern says the same)."""
         if _RATED_ID.fullmatch(player_id) is None:
             raise RatedPlayerNotFound(f"No player or bot level {player_id!r}.")
+
+    def player(self, player_id: str) -> dict[str, Any]:
+        """``{"id", "ratings": {title: ...}}``: public, nothing else of the player."""
+        self._known(player_id)
         try:
             reads = self._reads()
             ratings = {} if reads is None else reads.player(player_id)
@@ -79,3 +102,38 @@ class Ratings:
             "entries": [{"player": entry.player, **shown_rating(entry.rating)} for entry in page],
             "next": write_cursor(page[-1].rating.conservative, page[-1].player) if more else None,
         }
+
+    def history(self, player_id: str, title: str, cursor: str | None, limit: int) -> dict[str, Any]:
+        """``{"id", "title", "entries", "next"}``: which rated games moved the player's rating in
+        ``title``, and by how much, the latest first, by pages."""
+        self._known(player_id)
+        if title not in registry.GAMES:
+            raise TitleNotFound(f"No title {title!r} (see GET /catalog).")
+        before = None if cursor is None else _position(read_cursor(cursor, "this history"))
+        try:
+            reads = self._reads()
+            entries = [] if reads is None else reads.history(player_id, title, before, limit + 1)
+        except ArchiveUnavailable:
+            raise ArchiveUnreachable("The ratings' archive cannot be reached; try again shortly.") from None
+        if (
+            not entries
+            and cursor is None
+            and not player_id.startswith(BOT_PREFIX)
+            and not self.player_store.exists(player_id)
+        ):
+            raise RatedPlayerNotFound(f"No player {player_id!r}.")
+        page, more = entries[:limit], len(entries) > limit
+        return {
+            "id": player_id,
+            "title": title,
+            "entries": [shown_change(entry) for entry in page],
+            "next": write_cursor(page[-1].position, page[-1].game_id) if more else None,
+        }
+
+
+def _position(read: tuple[float, str]) -> int:
+    """A history's cursor holds the position of the last entry listed: a whole number."""
+    number, _ = read
+    if not number.is_integer() or not 0 < number < 2**63:
+        raise BadCursor("That cursor was not written by this history; start from the first page.")
+    return int(number)

@@ -167,3 +167,13 @@ def test_a_tie_rates_as_a_tie_and_a_resignation_with_a_stand_in_ranks_last(
     assert_rated_as(client, "fresh-fish", {cy["id"]: first[cy["id"]]}, {cy["id"]: 1})
     # The stand-in's level is not rated: Bea's seat is Bea's.
     assert client.get("/players/bot:random").get_json()["ratings"]["fresh-fish"]["games"] == 1
+    # Her history says which game moved her rating, and from what to what.
+    shown = client.get(f"/players/{bea['id']}/ratings/fresh-fish/history").get_json()["entries"]
+    assert [(entry["game"], entry["seat"]) for entry in shown] == [(resigning["id"], 1), (tied["id"], 1)]
+    for entry, old, new in ((shown[0], first, second), (shown[1], {}, first)):
+        was = old.get(bea["id"]) or MODEL.rating()
+        assert (entry["before"]["mu"], entry["before"]["sigma"]) == pytest.approx(
+            (was.mu, was.sigma), abs=1e-9
+        )
+        now = new[bea["id"]]
+        assert (entry["after"]["mu"], entry["after"]["sigma"]) == pytest.approx((now.mu, now.sigma), abs=1e-9)

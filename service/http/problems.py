@@ -29,6 +29,7 @@ from engines.core import (
 
 from ..play.errors import (
     AbortRefused,
+    AlreadySeated,
     ArchiveUnreachable,
     BadCursor,
     BadPlayerBinding,
@@ -47,6 +48,7 @@ from ..play.errors import (
     PlayerKeyRequired,
     PlayError,
     RatedPlayerNotFound,
+    RatedSeatNeedsPlayer,
     SeatAmbiguous,
     SeatInvited,
     SeatResigned,
@@ -138,6 +140,8 @@ PLAY_STATUS: dict[type[PlayError], int] = {
     BadPlayerBinding: 422,
     TooManyLiveGames: 429,
     UnratableGame: 422,
+    RatedSeatNeedsPlayer: 403,
+    AlreadySeated: 409,
     RatedPlayerNotFound: 404,
     TitleNotFound: 404,
     SeekNotFound: 404,

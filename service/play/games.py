@@ -130,14 +130,19 @@ def bound_players(seats: list[SeatRecord]) -> list[tuple[str, bool]]:
 
 
 def _check_ratable(seats: list[SeatRecord]) -> None:
-    """A rated game's every seat is a bot or bound to a player (docs/ratings.md)."""
-    unbound = [seat["seat"] for seat in seats if seat["kind"] != "bot" and "player" not in seat]
+    """A rated game's every human seat is bound to a player, and a player holds one seat of it; an
+    open seat is an invitation, or a seat only a player key can take (service.play.seats), so
+    every seat that plays is a bot or a player (docs/ratings.md)."""
+    unbound = [seat["seat"] for seat in seats if seat["kind"] == "human" and "player" not in seat]
     if unbound:
         raise UnratableGame(
-            f"A rated game binds every human and open seat to a player; seats {unbound} are not "
+            f"A rated game binds every human seat to a player; seats {unbound} are not "
             '(your own: {"kind": "human", "player": "me"}; an invitation: '
-            '{"kind": "open", "player": "<id>"}).'
+            '{"kind": "open", "player": "<id>"}; a seat any player may take: {"kind": "open"}).'
         )
+    players = [seat["player"] for seat in seats if "player" in seat]
+    if len(players) != len(set(players)):
+        raise UnratableGame("A player holds one seat of a rated game: the same player is bound to two seats.")
     if all(seat["kind"] == "bot" for seat in seats):
         raise UnratableGame("A game of bots only is not rated: bind at least one seat to a player.")
 

@@ -27,12 +27,14 @@ from .deadlines import next_deadlines
 from .deadlines import shown as shown_deadlines
 from .errors import (
     AbortRefused,
+    AlreadySeated,
     GameNotActive,
     GameNotFound,
     GameNotOver,
     GameNotWaiting,
     MissingToken,
     NoSuchSeat,
+    RatedSeatNeedsPlayer,
     SeatInvited,
     SeatResigned,
     SeatTaken,
@@ -196,6 +198,8 @@ class Seats:
                 )
             else:
                 chosen = seat
+            if stored.meta.get("rated"):
+                _check_rated_join(seats, chosen, player)
             meta = copy.deepcopy(stored.meta)
             invited = seats[chosen].get("name")
             token = auth.new_token()
@@ -538,6 +542,18 @@ class Seats:
         if len(found) == limit and last is not None:
             next_cursor = write_cursor(*last)
         return {"games": found, "next": next_cursor}
+
+
+def _check_rated_join(seats: list[SeatRecord], chosen: int, player: str | None) -> None:
+    """A rated game's open seat is taken with a player key, by a player who holds none of its
+    seats: every seat that plays is then someone's rating, and nobody plays two (docs/ratings.md)."""
+    if player is None:
+        raise RatedSeatNeedsPlayer(
+            f"Seat {chosen} is a seat of a rated game: join it with your player key "
+            "('Authorization: Bearer <player key>', from POST /players)."
+        )
+    if any(seat.get("player") == player for seat in seats if seat["seat"] != chosen):
+        raise AlreadySeated("You hold a seat of this rated game already: a player plays one seat of it.")
 
 
 def _lobby_entry(game_id: str, meta: GameMeta) -> dict[str, Any]:

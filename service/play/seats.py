@@ -565,4 +565,5 @@ def _lobby_entry(game_id: str, meta: GameMeta) -> dict[str, Any]:
         "seats": seats,
         "open_seats": [s["seat"] for s in seats if s["kind"] == "open"],
         "created": rfc3339(meta["created"]),
+        "rated": bool(meta.get("rated")),
     }

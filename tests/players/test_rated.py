@@ -144,12 +144,15 @@ def test_an_open_seat_of_a_rated_game_is_taken_with_a_player_key_only(
     body = {
         "title": "property",
         "rated": True,
+        "listed": True,
         "seats": [{"kind": "human", "player": "me"}, {"kind": "open"}],
     }
     created = client.post("/games", json=body, headers=bearer(ada["key"]))
     assert created.status_code == 201, created.get_json()
     game = created.get_json()
     url = f"/games/{game['id']}"
+    lobby = client.get("/lobby?limit=100").get_json()["games"]
+    assert [g["rated"] for g in lobby if g["id"] == game["id"]] == [True]
     before = client.get(url).get_json()
     for headers, json, status, code in (
         ({}, {"seat": 1}, 403, "rated_seat_needs_player"),

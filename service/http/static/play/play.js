@@ -591,7 +591,7 @@ function lobbyRow(game) {
   const created = new Date(game.created);
   return element("li", { class: "lobby-game", "data-game": game.id, "data-title": game.title },
     element("strong", { text: titleName(game.title) }),
-    ` · ${game.seats.length} seats · created `,
+    ` · ${game.seats.length} seats${game.rated ? " · rated (join with a player key)" : ""} · created `,
     element("time", { datetime: game.created, text: created.toLocaleString() }),
     element("div", { class: "lobby-seats", text: game.seats.map(seatSummary).join(" · ") }),
     options.length ? element("div", { class: "hint", text: options.join(", ") }) : "",

@@ -1,4 +1,5 @@
-"""A leaderboard read, a public player's read and a seek, against a live read, in-process (issue 63).
+"""A leaderboard read, a public player's read, a rating history and a seek, against a live read,
+in-process (issue 63).
 
 Starts one Redis and one PostgreSQL (the embedded binaries), builds the API in this process (the
 Flask test client: no HTTP, so the figures are the routes' own cost, as bench/route_cpu.py), fills
@@ -6,7 +7,8 @@ the archive with ``--players`` rated players of Property (settled by the archive
 the leaderboard has that many entries, none provisional), then alternates
   - GET /games/{id}               (the live read, a spectator's),
   - GET /leaderboards/property    (the first page: 50 entries),
-  - GET /players/{id}             (one player's ratings), and
+  - GET /players/{id}             (one player's ratings),
+  - GET /players/{id}/ratings/property/history (its 20 games, one page), and
   - POST /seeks                   (a 3-seat seek: every third one makes a game, through Games.create),
 printing p50/p99 of each and its p50 ratio to the live read. Usage:
     python bench/ratings_reads.py [--players 300] [--reads 300]
@@ -65,12 +67,19 @@ def main() -> None:
         client = api_app(settings).test_client()
         game = client.post("/games", json={"title": "property", "seats": [{"kind": "human"}] * 3}).get_json()
         keys = [client.post("/players").get_json()["key"] for _ in range(args.reads)]
-        timings: dict[str, list[float]] = {"live read": [], "leaderboard": [], "player": [], "seek": []}
+        timings: dict[str, list[float]] = {
+            "live read": [],
+            "leaderboard": [],
+            "player": [],
+            "history": [],
+            "seek": [],
+        }
         for n in range(args.reads):
             for name, call in (
                 ("live read", lambda: client.get(f"/games/{game['id']}")),
                 ("leaderboard", lambda: client.get("/leaderboards/property")),
                 ("player", lambda: client.get(f"/players/{secrets.choice(ids)}")),
+                ("history", lambda: client.get(f"/players/{secrets.choice(ids)}/ratings/property/history")),
                 (
                     "seek",
                     lambda n=n: client.post(

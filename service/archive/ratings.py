@@ -219,6 +219,38 @@ def game_changes(connection: psycopg.Connection[Any], game_id: str) -> list[Rati
     ]
 
 
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One game's move of one rating: which game (and seat), when it ended, before and after."""
+
+    game_id: str
+    seat: int
+    ended_at: datetime.datetime
+    before: Rating
+    after: Rating
+    position: int
+
+
+def rating_history(
+    connection: psycopg.Connection[Any], player_id: str, title: str, before_position: int | None, limit: int
+) -> list[HistoryEntry]:
+    """A player's (or bot level's) history in one title, the latest settlement first, before
+    ``before_position`` (the position last listed). One entry per rated seat: a bot level that held
+    two seats of one game has two."""
+    page_clause = "" if before_position is None else "AND position < %s"
+    params: list[object] = [player_id, title, *(() if before_position is None else (before_position,))]
+    rows = connection.execute(
+        "SELECT game_id, seat, ended_at, mu_before, sigma_before, mu_after, sigma_after, position "
+        f"FROM rating_history WHERE player_id = %s AND title = %s {page_clause} "
+        "ORDER BY position DESC LIMIT %s",
+        [*params, limit],
+    ).fetchall()
+    return [
+        HistoryEntry(game_id, seat, ended_at, Rating(mu0, sigma0), Rating(mu1, sigma1), position)
+        for game_id, seat, ended_at, mu0, sigma0, mu1, sigma1, position in rows
+    ]
+
+
 # ---- rebuilding ---------------------------------------------------------------------------------
 def _settled_games(
     connection: psycopg.Connection[Any],
@@ -270,3 +302,9 @@ class RatingReads:
     def game(self, game_id: str) -> list[RatingChange] | None:
         with self.archive.connection() as connection:
             return game_changes(connection, game_id)
+
+    def history(
+        self, player_id: str, title: str, before_position: int | None, limit: int
+    ) -> list[HistoryEntry]:
+        with self.archive.connection() as connection:
+            return rating_history(connection, player_id, title, before_position, limit)

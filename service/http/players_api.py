@@ -23,7 +23,7 @@ from engines.core import messages, say
 from ..archive.ratings import PROVISIONAL_SIGMA
 from ..play.auth import PLAYER_KEY_PREFIX
 from ..play.players import MY_GAMES_PAGE, MY_GAMES_PAGE_MAX, Players
-from ..play.ratings import LEADERBOARD_PAGE, LEADERBOARD_PAGE_MAX
+from ..play.ratings import HISTORY_PAGE, HISTORY_PAGE_MAX, LEADERBOARD_PAGE, LEADERBOARD_PAGE_MAX
 from ..play.webhooks import PLAYER_NOTICES
 from . import jsonbody, language
 from .api import PLAYER_KEY, caller_token, json_response, query_parameters
@@ -355,6 +355,41 @@ class LeaderboardSchema(Schema):
 LEADERBOARD_QUERY = paged_query(LEADERBOARD_PAGE, LEADERBOARD_PAGE_MAX, "Entries")()
 
 
+class RatingPointSchema(Schema):
+    rating = fields.Float(required=True, metadata={"description": "mu − 3·sigma."})
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+
+
+class RatingChangeEntrySchema(Schema):
+    game = fields.String(required=True, metadata={"description": "The rated game that moved the rating."})
+    seat = fields.Integer(required=True, metadata={"description": "The seat rated in that game."})
+    ended = fields.String(required=True, metadata={"description": "When the game ended (RFC 3339)."})
+    before = fields.Nested(RatingPointSchema, required=True)
+    after = fields.Nested(RatingPointSchema, required=True)
+    change = fields.Float(
+        required=True, metadata={"description": "How much the game moved the rating: after − before."}
+    )
+
+
+class RatingHistorySchema(Schema):
+    id = fields.String(required=True, metadata={"description": "A player's id, or `bot:<level>`."})
+    title = fields.String(required=True)
+    entries = fields.List(
+        fields.Nested(RatingChangeEntrySchema),
+        required=True,
+        metadata={"description": "The latest settlement first: one entry per rated seat."},
+    )
+    next = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Cursor of the next page (`?cursor=`); null on the last page."},
+    )
+
+
+HISTORY_QUERY = paged_query(HISTORY_PAGE, HISTORY_PAGE_MAX, "Entries")()
+
+
 @blp.route("/players/<ratedid:player_id>")
 class PublicPlayer(MethodView):
     @blp.response(200, PublicPlayerSchema, description="The player's (or bot level's) ratings, per title.")
@@ -365,6 +400,23 @@ class PublicPlayer(MethodView):
         """A player's public face: its ratings per title, nothing else. `bot:<level>` (e.g.
         `bot:medium`) is a bot level's, rated as a player."""
         return json_response(services().ratings.player(player_id))
+
+
+@blp.route("/players/<ratedid:player_id>/ratings/<string:title>/history")
+class RatingHistory(MethodView):
+    @blp.arguments(HISTORY_QUERY, location="query")
+    @blp.response(
+        200, RatingHistorySchema, description="Which games moved the rating, latest first, by pages."
+    )
+    @blp.alt_response(404, response="NotFound")
+    @blp.alt_response(422, response="UnprocessableContent")
+    @blp.alt_response(503, response="ServiceUnavailable")
+    @blp.doc(operationId="getRatingHistory", parameters=[query_parameters(HISTORY_QUERY)])
+    def get(self, query: dict[str, Any], player_id: str, title: str) -> Response:
+        """A player's (or bot level's) rating in one title, game by game: which rated game moved it
+        and by how much (docs/ratings.md)."""
+        history = services().ratings.history(player_id, title, query.get("cursor"), query["limit"])
+        return json_response(history)
 
 
 @blp.route("/leaderboards/<string:title>")

@@ -30,6 +30,7 @@ from engines.core.messages import catalogue
 
 from ..play.errors import (
     AbortRefused,
+    AlreadySeated,
     ArchiveUnreachable,
     BadCursor,
     BadPlayerBinding,
@@ -48,6 +49,7 @@ from ..play.errors import (
     PlayerKeyRequired,
     PlayError,
     RatedPlayerNotFound,
+    RatedSeatNeedsPlayer,
     SeatAmbiguous,
     SeatInvited,
     SeatResigned,
@@ -141,6 +143,8 @@ PLAY_STATUS: dict[type[PlayError], int] = {
     BadPlayerBinding: 422,
     TooManyLiveGames: 429,
     UnratableGame: 422,
+    RatedSeatNeedsPlayer: 403,
+    AlreadySeated: 409,
     RatedPlayerNotFound: 404,
     TitleNotFound: 404,
     SeekNotFound: 404,

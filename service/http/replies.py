@@ -192,6 +192,12 @@ def title_replies(game_id: str) -> dict[str, type[Schema]]:
         created = fields.DateTime(
             required=True, metadata={"description": "When the game was created (RFC 3339, UTC, with `Z`)."}
         )
+        rated = fields.Boolean(
+            required=True,
+            metadata={
+                "description": "A rated game: its open seats are taken with a player key (docs/ratings.md)."
+            },
+        )
 
     class GameNow(Schema):
         """A game as the caller sees it: at the version it is at, or at an earlier one."""

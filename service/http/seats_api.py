@@ -134,13 +134,18 @@ JOINED_LINKS = {
 class Join(MethodView):
     @blp.arguments(JoinSchema(), required=False, example=_JOIN_EXAMPLE)
     @blp.response(201, JoinedSchema, description="Your seat and its token (shown once).")
+    @blp.alt_response(403, response="Forbidden")
     @blp.alt_response(404, response="NotFound")
     @blp.alt_response(409, response="Conflict")
     @blp.alt_response(415, response="UnsupportedMediaType")
     @blp.alt_response(422, response="UnprocessableContent")
     @blp.doc(operationId="joinGame", parameters=[GAME_ID])
     def post(self, body: dict[str, Any], game_id: str) -> ResponseReturnValue:
-        """Take an open seat of a waiting game (409 `seat_taken`, or `game_not_waiting` once it started)."""
+        """Take an open seat of a waiting game (409 `seat_taken`, or `game_not_waiting` once it started).
+
+        An invitation is its player's (403 `seat_invited` to anyone else); an open seat of a rated
+        game is taken with a player key only (403 `rated_seat_needs_player`), by a player who holds
+        none of its seats (409 `already_seated`)."""
         body = body or {}
         player = caller_player()
         joined = seats().join(game_id, body.get("seat"), body.get("name"), player=player)

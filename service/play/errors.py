@@ -259,6 +259,18 @@ class BadPlayerBinding(PlayError):
     code = "bad_player_binding"
 
 
+class RatedSeatNeedsPlayer(PlayError):
+    """A join, without a player key, of an open seat of a rated game: its result would rate nobody."""
+
+    code = "rated_seat_needs_player"
+
+
+class AlreadySeated(PlayError):
+    """A join of a rated game's open seat by a player who already holds one of its seats."""
+
+    code = "already_seated"
+
+
 class UnratableGame(PlayError):
     """``"rated": true`` asked for a game that cannot be rated: a human or open seat not bound to a
     player (its result would rate nobody, or anybody), or no player at all (docs/ratings.md)."""

@@ -130,12 +130,17 @@ def bound_players(seats: list[SeatRecord]) -> list[tuple[str, bool]]:
 
 
 def _check_ratable(seats: list[SeatRecord]) -> None:
-    """A rated game's every seat is a bot or bound to a player (docs/ratings.md)."""
-    unbound = [seat["seat"] for seat in seats if seat["kind"] != "bot" and "player" not in seat]
+    """A rated game's every human seat is bound to a player, and a player holds one seat of it; an
+    open seat is an invitation, or a seat only a player key can take (service.play.seats), so
+    every seat that plays is a bot or a player (docs/ratings.md)."""
+    unbound = [seat["seat"] for seat in seats if seat["kind"] == "human" and "player" not in seat]
     if unbound:
         raise UnratableGame(
             say("service.refusal.unratable_game.rated_game_binds_every", unbound=str(unbound))
         )
+    players = [seat["player"] for seat in seats if "player" in seat]
+    if len(players) != len(set(players)):
+        raise UnratableGame(say("service.refusal.unratable_game.one_seat_per_player"))
     if all(seat["kind"] == "bot" for seat in seats):
         raise UnratableGame(say("service.refusal.unratable_game.game_bots_only_rated"))
 

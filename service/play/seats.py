@@ -28,12 +28,14 @@ from .deadlines import next_deadlines
 from .deadlines import shown as shown_deadlines
 from .errors import (
     AbortRefused,
+    AlreadySeated,
     GameNotActive,
     GameNotFound,
     GameNotOver,
     GameNotWaiting,
     MissingToken,
     NoSuchSeat,
+    RatedSeatNeedsPlayer,
     SeatInvited,
     SeatResigned,
     SeatTaken,
@@ -201,6 +203,8 @@ class Seats:
                 )
             else:
                 chosen = seat
+            if stored.meta.get("rated"):
+                _check_rated_join(seats, chosen, player)
             meta = copy.deepcopy(stored.meta)
             invited = seats[chosen].get("name")
             token = auth.new_token()
@@ -539,6 +543,15 @@ class Seats:
         return {"games": found, "next": next_cursor}
 
 
+def _check_rated_join(seats: list[SeatRecord], chosen: int, player: str | None) -> None:
+    """A rated game's open seat is taken with a player key, by a player who holds none of its
+    seats: every seat that plays is then someone's rating, and nobody plays two (docs/ratings.md)."""
+    if player is None:
+        raise RatedSeatNeedsPlayer(say("service.refusal.rated_seat_needs_player", seat=chosen))
+    if any(seat.get("player") == player for seat in seats if seat["seat"] != chosen):
+        raise AlreadySeated(say("service.refusal.already_seated"))
+
+
 def _lobby_entry(game_id: str, meta: GameMeta) -> dict[str, Any]:
     seats = [public_seat(s) for s in meta["seats"]]
     return {
@@ -548,4 +561,5 @@ def _lobby_entry(game_id: str, meta: GameMeta) -> dict[str, Any]:
         "seats": seats,
         "open_seats": [s["seat"] for s in seats if s["kind"] == "open"],
         "created": rfc3339(meta["created"]),
+        "rated": bool(meta.get("rated")),
     }

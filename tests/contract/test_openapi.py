@@ -56,6 +56,7 @@ def test_the_contract_is_openapi_3_1_with_every_route():
         "/players/me/games",
         "/players/me/webhook",
         "/players/{player_id}",
+        "/players/{player_id}/ratings/{title}/history",
         "/leaderboards/{title}",
         "/seeks",
         "/seeks/{seek_id}",

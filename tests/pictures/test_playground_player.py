@@ -187,3 +187,54 @@ def test_a_pasted_key_takes_its_invitation_and_plays_either_of_two_seats(live, b
         assert unexpected == [], tab.errors + tab.refused
     finally:
         tab.page.close()
+
+
+def test_a_player_reads_its_ratings_and_seeks_a_game_from_the_page(live, browser):
+    """The page shows the player's own ratings (none yet: the live server rates nothing without an
+    archive, and a bot level's the same way), and seeks a game: another player's seek meets it, and
+    the page's seek then links the game, which opens with the key."""
+    tab = Page(browser, live)
+    urls: list[str] = []
+    tab.page.on("request", lambda request: urls.append(request.url))
+    other = requests.post(f"{live}/players", timeout=10).json()
+    other_headers = {"Authorization": f"Bearer {other['key']}"}
+    try:
+        tab.page.goto(live + "/play")
+        tab.page.wait_for_selector("body[data-ready=setup][data-player=none]")
+        tab.page.click("#become-player")
+        tab.page.wait_for_selector("#player-new:not([hidden])")
+        key = tab.page.locator("#new-key").text_content()
+        me = tab.page.evaluate("localStorage.getItem('skyline.player-id')")
+        assert me and me.startswith("p_") and tab.page.input_value("#ratings-id") == me
+        tab.page.wait_for_selector("#ratings-empty:not([hidden])")
+        assert tab.page.locator("#ratings").get_attribute("data-player") == me
+        tab.page.fill("#ratings-id", "bot:nolevel")
+        tab.page.click("#ratings-show")
+        tab.page.wait_for_selector("#ratings-refusal:not([hidden]) code")
+
+        tab.page.select_option("#seek-title", "fifth-avenue")
+        tab.page.select_option("#seek-seats", "2")
+        tab.page.click("#seek")
+        mine = tab.page.locator("#seeks li.seek")
+        mine.first.wait_for()
+        if mine.first.get_attribute("data-status") == "waiting":  # else a seek left by a past run met it
+            met = requests.post(
+                f"{live}/seeks", json={"title": "fifth-avenue", "seats": 2}, headers=other_headers, timeout=10
+            ).json()
+            assert met["status"] == "matched", met
+            tab.page.click("#seeks-refresh")
+        tab.page.wait_for_selector("#seeks li.seek[data-status=matched] a.seek-game")
+        headers = {"Authorization": f"Bearer {key}"}
+        [made] = requests.get(f"{live}/players/me/games", headers=headers, timeout=10).json()["games"]
+        tab.page.wait_for_selector(f"#my-games li.my-game[data-game='{made['id']}']")
+        tab.page.click("#seeks li.seek a.seek-game")
+        tab.page.wait_for_selector(f"body[data-ready=game][data-game='{made['id']}']")
+        assert "You are seat" in tab.page.locator("#game-status").text_content()
+        assert not [url for url in urls if key in url], "the key went into a URL"
+        unexpected = [e for e in tab.errors if "404" not in e]  # bot:nolevel's refusal
+        assert unexpected == [], tab.errors + tab.refused
+    finally:
+        tab.page.close()
+        for seek in requests.get(f"{live}/seeks", headers=other_headers, timeout=10).json()["seeks"]:
+            if seek["status"] == "waiting":
+                requests.delete(f"{live}/seeks/{seek['id']}", headers=other_headers, timeout=10)

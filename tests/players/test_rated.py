@@ -119,7 +119,8 @@ def test_a_rated_game_binds_every_human_seat_to_a_player(rated_client) -> None:
     ada = client.post("/players").get_json()
     for seats in (
         [{"kind": "human", "player": "me"}, {"kind": "human"}],
-        [{"kind": "human", "player": "me"}, {"kind": "open"}],
+        [{"kind": "human", "player": "me"}, {"kind": "human", "player": "me"}],  # one player, two seats
+        [{"kind": "human", "player": "me"}, {"kind": "open", "player": ada["id"]}],
         [{"kind": "bot"}, {"kind": "bot"}],
     ):
         reply = client.post(
@@ -132,6 +133,56 @@ def test_a_rated_game_binds_every_human_seat_to_a_player(rated_client) -> None:
     assert reply.status_code == 422
     mine = client.get("/players/me/games", headers=bearer(ada["key"])).get_json()
     assert mine["games"] == []
+
+
+def test_an_open_seat_of_a_rated_game_is_taken_with_a_player_key_only(
+    rated_client, redis_client, database_url
+) -> None:
+    client = rated_client
+    redis_client.delete(*index_keys(ARCHIVE_DUE))
+    ada, bea = client.post("/players").get_json(), client.post("/players").get_json()
+    body = {
+        "title": "property",
+        "rated": True,
+        "listed": True,
+        "seats": [{"kind": "human", "player": "me"}, {"kind": "open"}],
+    }
+    created = client.post("/games", json=body, headers=bearer(ada["key"]))
+    assert created.status_code == 201, created.get_json()
+    game = created.get_json()
+    url = f"/games/{game['id']}"
+    lobby = client.get("/lobby?limit=100").get_json()["games"]
+    assert [g["rated"] for g in lobby if g["id"] == game["id"]] == [True]
+    before = client.get(url).get_json()
+    for headers, json, status, code in (
+        ({}, {"seat": 1}, 403, "rated_seat_needs_player"),
+        ({}, None, 403, "rated_seat_needs_player"),  # the first open seat: the same
+        (
+            bearer(game["human_seats"][0]["token"]),
+            {"seat": 1},
+            403,
+            "rated_seat_needs_player",
+        ),  # a seat token
+        (bearer("sk_player_" + "x" * 43), {"seat": 1}, 401, None),
+        (bearer(ada["key"]), {"seat": 1}, 409, "already_seated"),  # her second seat of it
+    ):
+        refused = client.post(f"{url}/join", json=json, headers=headers)
+        assert refused.status_code == status and refused.mimetype == "application/problem+json", (
+            refused.get_json()
+        )
+        if code is not None:
+            assert refused.get_json()["code"] == code and refused.get_json()["detail"]
+        assert client.get(url).get_json() == before, "a refused join changes nothing"
+    joined = client.post(f"{url}/join", json={"seat": 1}, headers=bearer(bea["key"]))
+    assert joined.status_code == 201, joined.get_json()
+    mine = client.get("/players/me/games", headers=bearer(bea["key"])).get_json()["games"]
+    assert [(g["id"], g["my_seats"], g["rated"]) for g in mine] == [(game["id"], [1], True)]
+    # The seat is Bea's: her result rates her.
+    assert client.post(f"{url}/resign", headers=bearer(joined.get_json()["token"])).status_code == 200
+    assert archive_all(redis_client, database_url) == 1
+    ratings = client.get(url).get_json()["ratings"]
+    assert [(r["seat"], r["player"]) for r in ratings] == [(0, ada["id"]), (1, bea["id"])]
+    assert client.get(f"/players/{bea['id']}").get_json()["ratings"]["property"]["games"] == 1
 
 
 @pytest.mark.parametrize(

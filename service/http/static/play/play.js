@@ -316,6 +316,9 @@ async function loadCatalog() {
     $("title").append(element("option", { value: entry.title, text: entry.name }));
     $("lobby-title").append(element("option", { value: entry.title, text: entry.name }));
   }
+  for (const entry of catalog.titles) $("seek-title").append(element("option", { value: entry.title, text: entry.name }));
+  $("seek-title").addEventListener("change", fillSeekSeats);
+  fillSeekSeats();
   const most = Math.max(...catalog.titles.map((entry) => entry.seats.max));
   for (let n = 2; n <= most; n += 1) $("lobby-seats").append(element("option", { value: n, text: n }));
   $("title").addEventListener("change", fillTitle);
@@ -332,13 +335,14 @@ async function openSetup() {
   showSection(["player", "setup", "lobby"]);
   await loadCatalog();
   paintPlayer();
-  await Promise.all([loadLobby(false), loadMyGames()]);
+  await Promise.all([loadLobby(false), loadMyGames(), loadSeeks(), loadRatings()]);
   document.body.dataset.ready = "setup";
 }
 
 // ---- the player: a key kept in this browser, and "my games" --------------------------------
 
 const KEY_STORE = "skyline.player-key";
+const ID_STORE = "skyline.player-id"; // the id POST /players gave with the key (a pasted key has none)
 const myGamesRead = { ticket: 0 }; // the latest read of my games paints, an older one not
 
 // Local storage may be refused (a privacy setting): the page then works with no player.
@@ -381,9 +385,15 @@ async function becomePlayer() {
   try {
     const created = await post("/players", null, undefined);
     if (!keepKey(created.key)) return;
+    try {
+      localStorage.setItem(ID_STORE, created.id);
+    } catch (ignored) {
+      // the key was kept: the id is only the ratings' default
+    }
+    $("ratings-id").value = created.id;
     showRefusal(null, $("player-refusal"));
     paintPlayer(created.key);
-    await loadMyGames();
+    await Promise.all([loadMyGames(), loadSeeks(), loadRatings()]);
   } catch (error) {
     showRefusal(error, $("player-refusal"));
   } finally {
@@ -406,12 +416,13 @@ async function usePastedKey(event) {
   $("key-input").value = "";
   showRefusal(null, $("player-refusal"));
   paintPlayer();
-  await loadMyGames();
+  await Promise.all([loadMyGames(), loadSeeks()]);
 }
 
 function forgetKey() {
   try {
     localStorage.removeItem(KEY_STORE);
+    localStorage.removeItem(ID_STORE);
   } catch (ignored) {
     // nothing was kept
   }
@@ -461,6 +472,115 @@ async function loadMyGames() {
   }
 }
 
+// ---- ratings (public) and seeks (the key's own) ----------------------------------------------
+
+function rememberedId() {
+  try {
+    return localStorage.getItem(ID_STORE);
+  } catch (ignored) {
+    return null;
+  }
+}
+
+const ratingsRead = { ticket: 0 };
+const number = (value) => value.toFixed(2);
+
+// GET /players/{id}: the id typed, else the player's own (when this browser made it).
+async function loadRatings(event) {
+  if (event) event.preventDefault();
+  if (!$("ratings-id").value.trim() && rememberedId()) $("ratings-id").value = rememberedId();
+  const id = $("ratings-id").value.trim();
+  const ticket = ++ratingsRead.ticket;
+  $("ratings").hidden = true;
+  $("ratings-empty").hidden = true;
+  if (!id) return;
+  try {
+    const player = await getJson(`/players/${encodeURIComponent(id)}`);
+    if (ticket !== ratingsRead.ticket) return;
+    const rows = Object.entries(player.ratings).map(([title, rated]) => element("tr",
+      { class: "rating", "data-title": title, "data-provisional": String(rated.provisional) },
+      element("td", { text: titleName(title) }), element("td", { text: number(rated.rating) }),
+      element("td", { text: number(rated.mu) }), element("td", { text: number(rated.sigma) }),
+      element("td", { text: String(rated.games) }),
+      element("td", { text: rated.provisional ? "provisional" : "" })));
+    $("ratings-rows").replaceChildren(...rows);
+    $("ratings").hidden = rows.length === 0;
+    $("ratings-empty").hidden = rows.length > 0;
+    $("ratings").dataset.player = player.id;
+    showRefusal(null, $("ratings-refusal"));
+  } catch (error) {
+    if (ticket === ratingsRead.ticket) showRefusal(error, $("ratings-refusal"));
+  }
+}
+
+function fillSeekSeats() {
+  const entry = catalog.titles.find((t) => t.title === $("seek-title").value);
+  const seats = [];
+  for (let n = Math.max(2, entry.seats.min); n <= entry.seats.max; n += 1) {
+    seats.push(element("option", { value: n, text: n }));
+  }
+  $("seek-seats").replaceChildren(...seats);
+}
+
+function seekRow(seek) {
+  const row = element("li", { class: "seek", "data-seek": seek.id, "data-status": seek.status },
+    element("strong", { text: titleName(seek.title) }),
+    ` · ${seek.seats} seats${seek.rated ? " · rated" : ""} · ${seek.status}`);
+  if (seek.game) {
+    row.append(" ", element("a", { class: "seek-game", href: `/play#game=${encodeURIComponent(seek.game)}&player`,
+      text: "Open the game" }));
+  }
+  if (seek.status === "waiting") {
+    row.append(" ", element("button", { type: "button", class: "cancel-seek", "data-seek": seek.id, text: "Cancel" }));
+  }
+  return row;
+}
+
+const seeksRead = { ticket: 0 };
+
+async function loadSeeks() {
+  const key = playerKey();
+  if (!key) return;
+  const ticket = ++seeksRead.ticket;
+  try {
+    const page = await getJson("/seeks", key);
+    if (ticket !== seeksRead.ticket) return;
+    $("seeks").replaceChildren(...page.seeks.map(seekRow));
+    showRefusal(null, $("seek-refusal"));
+  } catch (error) {
+    if (ticket === seeksRead.ticket) showRefusal(error, $("seek-refusal"));
+  }
+}
+
+async function seek(event) {
+  event.preventDefault();
+  const button = $("seek");
+  button.disabled = true;
+  try {
+    const body = { title: $("seek-title").value, seats: Number($("seek-seats").value), rated: $("seek-rated").checked };
+    const made = await post("/seeks", playerKey(), body);
+    showRefusal(null, $("seek-refusal"));
+    await loadSeeks();
+    if (made.status === "matched") await loadMyGames();
+  } catch (error) {
+    showRefusal(error, $("seek-refusal"));
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function cancelSeek(event) {
+  const button = event.target.closest("button.cancel-seek");
+  if (!button) return;
+  button.disabled = true;
+  try {
+    await call(`/seeks/${encodeURIComponent(button.dataset.seek)}`, { method: "DELETE", token: playerKey() });
+  } catch (error) {
+    showRefusal(error, $("seek-refusal"));
+  }
+  await loadSeeks();
+}
+
 // ---- the lobby and joining ------------------------------------------------------------------
 
 const lobby = { cursor: null, ticket: 0 };
@@ -471,7 +591,7 @@ function lobbyRow(game) {
   const created = new Date(game.created);
   return element("li", { class: "lobby-game", "data-game": game.id, "data-title": game.title },
     element("strong", { text: titleName(game.title) }),
-    ` · ${game.seats.length} seats · created `,
+    ` · ${game.seats.length} seats${game.rated ? " · rated (join with a player key)" : ""} · created `,
     element("time", { datetime: game.created, text: created.toLocaleString() }),
     element("div", { class: "lobby-seats", text: game.seats.map(seatSummary).join(" · ") }),
     options.length ? element("div", { class: "hint", text: options.join(", ") }) : "",
@@ -1149,6 +1269,13 @@ document.addEventListener("DOMContentLoaded", () => {
   $("paste-key").addEventListener("submit", usePastedKey);
   $("forget-key").addEventListener("click", forgetKey);
   $("my-games-refresh").addEventListener("click", () => loadMyGames());
+  $("seek-form").addEventListener("submit", seek);
+  $("seeks").addEventListener("click", cancelSeek);
+  $("seeks-refresh").addEventListener("click", async () => {
+    await loadSeeks();
+    await loadMyGames(); // a seek matched meanwhile: its game is in My games too
+  });
+  $("ratings-form").addEventListener("submit", loadRatings);
   setInterval(tickClock, 1000);
   window.addEventListener("hashchange", route);
   route();

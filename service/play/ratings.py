@@ -119,7 +119,9 @@ class Ratings:
         ``title``, and by how much, the latest first, by pages."""
         self._known(player_id)
         if title not in registry.GAMES:
-            raise TitleNotFound(say("service.refusal.title_not_found.title_see_get_catalog", title=repr(title)))
+            raise TitleNotFound(
+                say("service.refusal.title_not_found.title_see_get_catalog", title=repr(title))
+            )
         before = None if cursor is None else _position(read_cursor(cursor, "history"))
         try:
             reads = self._reads()
@@ -134,7 +136,9 @@ class Ratings:
             and not player_id.startswith(BOT_PREFIX)
             and not self.player_store.exists(player_id)
         ):
-            raise RatedPlayerNotFound(say("service.refusal.player_not_found.player", player_id=repr(player_id)))
+            raise RatedPlayerNotFound(
+                say("service.refusal.player_not_found.player", player_id=repr(player_id))
+            )
         page, more = entries[:limit], len(entries) > limit
         return {
             "id": player_id,

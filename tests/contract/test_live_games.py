@@ -50,8 +50,11 @@ def play(
 ):
     """Play the game to its end. With ``resign_after``: once its human seats have played that many
     moves, every human seat resigns in turn, and the game ends (two seats) or its stand-in bots
-    play it out. Returns the record, the log and the views the server sent ((version, seat, view))."""
+    (random ones) play it out. Returns the record, the log and the views the server sent
+    ((version, seat, view))."""
     body = {"title": title, "seats": seats, "options": options}
+    if resign_after is not None:
+        body["stand_in"] = "random"  # the resigned seats' bots play the game out at once
     if OPEN not in seats:
         body["seed"] = seed  # a game with open seats takes none (seed_with_open_seats)
     created = client.call("POST", "/games", "GameCreated", json=body)

@@ -362,8 +362,8 @@ FIRST_SEED = {"wettstreit": 341}
 MEETS = {"wettstreit": {("saboteur_taken", "source", "int")}}
 
 
-# The moves of a human seat played in each game but a title's first (played to its end): enough
-# to list and apply typed moves of every kind a game's opening has, under the game's options.
+# The moves of a human seat played in each game but a title's first (played to its end): the
+# game created under its options, its opening's moves listed and applied through typed calls.
 OPENING_MOVES = 20
 
 

@@ -2,7 +2,8 @@
 as an operator runs it, `skyline serve` (gunicorn, two bot workers with their sweepers, a webhook
 worker) with ``SKYLINE_REDIS_CLUSTER=1``, RQ on a standalone Redis and the archive on
 ``DATABASE_URL``. The live tests of one Redis are imported
-and run here unchanged (tests/cluster/conftest.py's ``live`` and ``hooked`` stand on the cluster);
+and run here unchanged (tests/cluster/conftest.py's ``live`` and ``hooked`` stand on the cluster),
+but the complete games, whole here for two titles only (``WHOLE_ON_THE_CLUSTER``);
 the tests below add what only a cluster has: games whose keys spread over every primary, the
 lobby and two sweepers reading every partition on all three."""
 

@@ -162,7 +162,7 @@ def check_refusals(
                 as_sent, as_listed = state.clone(), state.clone()
                 if as_sent.apply(seat, bad) != as_listed.apply(seat, accepted) or as_sent != as_listed:
                     raise _fail(p, step, f"{bad!r} was accepted as {accepted!r} but plays differently")
-            if state.to_dict() != before:
+            if state.to_dict(copy=False) != before:
                 raise _fail(p, step, f"refusing {bad!r} changed the state")
     idle = [s for s in range(state.seats) if s not in acting]
     if idle and acting:
@@ -175,13 +175,24 @@ def check_refusals(
                 raise _fail(p, step, f"a move of idle seat {seat} gave {error.code}") from None
         else:
             raise _fail(p, step, f"seat {seat}, not to act, had a move accepted")
-        if state.to_dict() != before:
+        if state.to_dict(copy=False) != before:
             raise _fail(p, step, "refusing a move of an idle seat changed the state")
 
 
 def check_listing(
-    p: Playout, step: int, state: State, validate_move: Validator | None
+    p: Playout,
+    step: int,
+    state: State,
+    validate_move: Validator | None,
+    checked: dict[str, Move] | None = None,
 ) -> dict[int, list[Move]]:
+    """``to_act`` and every seat's listing: unique JSON moves of known types, with labels, that
+    fit the game's move schema. ``checked`` (move key -> the move as JSON reads it) holds the
+    moves already found JSON, of a known type and valid in this playout: a move is listed at
+    many steps, and what it is does not change, so it is checked once (its label, which depends
+    on the state, at every step)."""
+    if checked is None:
+        checked = {}
     acting = state.to_act()
     if acting != sorted(set(acting)) or any(not 0 <= s < state.seats for s in acting):
         raise _fail(p, step, f"to_act {acting!r} is not a sorted list of seats")
@@ -199,22 +210,37 @@ def check_listing(
         keys = [move_key(m) for m in moves]
         if len(set(keys)) != len(keys):
             raise _fail(p, step, f"seat {seat} has duplicate moves listed")
-        for move in moves:
-            if _json_roundtrip(move) != move or move.get("type") not in state.move_types:
+        for key, move in zip(keys, moves, strict=True):
+            # json.loads(move_key(move)) is the move's JSON round trip: == tells a tuple from a
+            # list, and the key tells 1 from 1.0 and True.
+            read = checked.get(key)
+            if read is None:
+                read = json.loads(key)
+                if read != move or move.get("type") not in state.move_types:
+                    raise _fail(p, step, f"listed move {move!r} is not a JSON move of a known type")
+                if validate_move is not None:
+                    validate_move(move)
+                checked[key] = read
+            elif read != move:
                 raise _fail(p, step, f"listed move {move!r} is not a JSON move of a known type")
             label = str(state.label(move))  # a Message reads as its English sentence
             if not isinstance(label, str) or not label.strip():
                 raise _fail(p, step, f"listed move {move!r} has no label")
-            if validate_move is not None:
-                validate_move(move)
         listings[seat] = moves
     return listings
 
 
 def check_views(
-    p: Playout, step: int, state: State, rng: random.Random, validate_view: Validator | None
+    p: Playout,
+    step: int,
+    state: State,
+    rng: random.Random,
+    validate_view: Validator | None,
+    probed: list[int] | None = None,
 ) -> None:
-    """Views are JSON, and a seat's view does not change when its hidden facts are re-dealt."""
+    """The spectator's view and each ``probed`` seat's (every seat if None) are JSON and fit the
+    game's schema, and a seat's view does not change when its hidden facts are re-dealt."""
+    seats = list(range(state.seats)) if probed is None else probed
     before = state.to_dict()
     for viewer in _no_such_viewers(state.seats):
         try:
@@ -223,15 +249,16 @@ def check_views(
             pass
         else:
             raise _fail(p, step, f"view({viewer!r}) answered for a seat that does not exist")
-    for viewer in [None, *range(state.seats)]:
-        view = state.view(viewer)
+    views = {}
+    for viewer in [None, *seats]:
+        view = views[viewer] = state.view(viewer)
         if _json_roundtrip(view) != view:
             raise _fail(p, step, f"view of {viewer} is not plain JSON")
         if validate_view is not None:
             validate_view(view)
-    for seat in range(state.seats):
+    for seat in seats:
         other = state.determinize(seat, random.Random(rng.random()))
-        if other.view(seat) != state.view(seat):
+        if other.view(seat) != views[seat]:
             raise _fail(p, step, f"view of seat {seat} depends on facts hidden from it")
         # determinize must depend only on what the seat knows: from the truth or from any
         # other state the seat cannot tell apart, the same rng gives the same sample.
@@ -242,7 +269,7 @@ def check_views(
             raise _fail(p, step, f"determinize changed what seat {seat} may do")
         if {**other.__dict__, "rng": 0} != {**state.__dict__, "rng": 0}:
             p.saw_hidden = True
-    if state.to_dict() != before:
+    if state.to_dict(copy=False) != before:
         raise _fail(p, step, "determinize or view changed the state")
 
 
@@ -256,26 +283,31 @@ def check_copies(p: Playout, step: int, state: State, rng: random.Random) -> Non
     if acting:
         seat = rng.choice(acting)
         copy.apply(seat, rng.choice(copy.legal_moves(seat)))
-        if state.to_dict() != data:
+        if state.to_dict(copy=False) != data:
             raise _fail(p, step, "a move on a clone changed the original")
 
 
-def check_evaluation(p: Playout, step: int, state: State) -> None:
-    """A game's every-seat evaluation gives exactly its evaluate, seat by seat; its sharper
-    one (Game.evaluate_seats_sharp) a finite number per seat, leaving the state unchanged."""
+def check_evaluation(p: Playout, step: int, state: State, probed: list[int] | None = None) -> None:
+    """A game's every-seat evaluation gives exactly its evaluate for each ``probed`` seat (every
+    seat if None); its sharper one (Game.evaluate_seats_sharp) a finite number per seat,
+    leaving the state unchanged."""
     if p.game.evaluate_seats_sharp is not None:
         before = state.to_dict()
         sharp = list(p.game.evaluate_seats_sharp(state))
         if len(sharp) != state.seats or not all(math.isfinite(value) for value in sharp):
             raise _fail(p, step, f"evaluate_seats_sharp gave {sharp} for {state.seats} seats")
-        if state.to_dict() != before:
+        if state.to_dict(copy=False) != before:
             raise _fail(p, step, "evaluate_seats_sharp changed the state")
     if p.game.evaluate_seats is None:
         return
     evaluate = p.game.evaluate
     assert evaluate is not None, f"{p.game.id} has evaluate_seats but no evaluate"
-    together = list(p.game.evaluate_seats(state))
-    alone = [evaluate(state, seat) for seat in range(state.seats)]
+    seats = range(state.seats) if probed is None else probed
+    every = list(p.game.evaluate_seats(state))
+    if len(every) != state.seats:
+        raise _fail(p, step, f"evaluate_seats gave {every} for {state.seats} seats")
+    together = [every[seat] for seat in seats]
+    alone = [evaluate(state, seat) for seat in seats]
     if together != alone:
         raise _fail(p, step, f"evaluate_seats gave {together}, evaluate seat by seat {alone}")
 
@@ -348,21 +380,31 @@ def random_playout(
     validate_shape: Validator | None = None,
     check: bool = True,
 ) -> Playout:
-    """Play a whole game with random legal moves, checking the protocol along the way."""
+    """Play a whole game with random legal moves, checking the protocol along the way.
+
+    Every step: the listings and the events. At step 0, then at a share ``probe_rate`` of the
+    steps, and at the end: views, refusals, copies and evaluations. What is checked seat by seat
+    (a seat's view, its re-deal of what it cannot see, its evaluation) takes every seat at step
+    0 and at the end, and one seat in turn at the probes between: each seat is looked at all
+    along the game, at a share of the cost (a re-deal is the costliest check).
+    """
     p = Playout(game, seats, options, seed)
     rng = random.Random(f"{game.id}/{seats}/{seed}")
     state = game.setup(seats, options, seed)
-    step = 0
+    checked_moves: dict[str, Move] = {}
+    step = probes = 0
     while True:
-        listings = check_listing(p, step, state, validate_move) if check else None
+        listings = check_listing(p, step, state, validate_move, checked_moves) if check else None
         acting = state.to_act()
         if not acting:
             break
         if check and (step == 0 or rng.random() < probe_rate):
-            check_views(p, step, state, rng, validate_view)
+            probed = None if step == 0 else [probes % seats]
+            probes += 1
+            check_views(p, step, state, rng, validate_view, probed)
             check_refusals(p, step, state, rng, validate_shape)
             check_copies(p, step, state, rng)
-            check_evaluation(p, step, state)
+            check_evaluation(p, step, state, probed)
         seat = rng.choice(acting)
         moves = listings[seat] if listings else state.legal_moves(seat)
         move = rng.choice(_playout_pool(game, state, seat, moves, rng))

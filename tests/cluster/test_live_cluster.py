@@ -2,12 +2,14 @@
 as an operator runs it, `skyline serve` (gunicorn, two bot workers with their sweepers, a webhook
 worker) with ``SKYLINE_REDIS_CLUSTER=1``, RQ on a standalone Redis and the archive on
 ``DATABASE_URL``. The live tests of one Redis are imported
-and run here unchanged (tests/cluster/conftest.py's ``live`` and ``hooked`` stand on the cluster);
+and run here unchanged (tests/cluster/conftest.py's ``live`` and ``hooked`` stand on the cluster),
+but the complete games, whole here for two titles only (``WHOLE_ON_THE_CLUSTER``);
 the tests below add what only a cluster has: games whose keys spread over every primary, the
 lobby and two sweepers reading every partition on all three."""
 
 from __future__ import annotations
 
+import random
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -15,11 +17,20 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import requests
 
+from engines import registry
 from service.store.keys import DEADLINES, GAME_KEYS_PATTERN, game_key, index_of, log_key
 from service.store.logform import decoded
 from tests.contract.test_live_games import (  # noqa: F401  (run here, on the cluster)
-    test_complete_games_against_bots_and_between_humans,
+    BOT,
+    HUMAN,
+    OPEN,
+    Client,
+    check_views,
+    play,
     test_live_event_stream_snapshot_moves_and_resume,
+)
+from tests.contract.test_live_games import (
+    test_complete_games_against_bots_and_between_humans as complete_games_on_one_redis,
 )
 from tests.ops.test_deadlines import wait_for
 from tests.ops.test_race_http import (  # noqa: F401
@@ -61,6 +72,42 @@ def credentials_live(clustered: ClusterLive) -> str:
     """tests/players/test_credentials_live.py's service, here on the cluster: a rotation is told on
     a partition's channel by SPUBLISH, heard by the subscription of the node that serves it."""
     return clustered.url
+
+
+# The store is the same for every title: one repository path, a game's keys (its hash, its log, its
+# bot and deadline indexes) the same whatever it plays, a move one script. So the titles whose games
+# have the longest logs play their whole games here as on one Redis; the others play the same
+# lineups for their first SHORT_GAME_MOVES moves, then every person resigns, and the game ends
+# (two seats) or its stand-in bots play it out: created, joined, played, ended and recorded on the
+# cluster. Every title plays its whole games on one Redis (tests/contract/test_live_games.py).
+WHOLE_ON_THE_CLUSTER = ("fifth-avenue", "wettstreit")
+SHORT_GAME_MOVES = 8
+
+
+@pytest.mark.parametrize("title", sorted(registry.GAMES))
+def test_complete_games_against_bots_and_between_humans(live: str, title: str) -> None:
+    if title in WHOLE_ON_THE_CLUSTER:
+        complete_games_on_one_redis(live, title)
+        return
+    game = registry.GAMES[title]
+    client = Client(live)
+    rng = random.Random(title)
+    seats = max(2, game.min_seats)
+    lineups = [[HUMAN] + [BOT] * (game.max_seats - 1), [HUMAN] * seats, [HUMAN, OPEN, OPEN]]
+    lineups[2] += [BOT] * (max(3, seats) - 3)
+    for index, lineup in enumerate(lineups):
+        options = rng.choice(game.option_combinations(len(lineup)))
+        record, events, seen = play(
+            client, title, lineup, options, seed=100 + index, rng=rng, resign_after=SHORT_GAME_MOVES
+        )
+        entries = events["events"]
+        resigned = [e["version"] for e in entries if "seat_resigned" in [x["type"] for x in e["events"]]]
+        assert resigned and record["result"] is not None, "the people resigned and the game ended"
+        joins = lineup.count(OPEN)
+        check_views(record, seen, joins, until=resigned[0] - 1)
+        if BOT in lineup:
+            assert {entry["seat"] for entry in record["moves"]} - {0}, "bots moved through the worker"
+        assert len(entries) == len(record["moves"]) + joins + len(resigned)
 
 
 def _games_per_primary(clustered: ClusterLive, ids: set[str]) -> Counter[int]:

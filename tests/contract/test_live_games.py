@@ -41,8 +41,22 @@ class Client:
         return response
 
 
-def play(client: Client, title: str, seats: list[dict], options: dict, seed: int, rng: random.Random):
+def play(
+    client: Client,
+    title: str,
+    seats: list[dict],
+    options: dict,
+    seed: int,
+    rng: random.Random,
+    resign_after: int | None = None,
+):
+    """Play the game to its end. With ``resign_after``: once its human seats have played that many
+    moves, every human seat resigns in turn, and the game ends (two seats) or its stand-in bots
+    (random ones) play it out. Returns the record, the log and the views the server sent
+    ((version, seat, view))."""
     body = {"title": title, "seats": seats, "options": options}
+    if resign_after is not None:
+        body["stand_in"] = "random"  # the resigned seats' bots play the game out at once
     if OPEN not in seats:
         body["seed"] = seed  # a game with open seats takes none (seed_with_open_seats)
     created = client.call("POST", "/games", "GameCreated", json=body)
@@ -55,6 +69,8 @@ def play(client: Client, title: str, seats: list[dict], options: dict, seed: int
         joined = client.call("POST", f"/games/{game['id']}/join", "Joined", json={"seat": seat})
         assert joined.status_code == 201, joined.text
         tokens[seat] = joined.json()["token"]
+    movers = dict(tokens)  # the seats a person still plays
+    played = 0
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
         watcher = rng.choice(sorted(tokens))  # one seat's view per round, checked after the game
@@ -62,7 +78,15 @@ def play(client: Client, title: str, seats: list[dict], options: dict, seed: int
         seen.append((shown["version"], watcher, shown["view"]))
         if shown["status"] == "finished":
             break
-        humans = [seat for seat in shown["to_act"] if seat in tokens]
+        if resign_after is not None and played >= resign_after and movers:
+            for seat in sorted(movers):
+                resigned = client.call("POST", f"/games/{game['id']}/resign", "Resigned", movers.pop(seat))
+                assert resigned.status_code == 200, resigned.text
+                if resigned.json()["status"] == "finished":
+                    break  # two seats: the other one won
+            movers.clear()
+            continue
+        humans = [seat for seat in shown["to_act"] if seat in movers]
         if not humans:
             time.sleep(0.02)  # a bot is thinking, in the worker
             continue
@@ -82,6 +106,7 @@ def play(client: Client, title: str, seats: list[dict], options: dict, seed: int
         )
         assert reply.status_code in (200, 409), reply.text
         if reply.status_code == 200:
+            played += 1
             seen.append((reply.json()["version"], acting, reply.json()["view"]))
     else:
         raise AssertionError(f"{title} game {game['id']} did not finish in time")
@@ -102,16 +127,18 @@ def read_while_waiting(client: Client, game_id: str, tokens: dict[int, str], see
         assert log["events"] == public["events"], f"seat {seat}'s log of a waiting game"
 
 
-def check_views(record, seen, joins: int = 0):
+def check_views(record, seen, joins: int = 0, until: int | None = None):
     """Every view the server sent equals the engine's view for that seat at that version; before
-    the last of ``joins`` (one version each, then the moves), the spectator's."""
+    the last of ``joins`` (one version each, then the moves), the spectator's. ``until``: only the
+    views up to that version (a resignation after it takes a version of its own)."""
     game = registry.get(record["title"])
     state = game.setup(len(record["seats"]), record["options"], record["seed"])
     by_version: dict[int, list] = {}
     for version, seat, view in seen:
         by_version.setdefault(version, []).append((seat, view))
     assert joins == 0 or any(version < joins for version in by_version), "no view of the waiting game"
-    for version in range(joins + len(record["moves"]) + 1):
+    last = joins + len(record["moves"]) if until is None else until
+    for version in range(last + 1):
         for seat, view in by_version.get(version, []):
             eyes = None if version < joins else seat
             assert json.loads(json.dumps(state.view(eyes))) == view, f"view of seat {seat} at {version}"
@@ -119,7 +146,8 @@ def check_views(record, seen, joins: int = 0):
         if 0 <= move < len(record["moves"]):
             entry = record["moves"][move]
             state.apply(entry["seat"], entry["move"])
-    assert state.is_over() and state.result().to_dict() == record["result"]
+    if until is None:
+        assert state.is_over() and state.result().to_dict() == record["result"]
 
 
 HUMAN = {"kind": "human"}

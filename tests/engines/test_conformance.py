@@ -1,7 +1,8 @@
 """The conformance suite: every registered game, every published rules version, every seat count,
 every option value.
 
-Random playouts check the protocol at every step (see engines/core/conformance.py):
+Random playouts check the protocol along the way (see engines/core/conformance.py: the
+listings and events at every step, the rest at step 0, at random probes and at the end):
 listed moves apply, unlisted ones are refused with a code and change nothing (every refusal an
 IllegalMove; a move of the wrong shape an InvalidMove with the same code in every game), views
 of seats that do not exist are refused, games end,

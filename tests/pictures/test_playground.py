@@ -42,7 +42,7 @@ STALL_SECONDS = 90
 # seat's token while the page watches (its event stream, its redraws, the end). Whole games by
 # clicks took 88 s of the suite; what a click does is the same for every move (the button's move
 # posted), and every title's games are played to the end over HTTP by
-# tests/contract/test_live_games.py and, through every option, test_generated_client.py.
+# tests/contract/test_live_games.py and, through the typed client, test_generated_client.py.
 BROWSER_CLICKS = 25
 VIEWPORT = {"width": 1400, "height": 1000}
 

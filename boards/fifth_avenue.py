@@ -58,7 +58,9 @@ def _plot_text(plot: dict[str, Any], words: Words) -> str:
         owner = "Gédéon" if plot["owner"] == "gedeon" else words("boards.seat", seat=plot["owner"])
         parts.append(words("boards.fifth-avenue.skyscrapers", owner=owner, count=plot["skyscrapers"]))
     if plot["shops"]:
-        parts.append(words("boards.fifth-avenue.shops", shops=" ".join(_shop(shop, words) for shop in plot["shops"])))
+        parts.append(
+            words("boards.fifth-avenue.shops", shops=" ".join(_shop(shop, words) for shop in plot["shops"]))
+        )
     return " ".join(parts)
 
 
@@ -134,10 +136,18 @@ def draw(canvas: Canvas, shown: dict[str, Any], top: float, words: Words) -> flo
             (x1, y1), (x2, y2) = places[start], places[end]
             canvas.line(x1, y1, x2, y2, stroke="#c8bfa8", stroke_width=6)
     canvas.rect(COLUMN_X[0] - 40, places[material.START][1] - 22, 80, 44, fill="#ffffff", stroke=INK, rx=6)
-    canvas.text(COLUMN_X[0], places[material.START][1] + 5, words("boards.fifth-avenue.start"), 13, text_anchor="middle")
+    canvas.text(
+        COLUMN_X[0],
+        places[material.START][1] + 5,
+        words("boards.fifth-avenue.start"),
+        13,
+        text_anchor="middle",
+    )
     park_y = places[material.CENTRAL_PARK][1]
     canvas.rect(CENTRAL_PARK_X - 55, park_y - 40, 110, 80, fill="#b6d7a8", stroke=INK, rx=8)
-    canvas.text(CENTRAL_PARK_X, park_y + 5, words("boards.fifth-avenue.central_park"), 13, text_anchor="middle")
+    canvas.text(
+        CENTRAL_PARK_X, park_y + 5, words("boards.fifth-avenue.central_park"), 13, text_anchor="middle"
+    )
     for district in view["districts"]:
         x, y = places[district["id"]]
         _draw_district(canvas, district, x, y, words)
@@ -147,9 +157,15 @@ def draw(canvas: Canvas, shown: dict[str, Any], top: float, words: Words) -> flo
         canvas.title(words("boards.fifth-avenue.pawn", pawn=_colour(pawn, words)))
     y = top + HEIGHT + 40
     for index, (colour, pile) in enumerate(view["colour_piles"].items()):
-        face = f"{_colour(colour, words)} {pile['top'].split('-')[-1]}" if pile.get("top") else words("boards.fifth-avenue.empty")
+        face = (
+            f"{_colour(colour, words)} {pile['top'].split('-')[-1]}"
+            if pile.get("top")
+            else words("boards.fifth-avenue.empty")
+        )
         canvas.card(16 + index * 80, y, face, pile.get("top"), fill_of(colour), 72, 40, str(pile["size"]))
-    canvas.card(16 + 5 * 80, y, f"{_colour('black', words)} ×{view['black_pile']['size']}", None, "#9e9e9e", 72, 40)
+    canvas.card(
+        16 + 5 * 80, y, f"{_colour('black', words)} ×{view['black_pile']['size']}", None, "#9e9e9e", 72, 40
+    )
     rows = [piece for row in _pile_rows(view, words)[1:] for piece in wrap(row, 130)]
     return canvas.lines(16, y + 44, rows, 12, 5)
 
@@ -159,7 +175,11 @@ def board_rows(shown: dict[str, Any], words: Words) -> list[str]:
     rows = []
     for district in view["districts"]:
         state = words("boards.fifth-avenue.closed") if district["closed"] else ""
-        rows.append(words("boards.fifth-avenue.district", name=district["name"], closed=state, column=district["column"]))
+        rows.append(
+            words(
+                "boards.fifth-avenue.district", name=district["name"], closed=state, column=district["column"]
+            )
+        )
         rows += ["   " + _plot_text(plot, words) for plot in district["plots"]]
     return rows + _pile_rows(view, words)
 

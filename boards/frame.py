@@ -50,7 +50,9 @@ def describe(value: Any, words: Words) -> str:
     return json.dumps(value)
 
 
-def fact_rows(mapping: dict[str, Any], words: Words, skip: frozenset[str] | set[str] = frozenset()) -> list[str]:
+def fact_rows(
+    mapping: dict[str, Any], words: Words, skip: frozenset[str] | set[str] = frozenset()
+) -> list[str]:
     rows = []
     for key, value in mapping.items():
         if key in skip or value is None or value == [] or value == {}:
@@ -61,7 +63,9 @@ def fact_rows(mapping: dict[str, Any], words: Words, skip: frozenset[str] | set[
 
 def options_row(view: dict[str, Any], words: Words) -> str:
     """The game's options, by their codes (as the catalog names them)."""
-    chosen = ", ".join(f"{words.code(k)} {words.code(v) if isinstance(v, str) else v}" for k, v in view["options"].items())
+    chosen = ", ".join(
+        f"{words.code(k)} {words.code(v) if isinstance(v, str) else v}" for k, v in view["options"].items()
+    )
     return words("boards.options", options=chosen)
 
 
@@ -120,7 +124,10 @@ def header_rows(shown: dict[str, Any], name: str, words: Words) -> list[str]:
             version=shown.get("version", 0),
             status=words.known(f"boards.status.{status}", status),
         ),
-        words("boards.you_are", who=seat_name(shown, you, words) if you is not None else words("boards.spectator")),
+        words(
+            "boards.you_are",
+            who=seat_name(shown, you, words) if you is not None else words("boards.spectator"),
+        ),
     ]
     result = shown.get("result")
     if result:
@@ -129,7 +136,9 @@ def header_rows(shown: dict[str, Any], name: str, words: Words) -> list[str]:
         ranking = ", ".join(
             f"#{result['ranks'][s]} {seat_name(shown, s, words)}{standing(result, s, words)}" for s in order
         )
-        rows.append(words("boards.game_over", reason=reason(words, result.get("reason", "end")), ranking=ranking))
+        rows.append(
+            words("boards.game_over", reason=reason(words, result.get("reason", "end")), ranking=ranking)
+        )
     else:
         acting = shown.get("to_act") or []
         named = ", ".join(seat_name(shown, s, words) for s in acting) or words("boards.nobody")
@@ -162,7 +171,9 @@ def _seat_blocks(shown: dict[str, Any], module: Any, words: Words) -> list[Block
             scores = result.get("scores") or []
             if seat < len(scores):
                 head += words("boards.head.score", score=scores[seat])
-            head += words("boards.head.rank", rank=result["ranks"][seat]) + standing(result, seat, words, score=False)
+            head += words("boards.head.rank", rank=result["ranks"][seat]) + standing(
+                result, seat, words, score=False
+            )
         player = held.get(seat, {})
         blocks.append((seat, head, seat_rows(shown, player, words) if player else [], player))
     for key, player in held.items():
@@ -220,5 +231,9 @@ def text(shown: dict[str, Any], module: Any, words: Words) -> str:
         out += ["", head, *(piece for row in rows for piece in wrap("  " + row, TEXT_COLUMNS))]
     rest = other_rows(shown, module, words)
     if rest:
-        out += ["", words("boards.table"), *(piece for row in rest for piece in wrap("  " + row, TEXT_COLUMNS))]
+        out += [
+            "",
+            words("boards.table"),
+            *(piece for row in rest for piece in wrap("  " + row, TEXT_COLUMNS)),
+        ]
     return "\n".join(_UNPRINTABLE.sub("\ufffd", row) for row in out) + "\n"

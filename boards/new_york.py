@@ -44,7 +44,13 @@ def _cell(view: dict[str, Any], words: Words):
         return Cell(
             fill=fill_of(colour),
             label=mark,
-            tip=words("boards.new-york.square", avenue=r + 1, street=c + 1, colour=_colour(colour, words), seat=owner),
+            tip=words(
+                "boards.new-york.square",
+                avenue=r + 1,
+                street=c + 1,
+                colour=_colour(colour, words),
+                seat=owner,
+            ),
             text=_colour(colour, words)[:1].upper() + (mark or " "),
             border=seat_colour(owner) if owner is not None else "#999999",
         )

@@ -135,7 +135,9 @@ def draw(canvas: Canvas, shown: dict[str, Any], top: float, words: Words) -> flo
         for p, count in enumerate(district["skyscrapers"]):
             canvas.rect(x - 36 + 19 * p, y - 4, 16, 16, fill=_player_colour(view, p), stroke=INK)
             canvas.text(x - 28 + 19 * p, y + 8, count, 10, text_anchor="middle", fill="#ffffff")
-        canvas.text(x, y + 32, words("boards.new-york-city.black", count=district["black"]), 10, text_anchor="middle")
+        canvas.text(
+            x, y + 32, words("boards.new-york-city.black", count=district["black"]), 10, text_anchor="middle"
+        )
     # the press track
     y = top + 390
     canvas.text(16, y - 6, words("boards.new-york-city.press_track"), 12, font_weight="bold")
@@ -160,7 +162,11 @@ def draw(canvas: Canvas, shown: dict[str, Any], top: float, words: Words) -> flo
             stroke=INK,
         )
         canvas.title(
-            words("boards.new-york-city.on_space", pawn=_player_name(view, pawn["player"], words), space=pawn["space"])
+            words(
+                "boards.new-york-city.on_space",
+                pawn=_player_name(view, pawn["player"], words),
+                space=pawn["space"],
+            )
         )
     return y + 30
 
@@ -181,7 +187,9 @@ def board_rows(shown: dict[str, Any], words: Words) -> list[str]:
 
 def _cards(cards: list[str], words: Words) -> str:
     """Cards by their symbols, in the engine's words (``new_york_city.card.…``)."""
-    return " ".join(words.known(f"boards.new-york-city.card.{card}", card) for card in cards) or words("boards.none")
+    return " ".join(words.known(f"boards.new-york-city.card.{card}", card) for card in cards) or words(
+        "boards.none"
+    )
 
 
 def seat_rows(shown: dict[str, Any], player: dict[str, Any], words: Words) -> list[str]:

@@ -68,7 +68,8 @@ def board_rows(shown: dict[str, Any], words: Words) -> list[str]:
 
 def seat_rows(shown: dict[str, Any], player: dict[str, Any], words: Words) -> list[str]:
     units = ", ".join(
-        f"{words.known(f'boards.property.unit.{kind}', kind)} {count}" for kind, count in player["units"].items()
+        f"{words.known(f'boards.property.unit.{kind}', kind)} {count}"
+        for kind, count in player["units"].items()
     )
     rows = [
         words(

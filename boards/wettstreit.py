@@ -86,7 +86,11 @@ def _pile_rows(view: dict[str, Any], words: Words) -> list[str]:
                 else ""
             )
         )
-    rows.append(words("boards.wettstreit.bank", bank=view["bank"], die=view["die"] if view["die"] is not None else "-"))
+    rows.append(
+        words(
+            "boards.wettstreit.bank", bank=view["bank"], die=view["die"] if view["die"] is not None else "-"
+        )
+    )
     auction = view.get("auction")
     if auction:
         card = auction.get("card")
@@ -123,7 +127,11 @@ def draw(canvas: Canvas, shown: dict[str, Any], top: float, words: Words) -> flo
         if shown_pile.get("top"):
             _draw_card(canvas, x, y, shown_pile["top"], words)
         else:
-            back = words("boards.wettstreit.face_down") if shown_pile["size"] else words("boards.wettstreit.empty")
+            back = (
+                words("boards.wettstreit.face_down")
+                if shown_pile["size"]
+                else words("boards.wettstreit.empty")
+            )
             canvas.card(x, y, back, fill="#8d6e63", w=70)
         canvas.text(x, y + 56, f"{_pile(pile, words)}: {shown_pile['size']}", 11)
     auction = view.get("auction")
@@ -167,7 +175,8 @@ def board_rows(shown: dict[str, Any], words: Words) -> list[str]:
     rows = list(_pile_rows(view, words))
     for player in view["players"]:
         city = " | ".join(
-            words("boards.wettstreit.gap") if card is None else _card_text(card, words) for card in player["city"]
+            words("boards.wettstreit.gap") if card is None else _card_text(card, words)
+            for card in player["city"]
         )
         city = city or words("boards.wettstreit.no_building")
         rows.append(

@@ -24,7 +24,9 @@ class Words:
     def __call__(self, message_id: str, **params: Any) -> str:
         # Numbers are written as the English picture always wrote them (no separators: a version
         # or a score is an identifier-like count here, and the English bytes must not move).
-        written = {name: value if isinstance(value, Message) else str(value) for name, value in params.items()}
+        written = {
+            name: value if isinstance(value, Message) else str(value) for name, value in params.items()
+        }
         return render(say(message_id, **written), self.language)
 
     def known(self, message_id: str, fallback: str, **params: Any) -> str:

@@ -62,11 +62,15 @@ def fact_rows(
 
 
 def options_row(view: dict[str, Any], words: Words) -> str:
-    """The game's options, by their codes (as the catalog names them)."""
-    chosen = ", ".join(
-        f"{words.code(k)} {words.code(v) if isinstance(v, str) else v}" for k, v in view["options"].items()
-    )
+    """The game's options, by their codes (as the catalog names them), with their values."""
+    chosen = ", ".join(f"{words.code(k)} {_option_value(v, words)}" for k, v in view["options"].items())
     return words("boards.options", options=chosen)
+
+
+def _option_value(value: Any, words: Words) -> str:
+    if isinstance(value, bool):  # before int: a bool is an int
+        return words("boards.option.true") if value else words("boards.option.false")
+    return words.code(value) if isinstance(value, str) else str(value)
 
 
 def seat_name(shown: dict[str, Any], seat: int | None, words: Words) -> str:

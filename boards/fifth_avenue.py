@@ -118,7 +118,11 @@ def _pile_rows(view: dict[str, Any], words: Words) -> list[str]:
         for pawn, place in view["commissions"].items()
     )
     expertise = "; ".join(
-        f"{_colour(pawn, words)}: {' '.join(words.code(place) for place in places) or words('boards.none')}"
+        words(
+            "boards.fifth-avenue.expertise",
+            pawn=_colour(pawn, words),
+            places=" ".join(words.code(place) for place in places) or words("boards.none"),
+        )
         for pawn, places in view["expertise"].items()
     )
     rows.append(words("boards.fifth-avenue.pawns", pawns=pawns, expertise=expertise))

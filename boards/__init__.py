@@ -7,6 +7,8 @@ rulebooks lost (reconstructed) are read from the engines' own data tables, so th
 and the rules agree.
 
 One module per title (its board), sharing the frame (header, seats, table) and the SVG writer.
+Every word is a message rendered in the reader's language (``words.Words``): a picture is a pure
+function of (shown game, language).
 This package sits beside ``engines`` and ``service`` rather than inside each game's folder:
 the engines stay rules only, and the pictures are a presentation any client could write.
 """
@@ -15,7 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.core.messages import ENGLISH
+
 from . import fifth_avenue, frame, fresh_fish, new_york, new_york_city, property, wettstreit
+from .words import Words
 
 RENDERERS = {
     "fifth-avenue": fifth_avenue,
@@ -27,14 +32,14 @@ RENDERERS = {
 }
 
 
-def render_svg(shown: dict[str, Any]) -> str:
-    """The shown game as an SVG document."""
-    return frame.svg(shown, RENDERERS[shown["title"]])
+def render_svg(shown: dict[str, Any], language: str = ENGLISH) -> str:
+    """The shown game as an SVG document, in ``language`` (a shipped one)."""
+    return frame.svg(shown, RENDERERS[shown["title"]], Words(language))
 
 
-def render_text(shown: dict[str, Any]) -> str:
-    """The shown game as plain text, for a terminal."""
-    return frame.text(shown, RENDERERS[shown["title"]])
+def render_text(shown: dict[str, Any], language: str = ENGLISH) -> str:
+    """The shown game as plain text, for a terminal, in ``language`` (a shipped one)."""
+    return frame.text(shown, RENDERERS[shown["title"]], Words(language))
 
 
 __all__ = ["RENDERERS", "render_svg", "render_text"]

@@ -7,9 +7,10 @@ from typing import Any
 
 from engines.fresh_fish import material
 
-from .frame import fact_rows
+from .frame import fact_rows, options_row
 from .grid import Cell, draw_grid, text_grid
 from .svg import Canvas, seat_colour
+from .words import Words
 
 NAME = "Fresh Fish"
 BOARD_KEYS = frozenset({"grid", "size", "distributors", "options"})
@@ -24,28 +25,35 @@ TILE_TEXT = {
 }  # fmt: skip
 
 
+def _name(tile: str, words: Words) -> str:
+    """A tile's name (the engine's table says it in English; the rulebook's French beside it)."""
+    return words.known(f"boards.fresh-fish.tile.{tile}", material.NAMES.get(tile, tile))
+
+
 def _tile_fill(tile: str) -> str:
     goods = material.GOODS_OF.get(tile)
     return GOODS_FILL[goods] if goods else TILE_FILL.get(tile, "#eeeeee")
 
 
-def _cell(view: dict[str, Any]):
+def _cell(view: dict[str, Any], words: Words):
     def cell(r: int, c: int) -> Cell:
         square = view["grid"][r][c]
         tile, owner = square["tile"], square["owner"]
-        where = f"row {r + 1}, column {c + 1}"
+        where = words("boards.fresh-fish.where", row=r + 1, column=c + 1)
         if tile is None and owner is None:
             return Cell()
         if tile is None:  # a plot reserved by a cube
             return Cell(
                 fill="#ffffff",
                 label=f"s{owner}",
-                tip=f"{where}: reserved by seat {owner}",
+                tip=words("boards.fresh-fish.reserved_by", where=where, seat=owner),
                 text=f"{owner}.",
                 border=seat_colour(owner),
             )
-        name = material.NAMES.get(tile, tile)
-        tip = f"{where}: {name}" + (f" (seat {owner})" if owner is not None else "")
+        name = _name(tile, words)
+        tip = words("boards.fresh-fish.tile", where=where, tile=name) + (
+            words("boards.fresh-fish.of_seat", seat=owner) if owner is not None else ""
+        )
         short = TILE_TEXT.get(tile, tile[:2])
         return Cell(
             fill=_tile_fill(tile),
@@ -58,48 +66,60 @@ def _cell(view: dict[str, Any]):
     return cell
 
 
-def _legend_rows(view: dict[str, Any]) -> list[str]:
+def _legend_rows(view: dict[str, Any], words: Words) -> list[str]:
     rows = [
-        f"{material.NAMES[material.DISTRIBUTOR[goods]]} ({TILE_TEXT[material.DISTRIBUTOR[goods]]}) at row "
-        f"{spot['row']}, column {spot['column']}"
+        words(
+            "boards.fresh-fish.distributor",
+            tile=_name(material.DISTRIBUTOR[goods], words),
+            short=TILE_TEXT[material.DISTRIBUTOR[goods]],
+            row=spot["row"],
+            column=spot["column"],
+        )
         for goods, spot in view["distributors"].items()
         if spot is not None
     ]
-    rows.append("retailers in lower case; a bordered square is a seat's (reserved or built)")
-    rows.append("Options: " + ", ".join(f"{k} {v}" for k, v in view["options"].items()))
+    rows.append(words("boards.fresh-fish.legend"))
+    rows.append(options_row(view, words))
     return rows
 
 
-def draw(canvas: Canvas, shown: dict[str, Any], top: float) -> float:
+def draw(canvas: Canvas, shown: dict[str, Any], top: float, words: Words) -> float:
     view = shown["view"]
     size = min(48, 480 // view["size"])
-    bottom = draw_grid(canvas, 16, top, view["size"], view["size"], size, _cell(view))
+    bottom = draw_grid(canvas, 16, top, view["size"], view["size"], size, _cell(view, words))
     x = 16 + 26 + view["size"] * size + 24
-    canvas.lines(x, top + 14, _legend_rows(view), 12, 6)
+    canvas.lines(x, top + 14, _legend_rows(view, words), 12, 6)
     return bottom
 
 
-def board_rows(shown: dict[str, Any]) -> list[str]:
+def board_rows(shown: dict[str, Any], words: Words) -> list[str]:
     view = shown["view"]
-    return ["Town", *text_grid(view["size"], view["size"], _cell(view)), *_legend_rows(view)]
+    grid = text_grid(view["size"], view["size"], _cell(view, words))
+    return [words("boards.fresh-fish.town"), *grid, *_legend_rows(view, words)]
 
 
-def seat_rows(shown: dict[str, Any], player: dict[str, Any]) -> list[str]:
+def seat_rows(shown: dict[str, Any], player: dict[str, Any], words: Words) -> list[str]:
     rows = [
-        f"money {player['money']} · cubes: {player['cubes_in_hand']} in hand, "
-        f"{player['cubes_set_aside']} set aside, {player['cubes_on_retailers']} on retailers"
+        words(
+            "boards.fresh-fish.holdings",
+            money=player["money"],
+            in_hand=player["cubes_in_hand"],
+            set_aside=player["cubes_set_aside"],
+            on_retailers=player["cubes_on_retailers"],
+        )
     ]
     reserved = " ".join(f"r{spot['row']}c{spot['column']}" for spot in player["reserved"])
-    rows.append(f"reserved plots: {reserved or 'none'}")
+    rows.append(words("boards.fresh-fish.reserved", plots=reserved or words("boards.none")))
     built = [
-        material.NAMES[material.RETAILER[goods]]
-        + (f" r{spot['row']}c{spot['column']}" if isinstance(spot, dict) else " (kept in front)")
+        _name(material.RETAILER[goods], words)
+        + (f" r{spot['row']}c{spot['column']}" if isinstance(spot, dict) else words("boards.fresh-fish.kept"))
         for goods, spot in player["retailers"].items()
         if spot is not None
     ]
-    rows.append(f"retailers: {', '.join(built) or 'none'}")
+    rows.append(words("boards.fresh-fish.retailers", retailers=", ".join(built) or words("boards.none")))
     rows += fact_rows(
         player,
+        words,
         {"seat", "money", "cubes_in_hand", "cubes_set_aside", "cubes_on_retailers", "reserved", "retailers"},
     )
     return rows

@@ -6,9 +6,10 @@ from typing import Any
 
 from engines.new_york import material
 
-from .frame import fact_rows
+from .frame import fact_rows, options_row
 from .grid import Cell, draw_grid, text_grid
 from .svg import Canvas, fill_of, seat_colour
+from .words import Words
 
 NAME = "New York"
 BOARD_KEYS = frozenset({"board", "colours", "unowned", "stock_size", "discard", "options"})
@@ -19,7 +20,17 @@ def _owners(view: dict[str, Any]) -> dict[str, Any]:
     return {entry["colour"]: entry["seat"] for entry in view["colours"]}
 
 
-def _cell(view: dict[str, Any]):
+def _colour(colour: str, words: Words) -> str:
+    """A colour in the words of the engine's own labels (``new_york.colour.…``)."""
+    return words.known(f"new_york.colour.{colour}", colour)
+
+
+def _cards(cards: list[str], words: Words) -> str:
+    """Cards by their ids (codes, as the view and the moves name them)."""
+    return " ".join(words.code(card) for card in cards)
+
+
+def _cell(view: dict[str, Any], words: Words):
     owners = _owners(view)
     centre = {(a - 1, s - 1) for a, s in material.CENTRE_SQUARES}
     corners = {(a - 1, s - 1) for a, s in material.CORNER_SQUARES}
@@ -33,57 +44,75 @@ def _cell(view: dict[str, Any]):
         return Cell(
             fill=fill_of(colour),
             label=mark,
-            tip=f"avenue {r + 1} × street {c + 1}: {colour} (seat {owner})",
-            text=colour[:1].upper() + (mark or " "),
+            tip=words(
+                "boards.new-york.square",
+                avenue=r + 1,
+                street=c + 1,
+                colour=_colour(colour, words),
+                seat=owner,
+            ),
+            text=_colour(colour, words)[:1].upper() + (mark or " "),
             border=seat_colour(owner) if owner is not None else "#999999",
         )
 
     return cell
 
 
-def _table_rows(view: dict[str, Any]) -> list[str]:
+def _table_rows(view: dict[str, Any], words: Words) -> list[str]:
     rows = [
-        f"{entry['colour']}: seat {entry['seat']}, placed by seat {entry['placed_by']}, "
-        f"{entry['on_board']} on the board, {entry['supply']} in supply"
+        words(
+            "boards.new-york.colour",
+            colour=_colour(entry["colour"], words),
+            seat=entry["seat"],
+            placed_by=entry["placed_by"],
+            on_board=entry["on_board"],
+            supply=entry["supply"],
+        )
         for entry in view["colours"]
     ]
-    rows.append(f"Unowned buildings: {view['unowned']}")
-    rows.append(f"Stock: {view['stock_size']} cards · discard: {' '.join(view['discard']) or 'none'}")
-    rows.append("Options: " + ", ".join(f"{k} {v}" for k, v in view["options"].items()))
+    rows.append(words("boards.new-york.unowned", count=view["unowned"]))
+    rows.append(
+        words(
+            "boards.new-york.piles",
+            stock=view["stock_size"],
+            discard=_cards(view["discard"], words) or words("boards.none"),
+        )
+    )
+    rows.append(options_row(view, words))
     return rows
 
 
-def draw(canvas: Canvas, shown: dict[str, Any], top: float) -> float:
+def draw(canvas: Canvas, shown: dict[str, Any], top: float, words: Words) -> float:
     view = shown["view"]
     size = 48
     bottom = draw_grid(
-        canvas, 16, top, material.SIZE, material.SIZE, size, _cell(view), LINE_NAMES, LINE_NAMES
+        canvas, 16, top, material.SIZE, material.SIZE, size, _cell(view, words), LINE_NAMES, LINE_NAMES
     )
     x = 16 + 26 + material.SIZE * size + 24
-    canvas.text(x, top + 30, "Rows: avenues (red cards) · columns: streets (blue cards)", 12)
-    canvas.text(x, top + 48, "+ the 5 centre squares (reconstructed) · x the 4 corners", 12)
-    canvas.lines(x, top + 54, _table_rows(view), 12, 6)
+    canvas.text(x, top + 30, words("boards.new-york.axes"), 12)
+    canvas.text(x, top + 48, words("boards.new-york.marks"), 12)
+    canvas.lines(x, top + 54, _table_rows(view, words), 12, 6)
     return bottom
 
 
-def board_rows(shown: dict[str, Any]) -> list[str]:
+def board_rows(shown: dict[str, Any], words: Words) -> list[str]:
     view = shown["view"]
-    grid = text_grid(material.SIZE, material.SIZE, _cell(view), LINE_NAMES, LINE_NAMES)
-    return [
-        "City (rows avenues, columns streets; letter = colour, + centre, x corner)",
-        *grid,
-        *_table_rows(view),
-    ]
+    grid = text_grid(material.SIZE, material.SIZE, _cell(view, words), LINE_NAMES, LINE_NAMES)
+    return [words("boards.new-york.city"), *grid, *_table_rows(view, words)]
 
 
-def seat_rows(shown: dict[str, Any], player: dict[str, Any]) -> list[str]:
+def seat_rows(shown: dict[str, Any], player: dict[str, Any], words: Words) -> list[str]:
     rows = [
-        f"colours {' '.join(player['colours'])} · money {player['money']}"
-        f" · {player['hand_size']} cards in hand"
+        words(
+            "boards.new-york.holdings",
+            colours=" ".join(_colour(colour, words) for colour in player["colours"]),
+            money=player["money"],
+            hand=player["hand_size"],
+        )
     ]
     if "hand" in player:
-        rows.append(f"hand: {' '.join(player['hand']) or 'none'}")
+        rows.append(words("boards.hand", cards=_cards(player["hand"], words) or words("boards.none")))
     if player.get("known_cards"):
-        rows.append(f"cards of this hand you know: {' '.join(player['known_cards'])}")
-    rows += fact_rows(player, {"seat", "colours", "money", "hand_size", "hand", "known_cards"})
+        rows.append(words("boards.known_cards", cards=_cards(player["known_cards"], words)))
+    rows += fact_rows(player, words, {"seat", "colours", "money", "hand_size", "hand", "known_cards"})
     return rows

@@ -2,7 +2,9 @@
 
 ``board.svg`` and ``board.txt`` draw exactly what ``GET /games/{id}`` shows the caller (the
 renderers in ``boards`` see nothing else), so a picture follows the same token rules as the
-view. ``/play`` is one static page that plays any title over the public API, like any client.
+view. Their words are in the reader's language (``Accept-Language``, or ``?lang=`` for an
+``<img>``, which sends no header of its own): one copy, and one ETag, per caller and language.
+``/play`` is one static page that plays any title over the public API, like any client.
 """
 
 from __future__ import annotations
@@ -20,8 +22,18 @@ from flask_smorest import Blueprint
 import boards
 from engines.core import say
 
-from . import conditional
-from .api import AUTH_HEADER, CALLERS_HEADERS, FIXED_HEADERS, GAME_ID, NOT_MODIFIED, caller_token, games
+from . import conditional, language
+from .api import (
+    AUTH_HEADER,
+    CALLERS_HEADERS,
+    FIXED_HEADERS,
+    GAME_ID,
+    LANGUAGE_HEADER,
+    LANGUAGE_QUERY,
+    NOT_MODIFIED,
+    caller_token,
+    games,
+)
 from .problems import Problem
 
 blp = Blueprint("pictures", __name__, description="Board pictures and the playground page.")
@@ -53,14 +65,25 @@ GAME_LINKS = {
 }
 
 
+# A picture's words are the reader's: its Vary names the language as well as the caller.
+SPOKEN_HEADERS = {
+    **CALLERS_HEADERS,
+    "Vary": {
+        "description": "`Authorization, Accept-Language`: the caller's view, in the reader's language.",
+        "schema": {"type": "string"},
+    },
+    "Content-Language": {"description": "The language of the picture's words.", "schema": {"type": "string"}},
+}
+
+
 def _picture_responses(content_type: str, description: str) -> dict[str, Any]:
     return {
         "200": {
             "description": description,
-            "headers": CALLERS_HEADERS,
+            "headers": SPOKEN_HEADERS,
             "content": {content_type: {"schema": {"type": "string"}}},
         },
-        "304": {"description": NOT_MODIFIED, "headers": CALLERS_HEADERS},
+        "304": {"description": NOT_MODIFIED, "headers": SPOKEN_HEADERS},
         "401": {"$ref": "#/components/responses/Unauthorized"},
         "404": {"$ref": "#/components/responses/NotFound"},
     }
@@ -69,16 +92,26 @@ def _picture_responses(content_type: str, description: str) -> dict[str, Any]:
 PICTURE_HEADERS = {"X-Content-Type-Options": "nosniff", "Content-Security-Policy": PICTURE_POLICY}
 
 
-def _picture(game_id: str, render: Callable[[Any], str], content_type: str) -> Response:
-    picture = render(games().show(game_id, caller_token())).encode()
-    return conditional.reply(picture, content_type, vary=conditional.BY_CALLER, headers=PICTURE_HEADERS)
+# The Vary of a reply drawn for one caller in one reader's language (also the versions' pictures).
+BY_CALLER_AND_LANGUAGE = (*conditional.BY_CALLER, *language.BY_LANGUAGE)
+
+
+def _picture(game_id: str, render: Callable[[Any, str], str], content_type: str) -> Response:
+    spoken = language.current()
+    picture = render(games().show(game_id, caller_token()), spoken).encode()
+    return conditional.reply(
+        picture,
+        content_type,
+        vary=BY_CALLER_AND_LANGUAGE,
+        headers={**PICTURE_HEADERS, **language.headers(spoken)},
+    )
 
 
 @blp.route("/games/<gameid:game_id>/board.svg")
 class BoardSvg(MethodView):
     @blp.doc(
         operationId="getBoardSvg",
-        parameters=[GAME_ID, AUTH_HEADER],
+        parameters=[GAME_ID, AUTH_HEADER, LANGUAGE_HEADER, LANGUAGE_QUERY],
         responses=_picture_responses(
             "image/svg+xml", "The board as the caller's seat (or a spectator) sees it."
         ),
@@ -92,7 +125,7 @@ class BoardSvg(MethodView):
 class BoardText(MethodView):
     @blp.doc(
         operationId="getBoardText",
-        parameters=[GAME_ID, AUTH_HEADER],
+        parameters=[GAME_ID, AUTH_HEADER, LANGUAGE_HEADER, LANGUAGE_QUERY],
         responses=_picture_responses("text/plain", "The board as text, for a terminal."),
     )
     def get(self, game_id: str) -> ResponseReturnValue:

@@ -21,9 +21,17 @@ from engines.core import say
 
 from ..play.auth import PlayerCredential
 from ..play.versions import Versions
-from . import conditional
-from .api import AUTH_HEADER, GAME_ID, NOT_MODIFIED, caller_token, query_parameters
-from .pictures import PICTURE_HEADERS
+from . import conditional, language
+from .api import (
+    AUTH_HEADER,
+    GAME_ID,
+    LANGUAGE_HEADER,
+    LANGUAGE_QUERY,
+    NOT_MODIFIED,
+    caller_token,
+    query_parameters,
+)
+from .pictures import BY_CALLER_AND_LANGUAGE, PICTURE_HEADERS
 from .problems import Problem
 from .schemas import MAX_VERSION
 from .services import services
@@ -94,24 +102,43 @@ def _shown(game_id: str, n: str, seat: int | None) -> tuple[dict[str, Any], bool
     return versions().show(game_id, _version_number(n), token, seat)
 
 
-def _reply(body: bytes, content_type: str, public: bool, headers: dict[str, str] | None = None) -> Response:
+def _reply(
+    body: bytes,
+    content_type: str,
+    public: bool,
+    headers: dict[str, str] | None = None,
+    vary: tuple[str, ...] = conditional.BY_CALLER,
+) -> Response:
     return conditional.reply(
         body,
         content_type,
-        vary=conditional.BY_CALLER,
+        vary=vary,
         headers=headers,
         cache_control=conditional.IMMUTABLE_PUBLIC if public else conditional.IMMUTABLE_PRIVATE,
     )
 
 
-def _responses(content_type: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:
+# A picture's words are the reader's: a copy per caller and language.
+SPOKEN_HEADERS = {
+    **IMMUTABLE_HEADERS,
+    "Vary": {
+        "description": "`Authorization, Accept-Language`: the caller's view, in the reader's language.",
+        "schema": {"type": "string"},
+    },
+    "Content-Language": {"description": "The language of the picture's words.", "schema": {"type": "string"}},
+}
+
+
+def _responses(
+    content_type: str, description: str, schema: dict[str, Any], headers: dict[str, Any] = IMMUTABLE_HEADERS
+) -> dict[str, Any]:
     return {
         "200": {
             "description": description,
-            "headers": IMMUTABLE_HEADERS,
+            "headers": headers,
             "content": {content_type: {"schema": schema}},
         },
-        "304": {"description": NOT_MODIFIED, "headers": IMMUTABLE_HEADERS},
+        "304": {"description": NOT_MODIFIED, "headers": headers},
         "401": {"$ref": "#/components/responses/Unauthorized"},
         "404": {"$ref": "#/components/responses/NotFound"},
         "409": {"$ref": "#/components/responses/Conflict"},
@@ -121,6 +148,7 @@ def _responses(content_type: str, description: str, schema: dict[str, Any]) -> d
 
 VERSION_QUERY = VersionQuerySchema()
 PARAMETERS = [GAME_ID, VERSION, AUTH_HEADER, query_parameters(VERSION_QUERY)]
+PICTURE_PARAMETERS = [*PARAMETERS, LANGUAGE_HEADER, LANGUAGE_QUERY]
 
 
 @blp.route("/games/<gameid:game_id>/versions/<n>")
@@ -143,10 +171,13 @@ class GameVersion(MethodView):
 
 
 def _picture(
-    game_id: str, n: str, seat: int | None, render: Callable[[dict[str, Any]], str], content_type: str
+    game_id: str, n: str, seat: int | None, render: Callable[[dict[str, Any], str], str], content_type: str
 ) -> Response:
+    """A past version's picture, in the reader's language (a copy per language, each immutable)."""
     shown, public = _shown(game_id, n, seat)
-    return _reply(render(shown).encode(), content_type, public, PICTURE_HEADERS)
+    spoken = language.current()
+    headers = {**PICTURE_HEADERS, **language.headers(spoken)}
+    return _reply(render(shown, spoken).encode(), content_type, public, headers, BY_CALLER_AND_LANGUAGE)
 
 
 @blp.route("/games/<gameid:game_id>/versions/<n>/board.svg")
@@ -154,9 +185,12 @@ class VersionBoardSvg(MethodView):
     @blp.arguments(VERSION_QUERY, location="query")
     @blp.doc(
         operationId="getGameVersionBoardSvg",
-        parameters=PARAMETERS,
+        parameters=PICTURE_PARAMETERS,
         responses=_responses(
-            "image/svg+xml", "The board at that version, as the caller saw it.", {"type": "string"}
+            "image/svg+xml",
+            "The board at that version, as the caller saw it.",
+            {"type": "string"},
+            SPOKEN_HEADERS,
         ),
         security=[{}, {"seatToken": []}],
     )
@@ -170,8 +204,10 @@ class VersionBoardText(MethodView):
     @blp.arguments(VERSION_QUERY, location="query")
     @blp.doc(
         operationId="getGameVersionBoardText",
-        parameters=PARAMETERS,
-        responses=_responses("text/plain", "The board at that version as text.", {"type": "string"}),
+        parameters=PICTURE_PARAMETERS,
+        responses=_responses(
+            "text/plain", "The board at that version as text.", {"type": "string"}, SPOKEN_HEADERS
+        ),
         security=[{}, {"seatToken": []}],
     )
     def get(self, query: dict[str, Any], game_id: str, n: str) -> Response:

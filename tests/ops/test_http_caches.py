@@ -68,3 +68,34 @@ def test_a_revalidating_cache_never_hands_one_seat_another_seats_view(live):
                 client.get(url, headers=bearer(tokens[0]), timeout=10).json()["you" if tail == "" else "seat"]
                 == 0
             )
+
+
+def test_a_revalidating_cache_never_hands_a_reader_a_picture_in_another_language(live):
+    """A reader switching languages through one cache gets each picture in its own language, and a
+    repeated read in the same language from the cache (304). Two things keep the copies apart: the
+    picture's Vary names Accept-Language, and its ETag differs per language, so a copy kept for
+    one language never revalidates for another (requests-cache keeps one copy per URL and treats a
+    Vary mismatch as a miss; a cache that ignored Vary would still be told 200 with the other bytes)."""
+    created = _created(live)
+    game_id = created["id"]
+    token = created["human_seats"][0]["token"]
+    client = cache()
+    readers = {
+        "fr": {**bearer(token), "Accept-Language": "fr-CA;q=0.9, en;q=0.8"},
+        "en": {**bearer(token), "Accept-Language": "en"},
+        None: bearer(token),
+    }
+    for tail in ("/board.svg", "/board.txt"):
+        url = f"{live}/games/{game_id}{tail}"
+        truth = {
+            reader: requests.get(url, headers=headers, timeout=10) for reader, headers in readers.items()
+        }
+        assert truth["fr"].content != truth["en"].content == truth[None].content
+        previous = "none yet"
+        for reader in ("fr", "fr", "en", "en", "fr", None, "fr", "fr"):
+            seen = client.get(url, headers=readers[reader], timeout=10)
+            assert seen.status_code == 200 and seen.content == truth[reader].content, (tail, reader)
+            assert seen.headers["Content-Language"] == (reader or "en")
+            if reader == previous:
+                assert seen.from_cache, f"{tail}: {reader}'s copy was not kept"
+            previous = reader

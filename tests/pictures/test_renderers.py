@@ -4,7 +4,9 @@ Each picture is well-formed XML (and the text rendering plain text), and shows n
 view does not hold — the conformance suite's leak check extended to pictures: re-dealing
 what a seat cannot see (``determinize``) never changes that seat's picture, while the
 pictures of seats allowed to see it do change; and no card id hidden from the seat appears
-in its picture. The renderers import only the engines' data tables, never a state.
+in its picture. The French pictures are held to the same checks as the English ones (their words
+are other; what they show is the same view). The renderers import only the engines' data tables
+and catalogues, never a state.
 """
 
 from __future__ import annotations
@@ -59,24 +61,29 @@ def _svg_words(svg: str) -> set[str]:
 
 
 def _pictures(game, state, seat, version, seats):
+    """The English SVG and text, and the French SVG (the leak checks read both languages)."""
     shown = shown_game(game, state, seat, version, seats)
     json.dumps(shown)  # what the service would send: plain JSON
-    return boards.render_svg(shown), boards.render_text(shown)
+    return boards.render_svg(shown), boards.render_text(shown), boards.render_svg(shown, "fr")
 
 
 def _check_position(game, state, version, seats, rng, teeth: dict[str, bool]) -> None:
     everything = _strings(state.to_dict(), set())
     viewers = [None, *range(state.seats)]
     pictures = {viewer: _pictures(game, state, viewer, version, seats) for viewer in viewers}
-    for viewer, (svg, text) in pictures.items():
+    for viewer, (svg, text, french) in pictures.items():
         root = ElementTree.fromstring(svg)  # well-formed XML, or this raises
         assert root.tag == SVG and float(root.attrib["width"]) > 0 and float(root.attrib["height"]) > 0
         assert text.endswith("\n") and "\x00" not in text
-        # No card id hidden from the viewer is drawn, in text or in an attribute.
+        # No card id hidden from the viewer is drawn, in text or in an attribute, in either language.
         held = _strings(state.view(viewer), set())
         hidden = {s for s in everything - held if CARD_LIKE.match(s)}
-        leaked = hidden & _svg_words(svg)
-        assert not leaked, f"{game.id}: the picture of {viewer} shows {sorted(leaked)[:5]}, hidden from it"
+        for drawn in (svg, french):
+            words = _svg_words(drawn) | {w.strip("'") for w in _svg_words(drawn)}  # French quotes codes
+            leaked = hidden & words
+            assert not leaked, (
+                f"{game.id}: the picture of {viewer} shows {sorted(leaked)[:5]}, hidden from it"
+            )
     for seat in range(state.seats):
         other = state.determinize(seat, random.Random(rng.random()))
         assert _pictures(game, other, seat, version, seats) == pictures[seat], (
@@ -86,7 +93,8 @@ def _check_position(game, state, version, seats, rng, teeth: dict[str, bool]) ->
         for viewer in viewers:
             if viewer != seat and other.view(viewer) != state.view(viewer):
                 teeth["views_changed"] = True
-                assert _pictures(game, other, viewer, version, seats)[0] != pictures[viewer][0], (
+                redrawn = _pictures(game, other, viewer, version, seats)
+                assert redrawn[0] != pictures[viewer][0] and redrawn[2] != pictures[viewer][2], (
                     f"{game.id}: {viewer}'s view changed when seat {seat}'s unknowns were re-dealt, "
                     "but its picture did not"
                 )
@@ -109,8 +117,8 @@ def test_pictures_are_xml_and_show_only_the_view(game_id, seats):
             state.apply(seat, move)
         version = len(moves)
         _check_position(game, state, version, meta, rng, teeth)
-        svg, text = _pictures(game, state, 0, version, meta)
-        assert "Game over" in text and "Game over" in svg
+        svg, text, french = _pictures(game, state, 0, version, meta)
+        assert "Game over" in text and "Game over" in svg and "Partie terminée" in french
     if game.state_class.hidden_information and seats > 1 and game_id != "fresh-fish":
         # (Fresh Fish hides only the tile pile's order, from everyone, and a solo game has no
         # other seat: there no view ever changes.)
@@ -121,8 +129,10 @@ def test_every_title_has_a_renderer():
     assert set(boards.RENDERERS) == set(GAMES)
 
 
-# Renderers read the engines' data tables (the reconstructed layouts among them), nothing else.
+# Renderers read the engines' data tables (the reconstructed layouts among them) and their
+# catalogues of words (messages: a pure function of a message and a language), nothing else.
 DATA_MODULES = {
+    "engines.core.messages",
     "engines.fifth_avenue.material",
     "engines.fresh_fish.material",
     "engines.new_york.material",
@@ -155,7 +165,7 @@ def test_view_text_is_escaped():
     state = game.setup(2, game.option_combinations(2)[0], 5)
     name = "<script>&'\"]]>"
     meta = [{"seat": 0, "kind": "human", "name": name}, {"seat": 1, "kind": "human", "name": "B"}]
-    svg, text = _pictures(game, state, 0, 0, meta)
+    svg, text, _ = _pictures(game, state, 0, 0, meta)
     root = ElementTree.fromstring(svg)
     assert not [node for node in root.iter() if node.tag.endswith("script")]
     assert name in "".join(root.itertext())
@@ -170,7 +180,7 @@ def test_control_characters_in_a_view_make_neither_picture_invalid(game_id):
     state = game.setup(seats, game.option_combinations(seats)[0], 5)
     name = "A\x00d\x1b[2Ja\x07\x7f\x85\ufffe\ud800\tz\n"
     meta = [{"seat": s, "kind": "human", "name": name if s == 0 else f"S{s}"} for s in range(seats)]
-    svg, text = _pictures(game, state, 0, 0, meta)
+    svg, text, _ = _pictures(game, state, 0, 0, meta)
     svg.encode("utf-8")  # no lone surrogate left
     root = ElementTree.fromstring(svg)  # well-formed XML 1.0, or this raises
     drawn = "".join(root.itertext()) + "".join(v for node in root.iter() for v in node.attrib.values())

@@ -55,7 +55,8 @@ def test_pictures_draw_what_the_caller_is_shown(client, title):
         assert svg.status_code == 200
         assert svg.mimetype == "image/svg+xml"
         assert svg.headers["Content-Security-Policy"].startswith("default-src 'none'")
-        assert svg.headers["Vary"] == "Authorization"
+        assert svg.headers["Vary"] == "Authorization, Accept-Language"
+        assert svg.headers["Content-Language"] == "en"
         assert svg.get_data(as_text=True) == boards.render_svg(shown)
         text = client.get(f"/games/{game_id}/board.txt", headers=headers)
         assert text.status_code == 200 and text.mimetype == "text/plain"
@@ -95,3 +96,46 @@ def test_the_playground_is_served_with_its_files(client):
     assert style.status_code == 200 and style.mimetype == "text/css"
     assert_problem(client.get("/play/secrets.txt"), 404, "not_found")
     assert_problem(client.get("/play/..%2Fpictures.py"), 404, "not_found")
+
+
+@pytest.mark.parametrize(
+    ("path", "render"), [("board.svg", boards.render_svg), ("board.txt", boards.render_text)]
+)
+def test_pictures_speak_the_readers_language(client, path, render):
+    """``?lang=fr`` (an <img> sends no header) or Accept-Language: the picture's words, its
+    Content-Language, a Vary naming the language, an ETag per language and a 304 per language;
+    a past version's picture too."""
+    game_id, tokens = _create(client, "wettstreit", 3)
+    _play(client, game_id, tokens, 8, random.Random(path))
+    seat = bearer(tokens[0])
+    shown = client.get(f"/games/{game_id}", headers=seat).get_json()
+    address = f"/games/{game_id}/{path}"
+    english = client.get(address, headers=seat)
+    by_query = client.get(f"{address}?lang=fr", headers=seat)
+    by_header = client.get(address, headers={**seat, "Accept-Language": "fr-CA;q=0.9, en;q=0.8"})
+    for french in (by_query, by_header):
+        assert french.status_code == 200
+        assert french.get_data(as_text=True) == render(shown, "fr") != render(shown)
+        assert french.headers["Content-Language"] == "fr"
+        assert french.headers["Vary"] == "Authorization, Accept-Language"
+    assert english.get_data(as_text=True) == render(shown) and english.headers["Content-Language"] == "en"
+    french_tag, english_tag = by_query.headers["ETag"], english.headers["ETag"]
+    assert by_header.headers["ETag"] == french_tag != english_tag
+    # A 304 per language: each copy revalidates in its own language only.
+    again = client.get(f"{address}?lang=fr", headers={**seat, "If-None-Match": french_tag})
+    assert again.status_code == 304 and again.headers["ETag"] == french_tag
+    assert again.headers["Vary"] == "Authorization, Accept-Language"
+    assert client.get(address, headers={**seat, "If-None-Match": french_tag}).status_code == 200
+    unknown = client.get(address, headers={**seat, "Accept-Language": "de", "If-None-Match": english_tag})
+    assert unknown.status_code == 304 and unknown.headers["ETag"] == english_tag
+    # The picture of a past version speaks the same way.
+    then = client.get(f"/games/{game_id}/versions/3", headers=seat).get_json()
+    past = client.get(f"/games/{game_id}/versions/3/{path}?lang=fr", headers=seat)
+    assert past.status_code == 200 and past.headers["Content-Language"] == "fr"
+    assert past.headers["Vary"] == "Authorization, Accept-Language"
+    assert past.get_data(as_text=True) == render(then, "fr")
+    past_english = client.get(f"/games/{game_id}/versions/3/{path}", headers=seat)
+    assert (
+        past_english.get_data(as_text=True) == render(then)
+        and past_english.headers["ETag"] != past.headers["ETag"]
+    )

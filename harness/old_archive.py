@@ -85,3 +85,43 @@ def packed_log_0003(entries: tuple[LogEntry, ...] | list[LogEntry]) -> bytes:
         times.append(None if same else (entry.at - EPOCH) // datetime.timedelta(microseconds=1))
     raw = msgpack.packb([[entry.entry for entry in entries], times], use_bin_type=True)
     return zstandard.ZstdCompressor(level=19).compress(raw)
+
+
+def write_first_compact_form(url: str, games: list[ArchivedGame]) -> None:
+    """``games`` as the first compact archive wrote them (0003 as first released, its
+    ``Archive._insert`` and ``_take_positions``): the row first without its position, every value
+    zstd 19 without a dictionary, the seats, then the position set by an update, a game per
+    transaction. In a database migrated to the head (0005 changes no value's form)."""
+    plain = zstandard.ZstdCompressor(level=19)
+    with psycopg.connect(url) as connection:
+        for game in games:
+            sparse = [[s.version, s.state] for s in game.all_snapshots() if s.version != game.version]
+            connection.execute(
+                "INSERT INTO ended_games (id, status, version, meta, result, created_at, started_at, "
+                "ended_at, rematch, log, final_state, snapshots) "
+                "VALUES (%s, %s, %s, %s::json, %s::json, %s, %s, %s, %s, %s, %s, %s)",
+                (
+                    game.id,
+                    game.status,
+                    game.version,
+                    game.meta.decode(),
+                    None if game.result is None else game.result.decode(),
+                    game.created_at,
+                    game.started_at,
+                    game.ended_at,
+                    game.rematch,
+                    packed_log_0003(game.log),
+                    plain.compress(game.final_state),
+                    plain.compress(msgpack.packb(sparse, use_bin_type=True)) if sparse else None,
+                ),
+            )
+            with connection.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO ended_seats (game_id, seat, kind, player_id, rank, ended_at) "
+                    "VALUES (%s, %s, %s, %s, %s, %s)",
+                    [(game.id, s.seat, s.kind, s.player_id, s.rank, game.ended_at) for s in game.seats],
+                )
+            connection.execute(
+                "UPDATE ended_games SET position = nextval('archived_positions') WHERE id = %s", (game.id,)
+            )
+            connection.commit()

@@ -14,7 +14,7 @@ import psycopg
 import pytest
 import zstandard
 
-from harness.old_archive import OLD_TABLES, old_migrations, packed_log_0003, write_old_form
+from harness.old_archive import OLD_TABLES, old_migrations, write_first_compact_form, write_old_form
 from service.archive import compact, convert, dictionaries
 from service.archive.archive import Archive
 from service.archive.records import ArchivedGame, LogEntry
@@ -140,24 +140,7 @@ def test_a_game_in_the_first_compact_form_reads_as_one_written_now(postgres) -> 
     first = played_game("property", seed=5)
     assert first.log and all(b'"move"' in entry.entry for entry in first.log[:-1])
     now = replace(first, id="written-now", log=tuple(compacted(entry) for entry in first.log))
-    plain = zstandard.ZstdCompressor(level=19)
-    with psycopg.connect(url) as connection:
-        connection.execute(
-            "INSERT INTO ended_games (id, position, status, version, meta, result, created_at, ended_at, "
-            "log, final_state, snapshots) VALUES (%s, 1, %s, %s, %s::json, %s::json, %s, %s, %s, %s, %s)",
-            (
-                first.id,
-                first.status,
-                first.version,
-                first.meta.decode(),
-                first.result.decode() if first.result else None,
-                first.created_at,
-                first.ended_at,
-                packed_log_0003(first.log),
-                plain.compress(first.final_state),
-                plain.compress(msgpack.packb([[s.version, s.state] for s in first.snapshots])),
-            ),
-        )
+    write_first_compact_form(url, [first])
     with Archive(url) as archive:
         assert archive.write_game(now)
         for game in (first, now):

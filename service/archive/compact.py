@@ -3,9 +3,10 @@
 The log is a msgpack array ``[entries, ats, times]`` (the archive before issue 62's second part
 wrote ``[entries, times]``, still read):
 
-- ``entries``: each entry as kept. A move's compact entry (``service.store.logform``, a msgpack
-  array) is kept as that array, nested, with its time (field 2) left nil; any other entry (a seat
-  change's JSON, or a move that would not come back byte for byte) as its bytes.
+- ``entries``: each entry's bytes as kept, but for a move's compact entry (``service.store.logform``,
+  a msgpack array), kept with its time (field 2) nil; any other entry (a seat change's JSON, or a
+  move that would not come back byte for byte) as it is. Bytes, not nested arrays: a read of a
+  few versions unpacks only theirs.
 - ``ats``: for an entry kept without its time, that time: the difference between the 64-bit
   pattern of its float (seconds since the epoch) and the previous such entry's (0 before the
   first); nil for an entry kept whole. Exact to the bit (a float's pattern is an integer, the
@@ -97,11 +98,11 @@ def _fields(raw: bytes) -> list[Any] | None:
     return fields
 
 
-def _entry_bytes(fields: list[Any], bits: int) -> bytes:
+def _entry_bytes(kept: bytes, bits: int) -> bytes:
     """A move entry kept without its time, given back as its bytes with that time."""
-    whole = list(fields)
-    whole[_AT] = _float(bits)
-    return bytes(msgpack.packb(whole, use_bin_type=True))
+    fields = msgpack.unpackb(kept, raw=False, use_list=True, strict_map_key=False)
+    fields[_AT] = _float(bits)
+    return bytes(msgpack.packb(fields, use_bin_type=True))
 
 
 def packed_log(entries: tuple[LogEntry, ...] | list[LogEntry], title: str | None = None) -> bytes:
@@ -110,22 +111,24 @@ def packed_log(entries: tuple[LogEntry, ...] | list[LogEntry], title: str | None
 
 def log_payload(entries: tuple[LogEntry, ...] | list[LogEntry]) -> bytes:
     """The log's msgpack before compression (what its dictionary is trained on)."""
-    kept: list[Any] = []
+    kept: list[bytes] = []
     ats: list[int | None] = []
     times: list[int | None] = []
     previous = 0
     for entry in entries:
         fields = _fields(entry.entry)
         bits = 0 if fields is None else _bits(fields[_AT])
+        timeless = b""
         if fields is not None:
             fields[_AT] = None
+            timeless = bytes(msgpack.packb(fields, use_bin_type=True))
         # Kept without its time only where the read gives back the very bytes.
         if (
             fields is not None
             and -(2**63) <= bits - previous < 2**63
-            and _entry_bytes(fields, bits) == entry.entry
+            and _entry_bytes(timeless, bits) == entry.entry
         ):
-            kept.append(fields)
+            kept.append(timeless)
             ats.append(bits - previous)
             previous = bits
         else:
@@ -139,7 +142,7 @@ def log_payload(entries: tuple[LogEntry, ...] | list[LogEntry]) -> bytes:
 
 def unpacked_log(raw: bytes, since: int = 1, until: int | None = None) -> list[LogEntry]:
     """The entries of versions ``since``..``until`` (both included; None: to the last)."""
-    packed = msgpack.unpackb(decompressed(raw), raw=False, use_list=True, strict_map_key=False)
+    packed = msgpack.unpackb(decompressed(raw), raw=False, use_list=True)
     if len(packed) == 2:  # written before the times were kept apart: every entry as its bytes
         entries, times = packed
         ats: list[int | None] = [None] * len(entries)
@@ -154,8 +157,8 @@ def unpacked_log(raw: bytes, since: int = 1, until: int | None = None) -> list[L
             bits += at
         if version < since:
             continue
-        stored = entries[version - 1]
-        kept = bytes(stored) if at is None else _entry_bytes(stored, bits)
+        stored = bytes(entries[version - 1])
+        kept = stored if at is None else _entry_bytes(stored, bits)
         micros = times[version - 1]
         if micros is None:
             own = _own_time(kept)

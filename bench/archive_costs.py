@@ -19,7 +19,10 @@ alone, to tell the replay from the write. Last, PostgreSQL's bytes per archived 
 (``pg_total_relation_size`` of the archive's tables and their partitions, divided by the games),
 before and after the compact archive in one run: the same games are also written, in a scratch
 database migrated to 0002 only, in the form of the release before it (a row per version, each
-entry whole as JSON, a snapshot every 64 versions); and each game's row bytes by title.
+entry whole as JSON, a snapshot every 64 versions), and in another, migrated to the head, as the
+first compact archive wrote them ("first compact": 0003 as first released, no dictionary, a move's
+time inside its entry, the row updated with its position: harness/old_archive.py); and each
+game's row bytes by title. ``--ended-per-title 10``: at least 10 ended games of each title.
 
 Before and after the compact log (issue 62), in one run: each ended game's log is also written,
 in a scratch key, as today's release wrote it (each entry whole: its events, as JSON) and as JSON
@@ -29,7 +32,7 @@ Latency (p50/p99, in this process, no HTTP): each move (``Games.act``), a live r
 and archived after the grace (the archive's log and snapshots).
 
 Usage:
-    python bench/archive_costs.py [--games-per-title 10] [--seed 54] [--max-moves 3000]
+    python bench/archive_costs.py [--games-per-title 10] [--seed 54] [--max-moves 3000] [--ended-per-title 10]
 Not a test; record the printed tables in bench/RESULTS.md.
 """
 
@@ -53,6 +56,7 @@ import redis  # noqa: E402
 
 from bench.measure import percentile  # noqa: E402
 from engines import registry  # noqa: E402
+from harness.old_archive import write_first_compact_form  # noqa: E402
 from service.archive.records import ArchivedGame  # noqa: E402
 from service.archive.schema import MIGRATIONS, migrate  # noqa: E402
 from service.config import Settings  # noqa: E402
@@ -262,6 +266,15 @@ def write_old_form(url: str, games: list[ArchivedGame]) -> None:
             connection.commit()
 
 
+def scratch_database(server: EmbeddedPostgres, name: str) -> str:
+    """A scratch database migrated to the head."""
+    with psycopg.connect(server.url, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}".encode())
+    url = server.url_of(name)
+    migrate(url)
+    return url
+
+
 def old_form_database(server: EmbeddedPostgres, folder: Path) -> str:
     """A scratch database with the schema of the release before (migrations 0001-0002 only)."""
     with psycopg.connect(server.url, autocommit=True) as connection:
@@ -280,6 +293,7 @@ def main() -> None:
     parser.add_argument("--games-per-title", type=int, default=10)
     parser.add_argument("--seed", type=int, default=54)
     parser.add_argument("--max-moves", type=int, default=3000)
+    parser.add_argument("--ended-per-title", type=int, default=0)
     args = parser.parse_args()
     rng = random.Random(args.seed)
     folder = Path(tempfile.mkdtemp(prefix="skyline-bench-archive-"))
@@ -294,11 +308,17 @@ def main() -> None:
         app = api_app(settings, redis_client=client, enqueue_bots=False)
         games: Games = services(app).games
         started = time.perf_counter()
-        every = [
-            play(games, client, title, rng, args.max_moves)
-            for title in sorted(registry.GAMES)
-            for _ in range(args.games_per_title)
-        ]
+        every = []
+        for title in sorted(registry.GAMES):
+            mine = [play(games, client, title, rng, args.max_moves) for _ in range(args.games_per_title)]
+            # --ended-per-title: more games of the title until that many ended (four times as many
+            # at most): random New York games often go past --max-moves.
+            while (
+                sum(game.ended for game in mine) < args.ended_per_title
+                and len(mine) < 4 * args.ended_per_title
+            ):
+                mine.append(play(games, client, title, rng, args.max_moves))
+            every += mine
         # Random moves can go on for very long (a Property game without an end in sight): those
         # games stay live, out of the figures.
         played = [game for game in every if game.ended]
@@ -323,6 +343,10 @@ def main() -> None:
         # archive (each entry whole, the events made by the replay as that release did).
         before_url = old_form_database(postgres, folder)
         write_old_form(before_url, [with_whole_log(game) for game in made])
+        # And as the first compact archive wrote them (0003 as first released: no dictionary, each
+        # move's time inside its entry, the row updated with its position).
+        first_url = scratch_database(postgres, "first_compact")
+        write_first_compact_form(first_url, made)
 
         began = time.monotonic()
         written, seconds = archive_all(client, postgres.url, grace=GRACE_SECONDS)
@@ -336,9 +360,11 @@ def main() -> None:
             game.after_grace_bytes = game_bytes(client, game.id)
         stored_bytes = archive_bytes(postgres.url)
         before_bytes = archive_bytes(before_url, OLD_TABLES)
+        first_bytes = archive_bytes(first_url)
         ids = [game.id for game in played]
         now_rows = row_bytes(postgres.url, _NEW_ROWS, ids)
         before_rows = row_bytes(before_url, _OLD_ROWS, ids)
+        first_rows = row_bytes(first_url, _NEW_ROWS, ids)
         _, archived_versions = read_latency(app, played, rng, 20)
 
         print(
@@ -415,22 +441,28 @@ def main() -> None:
         print()
         print("PostgreSQL, an ended game's row bytes (pg_column_size, median and largest by title):")
         print()
-        print("| title | games | before: median | before: largest | now: median | now: largest |")
-        print("|---|---|---|---|---|---|")
+        print(
+            "| title | games | before: median | before: largest | first compact: median "
+            "| first compact: largest | now: median | now: largest |"
+        )
+        print("|---|---|---|---|---|---|---|---|")
         for title in sorted(registry.GAMES):
             mine = [game.id for game in played if game.title == title]
             if not mine:
                 continue
             old = [before_rows[game] for game in mine]
+            first = [first_rows[game] for game in mine]
             new = [now_rows[game] for game in mine]
             print(
                 f"| {title} | {len(mine)} | {statistics.median(old):.0f} | {max(old)} "
+                f"| {statistics.median(first):.0f} | {max(first)} "
                 f"| {statistics.median(new):.0f} | {max(new)} |"
             )
         print()
         print(
             f"PostgreSQL, pg_total_relation_size (tables, partitions, indexes, TOAST) over {len(played)} "
             f"games: before {before_bytes} bytes, {before_bytes // len(played)} a game; "
+            f"first compact {first_bytes} bytes, {first_bytes // len(played)} a game; "
             f"now {stored_bytes} bytes, {stored_bytes // len(played)} a game"
         )
         services(app).games.repository.close()

@@ -1,13 +1,16 @@
 """The archive in PostgreSQL: ended games written once, read back as they were written.
 
-``write_game`` is idempotent and whole: one transaction inserts the game's row first (``ON
-CONFLICT DO NOTHING``: a second writer of the same game waits on the first's row, then finds it
-and writes nothing), then its log, snapshots and seats (COPY). A writer killed mid-transaction,
-or a PostgreSQL killed under it, commits nothing; writing again writes the whole game, once.
+``write_game`` is idempotent and whole: one transaction takes a lock on the game's id (a second
+writer of the same game waits for the first's commit, then finds it and writes nothing), settles
+its ratings, inserts its seats and last its row (the log, final state and snapshots compressed in
+it). A writer killed mid-transaction, or a PostgreSQL killed under it, commits nothing; writing
+again writes the whole game, once.
 
-Each game gets its ``position`` (the export's order) in the last statement before its commit,
-under a transaction lock that is released at the commit: positions become visible in order,
-so an export that resumes after position p can never miss one committed after it began.
+Each game gets its ``position`` (the export's order) under a transaction lock taken just before
+its row is inserted and released at the commit: positions become visible in order, so an export
+that resumes after position p can never miss one committed after it began. ``write_game`` inserts
+the row with its position (a row updated afterwards would leave a dead copy of itself, about a
+KB a game until a vacuum); an import sets its games' positions in its last statements.
 
 A PostgreSQL that cannot be reached is ``ArchiveUnavailable`` (nothing was written; try again
 later); a game that cannot be archived as given is ``InvalidArchive``. Callers never see psycopg's
@@ -32,6 +35,7 @@ from contextlib import contextmanager
 from types import TracebackType
 from typing import Any, cast
 
+import orjson
 import psycopg
 from psycopg.adapt import Buffer, Loader
 from psycopg_pool import ConnectionPool, PoolTimeout
@@ -65,9 +69,10 @@ POSITION_LOCK = lock_key("positions")
 GAME_LOCK_SPACE = lock_key("games") >> 32
 
 _INSERT_GAME = """
-INSERT INTO ended_games (id, status, version, meta, result, created_at, started_at, ended_at, rematch,
-                         log, final_state, snapshots)
-VALUES (%s, %s, %s, %s::json, %s::json, %s, %s, %s, %s, %s, %s, %s)
+INSERT INTO ended_games (position, id, status, version, meta, result, created_at, started_at, ended_at,
+                         rematch, log, final_state, snapshots)
+VALUES (CASE WHEN %s THEN nextval('archived_positions') END,
+        %s, %s, %s, %s::json, %s::json, %s, %s, %s, %s, %s, %s, %s)
 """
 _RECORD_COLUMNS = """
 id, position, title, rules_version, status, version, meta, result,
@@ -279,10 +284,7 @@ class Archive:
         check(game)
         try:
             with self._connection() as connection, connection.transaction():
-                if not self._insert(connection, game):
-                    return False
-                _take_positions(connection, [game.id])
-            return True
+                return self._insert(connection, game, positioned=True)
         except (psycopg.DataError, psycopg.IntegrityError) as error:
             raise InvalidArchive(f"PostgreSQL refused game {game.id}: {error}") from error
 
@@ -301,17 +303,41 @@ class Archive:
             raise InvalidArchive(f"PostgreSQL refused a game: {error}") from error
 
     @staticmethod
-    def _insert(connection: psycopg.Connection[Any], game: ArchivedGame) -> bool:
-        """The game's rows, without its position; False (nothing written) if its id is there.
+    def _insert(connection: psycopg.Connection[Any], game: ArchivedGame, *, positioned: bool = False) -> bool:
+        """The game's rows; False (nothing written) if its id is there. ``positioned``: with its
+        position, taken here, under the lock that orders positions (held to the commit), so the
+        game's row is written once, never updated (an update would leave a dead copy of the row);
+        else without, for ``_take_positions`` to set.
 
         The id alone cannot be a key of a table partitioned by the end (migration 0003): a lock on
         the id, held to the commit, makes a second writer wait for the first and then find it."""
         connection.execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (GAME_LOCK_SPACE, game.id))
         if connection.execute("SELECT 1 FROM ended_games WHERE id = %s", (game.id,)).fetchone():
             return False
+        # A rated game's ratings move in the transaction that writes it: once (service.archive.ratings).
+        # Before the position's lock: a settlement may wait on another's rating rows.
+        ratings.settle(
+            connection, game.id, game.meta, game.status, {s.seat: s.rank for s in game.seats}, game.ended_at
+        )
+        # The seats before their game (the foreign key is checked at the commit, migration 0005).
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                "INSERT INTO ended_seats (game_id, seat, kind, player_id, rank, ended_at) "
+                "VALUES (%s, %s, %s, %s, %s, %s)",
+                [(game.id, s.seat, s.kind, s.player_id, s.rank, game.ended_at) for s in game.seats],
+            )
+        title = orjson.loads(game.meta)["title"]
+        values = (
+            packed_log(game.log, title),
+            compressed(game.final_state, title),
+            packed_snapshots([s for s in game.all_snapshots() if s.version != game.version], title),
+        )
+        if positioned:  # from here to the commit: the game's row alone
+            connection.execute("SELECT pg_advisory_xact_lock(%s)", (POSITION_LOCK,))
         connection.execute(
             _INSERT_GAME,
             (
+                positioned,
                 game.id,
                 game.status,
                 game.version,
@@ -321,20 +347,8 @@ class Archive:
                 game.started_at,
                 game.ended_at,
                 game.rematch,
-                packed_log(game.log),
-                compressed(game.final_state),
-                packed_snapshots([s for s in game.all_snapshots() if s.version != game.version]),
+                *values,
             ),
-        )
-        with connection.cursor() as cursor:
-            cursor.executemany(
-                "INSERT INTO ended_seats (game_id, seat, kind, player_id, rank, ended_at) "
-                "VALUES (%s, %s, %s, %s, %s, %s)",
-                [(game.id, s.seat, s.kind, s.player_id, s.rank, game.ended_at) for s in game.seats],
-            )
-        # A rated game's ratings move in the transaction that writes it: once (service.archive.ratings).
-        ratings.settle(
-            connection, game.id, game.meta, game.status, {s.seat: s.rank for s in game.seats}, game.ended_at
         )
         return True
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 import psycopg
 
 from .compact import compressed, packed_log, packed_snapshots
@@ -56,6 +57,7 @@ def _convert(connection: psycopg.Connection[Any], row: tuple[Any, ...]) -> None:
         "SELECT version, entry::text, at FROM archived_log WHERE game_id = %s ORDER BY version", (game_id,)
     ).fetchall()
     log = [LogEntry(v, entry.encode("utf-8"), at) for v, entry, at in entries]
+    title = orjson.loads(meta)["title"]
     states = connection.execute(
         "SELECT version, state::text FROM archived_snapshots WHERE game_id = %s ORDER BY version", (game_id,)
     ).fetchall()
@@ -79,9 +81,9 @@ def _convert(connection: psycopg.Connection[Any], row: tuple[Any, ...]) -> None:
             ended,
             archived,
             rematch,
-            packed_log(log),
-            compressed(snapshots[version]),
-            packed_snapshots(sparse),
+            packed_log(log, title),
+            compressed(snapshots[version], title),
+            packed_snapshots(sparse, title),
         ),
     )
     connection.execute(

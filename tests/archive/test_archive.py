@@ -222,8 +222,8 @@ def test_positions_follow_the_commits_so_a_resumed_export_misses_nothing(postgre
     seen the short game and resumes after its position still finds the long one."""
     url = new_database(postgres)
     migrate(url)
-    # The slow writer is held on its seats (the default partition, locked here) with its game's
-    # row written; the quick game ended in a month of its own partition, which is not locked.
+    # The slow writer is held on its seats (the default partition, locked here), written before its
+    # game's row; the quick game ended in a month of its own partition, which is not locked.
     holder = psycopg.connect(url)
     holder.execute(
         "CREATE TABLE ended_seats_2020_01 PARTITION OF ended_seats "

@@ -5,69 +5,25 @@ schema is migrated (``service/archive/convert.py``), every game read back as it 
 from __future__ import annotations
 
 import datetime
-import shutil
+from dataclasses import replace
 from pathlib import Path
 
+import msgpack
+import orjson
 import psycopg
 import pytest
+import zstandard
 
-from service.archive import convert
+from harness.old_archive import OLD_TABLES, old_migrations, write_first_compact_form, write_old_form
+from service.archive import compact, convert, dictionaries
 from service.archive.archive import Archive
-from service.archive.records import ArchivedGame
-from service.archive.schema import MIGRATIONS, migrate
+from service.archive.records import ArchivedGame, LogEntry
+from service.archive.schema import migrate
+from service.store import logform
 
 from .conftest import new_database
 from .games import a_game
 from .played import played_game
-
-OLD_TABLES = ("archived_games", "archived_log", "archived_snapshots", "archived_seats")
-
-
-def old_migrations(folder: Path) -> Path:
-    """The migrations of the release before the compact archive: 0001 and 0002."""
-    folder.mkdir()
-    for path in sorted(MIGRATIONS.glob("000[12]_*.sql")):
-        shutil.copy(path, folder / path.name)
-    return folder
-
-
-def write_old_form(url: str, games: list[ArchivedGame]) -> None:
-    """``games`` as the release before wrote them (its Archive._insert and _take_positions)."""
-    with psycopg.connect(url) as connection:
-        for game in games:
-            connection.execute(
-                "INSERT INTO archived_games (id, status, version, meta, result, created_at, started_at, "
-                "ended_at, rematch) VALUES (%s, %s, %s, %s::json, %s::json, %s, %s, %s, %s)",
-                (
-                    game.id,
-                    game.status,
-                    game.version,
-                    game.meta.decode(),
-                    None if game.result is None else game.result.decode(),
-                    game.created_at,
-                    game.started_at,
-                    game.ended_at,
-                    game.rematch,
-                ),
-            )
-            with connection.cursor() as cursor:
-                with cursor.copy("COPY archived_log (game_id, version, entry, at) FROM STDIN") as copy:
-                    for entry in game.log:
-                        copy.write_row((game.id, entry.version, entry.entry.decode(), entry.at))
-                with cursor.copy("COPY archived_snapshots (game_id, version, state) FROM STDIN") as copy:
-                    for snapshot in game.all_snapshots():
-                        copy.write_row((game.id, snapshot.version, snapshot.state.decode()))
-                with cursor.copy(
-                    "COPY archived_seats (game_id, seat, kind, player_id, rank, ended_at) FROM STDIN"
-                ) as copy:
-                    for seat in game.seats:
-                        copy.write_row(
-                            (game.id, seat.seat, seat.kind, seat.player_id, seat.rank, game.ended_at)
-                        )
-            connection.execute(
-                "UPDATE archived_games SET position = nextval('archived_positions') WHERE id = %s", (game.id,)
-            )
-            connection.commit()
 
 
 def old_rows(url: str) -> dict[str, int]:
@@ -119,7 +75,7 @@ def test_the_old_form_is_converted_when_migrated_and_every_game_reads_the_same(
     write_old_form(url, games[:3])
     assert old_rows(url)["archived_games"] == 3
 
-    assert migrate(url) == [3, 4]  # the compact tables (and the ratings'), then the data step
+    assert migrate(url) == [3, 4, 5]  # the compact tables (and the next ones), then the data step
     assert old_rows(url) == dict.fromkeys(OLD_TABLES, 0), "each game moved, none left behind"
     # A process of the old release still running wrote two more: the next start moves them too.
     write_old_form(url, games[3:])
@@ -164,3 +120,41 @@ def test_a_step_stopped_midway_resumes_with_the_games_left(postgres, tmp_path: P
     with Archive(url) as archive:
         for position, game in enumerate(games, start=1):
             assert_reads_as_written(archive, game, position)
+
+
+def compacted(entry: LogEntry) -> LogEntry:
+    """A move's entry as Redis keeps it now (service.store.logform), its time a float."""
+    whole = orjson.loads(entry.entry)
+    if "move" not in whole:
+        return entry
+    kept = {key: whole[key] for key in ("seat", "move", "at", "status", "to_act")}
+    return replace(entry, entry=logform.encoded({**kept, logform.LEADING: []}))
+
+
+def test_a_game_in_the_first_compact_form_reads_as_one_written_now(postgres) -> None:
+    """0003's first rows (the log ``[entries, times]``, every value zstd without a dictionary) are
+    read as they are, no conversion: the same entries, times and states as the game written now
+    (its times kept apart, its title's dictionaries)."""
+    url = new_database(postgres)
+    migrate(url)
+    first = played_game("property", seed=5)
+    assert first.log and all(b'"move"' in entry.entry for entry in first.log[:-1])
+    now = replace(first, id="written-now", log=tuple(compacted(entry) for entry in first.log))
+    write_first_compact_form(url, [first])
+    with Archive(url) as archive:
+        assert archive.write_game(now)
+        for game in (first, now):
+            assert archive.read_log(game.id) == list(game.log)
+            assert archive.read_log(game.id, 5, 9) == list(game.log[4:9])
+            for version in (0, 63, 64, 65, game.version):
+                found = archive.snapshot_at_or_before(game.id, version)
+                kept = [s for s in game.all_snapshots() if s.version <= version]
+                assert found == (kept[-1] if kept else None), (game.id, version)
+    with psycopg.connect(url) as connection:
+        (log,) = connection.execute("SELECT log FROM ended_games WHERE id = 'written-now'").fetchone()
+    shipped = dictionaries.for_writing("property", "log")
+    assert shipped is not None and zstandard.get_frame_parameters(log).dict_id == shipped.dict_id()
+    _, ats, times = msgpack.unpackb(compact.decompressed(log), strict_map_key=False)
+    moves = [at for at, entry in zip(ats, now.log, strict=True) if entry.entry[:1] != b"{"]
+    assert moves and all(isinstance(at, int) for at in moves), "every move's time kept apart"
+    assert times == [None] * len(now.log)

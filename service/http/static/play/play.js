@@ -1081,7 +1081,7 @@ function stepVersion(by) {
 function describeEntry(entry) {
   const seatEvents = (entry.events || []).filter((e) => SEAT_EVENTS.has(e.type)).map((e) => `event.${e.type}`);
   const kinds = [...new Set([...(isMove(entry) ? ["event.moved"] : []), ...seatEvents])];
-  const what = joined(kinds.map((id) => t(id)));
+  const what = kinds.map((id) => t(id)).join(", ");
   return t("live.entry", { version: entry.version, seat: seatName(session.shown, entry.seat), what });
 }
 

@@ -1183,8 +1183,13 @@ function route() {
 }
 
 document.addEventListener("DOMContentLoaded", async () => {
-  // The words first: everything the page writes after is in them.
-  await loadWords();
+  // The words first: everything the page writes after is in them. Without them (the server
+  // away) the markup's English stays, and the console says why.
+  try {
+    await loadWords();
+  } catch (error) {
+    console.error(`the page's words could not be read: ${error}`);
+  }
   $("language").addEventListener("change", switchLanguage);
   $("moves").addEventListener("click", (event) => {
     const button = event.target.closest("button.move");

@@ -87,6 +87,10 @@ def test_every_word_the_page_asks_for_is_there(client, language):
     states = [game.setup(min(game.seat_counts()), {}, seed=1) for game in GAMES.values()]
     types = {kind for state in states for kind in state.move_types}
     assert sorted(f"move_type.{kind}" for kind in types if f"move_type.{kind}" not in words) == []
+    # So are the bot levels of the catalog.
+    catalog = client.get("/catalog").get_json()
+    levels = {level["level"] for entry in catalog["titles"] for level in entry["levels"]}
+    assert sorted(level for level in levels if f"level.{level}" not in words) == []
     # The seat events of the log are named too (the page's SEAT_EVENTS).
     script = (STATIC / "play.js").read_text(encoding="utf-8")
     seat_events = re.search(r"const SEAT_EVENTS = new Set\(\[(.*?)\]\)", script, re.S).group(1)

@@ -178,11 +178,15 @@ function showRefusal(error, box = $("refusal")) {
   box.hidden = false;
 }
 
+// A bot level by its name in the language (tests/pictures/test_playground_words.py: every level of
+// the catalog has one); a level the page does not know yet shows its code.
+const levelName = (level) => (`level.${level}` in speech.words ? t(`level.${level}`) : level);
+
 function seatName(shown, seat) {
   const entry = (shown && shown.seats || []).find((s) => s.seat === seat);
   if (!entry) return t("seat.plain", { seat });
   if (entry.name) return t("seat.named", { seat, name: entry.name });
-  if (entry.kind === "bot") return t("seat.bot", { seat, level: entry.level || entry.bot });
+  if (entry.kind === "bot") return t("seat.bot", { seat, level: levelName(entry.level || entry.bot) });
   return t("seat.plain", { seat });
 }
 
@@ -191,7 +195,7 @@ function seatSummary(seat) {
   if (seat.kind === "open") {
     return seat.name ? t("seat.open_for", { seat: seat.seat, name: seat.name }) : t("seat.open", { seat: seat.seat });
   }
-  if (seat.kind === "bot") return t("seat.taken_bot", { seat: seat.seat, level: seat.level || seat.bot });
+  if (seat.kind === "bot") return t("seat.taken_bot", { seat: seat.seat, level: levelName(seat.level || seat.bot) });
   return t("seat.taken", { seat: seat.seat, name: seat.name || t("seat.a_player") });
 }
 
@@ -227,7 +231,7 @@ function fillSeats() {
     kind.append(element("option", { value: "open", text: t("setup.kind.open") }));
     for (const level of entry.levels) {
       kind.append(element("option", { value: `bot:${level.level}`,
-        text: t("setup.kind.bot", { level: level.level, description: level.description }) }));
+        text: t("setup.kind.bot", { level: levelName(level.level), description: level.description }) }));
     }
     kind.value = seat === 0 ? "human" : "bot:easy";
     const name = element("input", { name: `seat-${seat}-name`, placeholder: t("setup.name_optional"), maxlength: "40", class: "seat-name" });

@@ -82,7 +82,9 @@ def test_a_french_reader_plays_property_in_french_and_switches_to_english(live, 
         tab.page.wait_for_selector("#live-status[data-state=closed]")
         _reads_french(tab, "the finished game")
         assert tab.page.locator("#moves-note").inner_text() == "La partie est terminée."
-        assert tab.page.locator("#result-table thead").inner_text().split() == ["Rang", "Place", "Points"]
+        french = requests.get(f"{live}/play/words.json", headers={"Accept-Language": "fr"}, timeout=10).json()
+        heads = [french["words"][f"result.{column}"] for column in ("rank", "seat", "score")]
+        assert tab.page.locator("#result-table thead").inner_text().split() == heads
         tab.page.screenshot(path=str(artifacts / "play-property-fr.png"), full_page=True)
         assert clicks > 0 and tab.errors == [], (clicks, tab.errors, tab.refused)
 

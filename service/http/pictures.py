@@ -10,10 +10,12 @@ view. Their words are in the reader's language (``Accept-Language``, or ``?lang=
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
+from babel import Locale
 from flask import Response
 from flask.typing import ResponseReturnValue
 from flask.views import MethodView
@@ -21,6 +23,7 @@ from flask_smorest import Blueprint
 
 import boards
 from engines.core import say
+from engines.core.messages import catalogue
 
 from . import conditional, language
 from .api import (
@@ -192,3 +195,92 @@ class PlaygroundAsset(MethodView):
         body, etag = _static(asset)
         headers = {"X-Content-Type-Options": "nosniff"}
         return conditional.reply(body, ASSETS[asset], headers=headers, etag=etag)
+
+
+# ---- the page's own words: the ``playground.*`` messages of each language's catalogue ----------
+
+WORDS_PREFIX = "playground."
+# Numbers enough to meet every plural category of a language (CLDR's "many" of French: 1e6).
+PLURAL_SAMPLES = (*range(200), 1_000_000)
+
+
+def _by_category(forms: tuple[str, ...], spoken: str) -> dict[str, str]:
+    """A plural entry's forms by CLDR category (``one``, ``many``, ``other``), the names the
+    browser's ``Intl.PluralRules`` gives, rather than by gettext's index."""
+    category = Locale.parse(spoken).plural_form
+    index = catalogue(spoken).plural_index
+    chosen: dict[str, str] = {}
+    for n in PLURAL_SAMPLES:
+        chosen.setdefault(category(n), forms[min(index(n), len(forms) - 1)])
+    return chosen
+
+
+@functools.cache
+def _words(spoken: str) -> tuple[bytes, str]:
+    """The page's words in ``spoken`` and the languages it can switch to, with its ETag."""
+    sentences = catalogue(spoken).sentences
+    words = {
+        key.removeprefix(WORDS_PREFIX): (
+            _by_category(sentence, spoken) if isinstance(sentence, tuple) else sentence
+        )
+        for key, sentence in sentences.items()
+        if key.startswith(WORDS_PREFIX)
+    }
+    # Each language by its own name, as a reader of it looks for it in the switch.
+    names = {
+        other: str(catalogue(other).sentences["playground.language.name"]) for other in language.SUPPORTED
+    }
+    body = json.dumps(
+        {"language": spoken, "languages": names, "words": words}, ensure_ascii=False, sort_keys=True
+    ).encode()
+    return body, conditional.entity_tag(body)
+
+
+WORDS_RESPONSES = {
+    "200": {
+        "description": "The page's words in the reader's language: `words` by id (a plural one by "
+        "CLDR category, `one`, `many`, `other`, with `{count}`), and `languages`, each shipped "
+        "language by its own name.",
+        "headers": {
+            **FIXED_HEADERS,
+            "Content-Language": {"description": "The language of the words.", "schema": {"type": "string"}},
+            "Vary": {"description": "`Accept-Language`.", "schema": {"type": "string"}},
+        },
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "required": ["language", "languages", "words"],
+                    "properties": {
+                        "language": {"type": "string"},
+                        "languages": {"type": "object", "additionalProperties": {"type": "string"}},
+                        "words": {
+                            "type": "object",
+                            "additionalProperties": {
+                                "oneOf": [
+                                    {"type": "string"},
+                                    {"type": "object", "additionalProperties": {"type": "string"}},
+                                ]
+                            },
+                        },
+                    },
+                }
+            }
+        },
+    },
+    "304": {"description": NOT_MODIFIED, "headers": FIXED_HEADERS},
+}
+
+
+@blp.route("/play/words.json")
+class PlaygroundWords(MethodView):
+    @blp.doc(
+        operationId="getPlaygroundWords",
+        parameters=[LANGUAGE_HEADER, LANGUAGE_QUERY],
+        responses=WORDS_RESPONSES,
+    )
+    def get(self) -> ResponseReturnValue:
+        """The playground's own words (headings, buttons, statuses) in the reader's language."""
+        spoken = language.current()
+        body, etag = _words(spoken)
+        return conditional.reply(body, etag=etag, vary=language.BY_LANGUAGE, headers=language.headers(spoken))

@@ -64,6 +64,7 @@ def test_the_contract_is_openapi_3_1_with_every_route():
         "/games/{game_id}/board.txt",
         "/play",
         "/play/{asset}",
+        "/play/words.json",
         "/healthz",
         "/readyz",
         "/metrics",

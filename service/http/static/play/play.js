@@ -8,6 +8,76 @@
 
 const $ = (id) => document.getElementById(id);
 
+// ---- the page's words: /play/words.json, in the language chosen -------------------------------
+// Every sentence a person reads is a message of the service's catalogues (playground.* in
+// engines/locales/<language>.po): a language is its .po file. The choice is the switch's (kept in
+// local storage), else the browser's Accept-Language as the server negotiates it, else English.
+const LANGUAGE_STORE = "skyline.language";
+const speech = { language: "en", words: {}, plural: null, list: null };
+
+function storedLanguage() {
+  try {
+    return localStorage.getItem(LANGUAGE_STORE);
+  } catch (ignored) {
+    return null;
+  }
+}
+
+// A word by id, its {placeholders} filled; a plural word takes its form by params.count.
+function t(id, params = {}) {
+  let said = speech.words[id];
+  if (said === undefined) {
+    console.error(`no word ${id} in ${speech.language}`);
+    return id;
+  }
+  if (typeof said === "object") said = said[speech.plural.select(Number(params.count))] || said.other;
+  return said.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+// A list as the language joins one ("A, B and C", « A, B et C »).
+const joined = (items) => speech.list.format(items.map(String));
+
+async function loadWords() {
+  // The page's own ?lang= (the switch's, when local storage is refused), else the stored choice.
+  const chosen = new URLSearchParams(location.search).get("lang") || storedLanguage();
+  const response = await fetch(`/play/words.json${chosen ? `?lang=${encodeURIComponent(chosen)}` : ""}`);
+  const said = await response.json();
+  Object.assign(speech, {
+    language: said.language,
+    words: said.words,
+    plural: new Intl.PluralRules(said.language),
+    list: new Intl.ListFormat(said.language, { style: "long", type: "conjunction" }),
+  });
+  document.documentElement.lang = said.language;
+  const switcher = $("language");
+  switcher.replaceChildren(...Object.entries(said.languages).map(([code, name]) =>
+    element("option", { value: code, lang: code, text: name })));
+  switcher.value = said.language;
+  applyWords();
+}
+
+// The words of the page's own markup: data-i18n is the text, data-i18n-<attribute> an attribute.
+function applyWords() {
+  for (const node of document.querySelectorAll("*")) {
+    for (const { name, value } of [...node.attributes]) {
+      if (name === "data-i18n") node.textContent = t(value);
+      else if (name.startsWith("data-i18n-")) node.setAttribute(name.slice("data-i18n-".length), t(value));
+    }
+  }
+}
+
+// The page is read again in the language chosen: every text it has written is then in it.
+function switchLanguage() {
+  try {
+    localStorage.setItem(LANGUAGE_STORE, $("language").value);
+  } catch (ignored) {
+    // not kept: the choice lasts for this page only
+  }
+  const url = new URL(location.href);
+  url.searchParams.set("lang", $("language").value);
+  location.replace(url.toString());
+}
+
 const session = {
   game: null, // the game id
   token: null, // this seat's token (or the player key), or null for a spectator
@@ -49,7 +119,7 @@ async function call(path, { method = "GET", body, rawBody, token, accept = "appl
   if (token && token === session.token && session.seat !== null && path.startsWith("/games/")) {
     path = withSeat(path, session.seat);
   }
-  const headers = { Accept: accept };
+  const headers = { Accept: accept, "Accept-Language": speech.language };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined || rawBody !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(path, {
@@ -100,7 +170,7 @@ function showRefusal(error, box = $("refusal")) {
   }
   const problem = error.problem || {};
   box.append(
-    element("strong", { text: `Refused (${error.status || "network"})` }),
+    element("strong", { text: t("refusal.refused", { status: error.status || t("refusal.network") }) }),
     " ",
     element("code", { class: "code", text: problem.code || "error" }),
     element("div", { class: "detail", text: problem.detail || error.message }),
@@ -108,19 +178,25 @@ function showRefusal(error, box = $("refusal")) {
   box.hidden = false;
 }
 
+// A bot level by its name in the language (tests/pictures/test_playground_words.py: every level of
+// the catalog has one); a level the page does not know yet shows its code.
+const levelName = (level) => (`level.${level}` in speech.words ? t(`level.${level}`) : level);
+
 function seatName(shown, seat) {
   const entry = (shown && shown.seats || []).find((s) => s.seat === seat);
-  if (!entry) return `seat ${seat}`;
-  if (entry.name) return `seat ${seat} (${entry.name})`;
-  if (entry.kind === "bot") return `seat ${seat} (bot ${entry.level || entry.bot})`;
-  return `seat ${seat}`;
+  if (!entry) return t("seat.plain", { seat });
+  if (entry.name) return t("seat.named", { seat, name: entry.name });
+  if (entry.kind === "bot") return t("seat.bot", { seat, level: levelName(entry.level || entry.bot) });
+  return t("seat.plain", { seat });
 }
 
 // How a seat of a waiting game (in the lobby, the join page, the waiting box) is described.
 function seatSummary(seat) {
-  if (seat.kind === "open") return `seat ${seat.seat}: open${seat.name ? ` (for ${seat.name})` : ""}`;
-  if (seat.kind === "bot") return `seat ${seat.seat}: bot ${seat.level || seat.bot}`;
-  return `seat ${seat.seat}: ${seat.name || "a player"}`;
+  if (seat.kind === "open") {
+    return seat.name ? t("seat.open_for", { seat: seat.seat, name: seat.name }) : t("seat.open", { seat: seat.seat });
+  }
+  if (seat.kind === "bot") return t("seat.taken_bot", { seat: seat.seat, level: levelName(seat.level || seat.bot) });
+  return t("seat.taken", { seat: seat.seat, name: seat.name || t("seat.a_player") });
 }
 
 function showSection(name) {
@@ -151,24 +227,25 @@ function fillSeats() {
   box.querySelectorAll(".seat-row").forEach((row) => row.remove());
   for (let seat = 0; seat < count; seat += 1) {
     const kind = element("select", { name: `seat-${seat}-kind`, "data-seat": seat, class: "seat-kind" });
-    kind.append(element("option", { value: "human", text: "human" }));
-    kind.append(element("option", { value: "open", text: "open: whoever joins" }));
+    kind.append(element("option", { value: "human", text: t("setup.kind.human") }));
+    kind.append(element("option", { value: "open", text: t("setup.kind.open") }));
     for (const level of entry.levels) {
-      kind.append(element("option", { value: `bot:${level.level}`, text: `bot, ${level.level}: ${level.description}` }));
+      kind.append(element("option", { value: `bot:${level.level}`,
+        text: t("setup.kind.bot", { level: levelName(level.level), description: level.description }) }));
     }
     kind.value = seat === 0 ? "human" : "bot:easy";
-    const name = element("input", { name: `seat-${seat}-name`, placeholder: "name (optional)", maxlength: "40", class: "seat-name" });
+    const name = element("input", { name: `seat-${seat}-name`, placeholder: t("setup.name_optional"), maxlength: "40", class: "seat-name" });
     const named = () => {
       name.hidden = kind.value.startsWith("bot:");
       // An open seat's name says whom it is kept for; the joiner's own name replaces it.
-      name.placeholder = kind.value === "open" ? "meant for (optional)" : "name (optional)";
+      name.placeholder = kind.value === "open" ? t("setup.meant_for") : t("setup.name_optional");
     };
     kind.addEventListener("change", () => {
       named();
       fillListed();
     });
     named();
-    box.append(element("div", { class: "seat-row" }, element("span", { text: `Seat ${seat}` }), kind, name));
+    box.append(element("div", { class: "seat-row" }, element("span", { text: t("setup.seat", { seat }) }), kind, name));
   }
   fillListed();
 }
@@ -179,7 +256,7 @@ function fillOptions() {
   box.querySelectorAll(".option").forEach((row) => row.remove());
   const properties = (entry.options && entry.options.properties) || {};
   if (!Object.keys(properties).length) {
-    box.append(element("p", { class: "option hint", text: "This title has no options." }));
+    box.append(element("p", { class: "option hint", text: t("setup.no_options") }));
   }
   for (const [name, schema] of Object.entries(properties)) {
     let input;
@@ -201,7 +278,7 @@ function fillOptions() {
       if (schema.default !== undefined) input.value = String(schema.default);
     }
     box.append(element("div", { class: "option" },
-      element("label", {}, input, ` ${name.replaceAll("_", " ")}`),
+      element("label", {}, input, " ", element("code", { text: name })),
       element("div", { class: "hint", text: schema.description || "" })));
   }
 }
@@ -269,15 +346,16 @@ async function createGame(event) {
     for (const seat of created.seats) {
       if (seat.kind === "open") {
         links.append(element("li", { class: "open-seat", "data-seat": seat.seat,
-          text: `${seatSummary(seat)}: waiting for a player (the join link above)` }));
+          text: t("created.open_seat", { seat: seatSummary(seat) }) }));
       }
       if (seat.kind !== "human") continue;
       const href = `/play${seatHash(created.id, seat.token)}`;
       links.append(element("li", {}, element("a", { href, class: "seat-link", "data-seat": seat.seat,
-        text: `Play ${seat.name ? `seat ${seat.seat} (${seat.name})` : `seat ${seat.seat}`}` })));
+        text: t("created.play", { seat: seat.name ? t("seat.named", { seat: seat.seat, name: seat.name })
+          : t("seat.plain", { seat: seat.seat }) }) })));
     }
     links.append(element("li", {}, element("a", { href: `/play#game=${encodeURIComponent(created.id)}`,
-      class: "spectator-link", text: "Watch as a spectator" })));
+      class: "spectator-link", text: t("join.watch") })));
     const waiting = created.status === "waiting";
     $("join-box").hidden = !waiting;
     $("join-link").href = waiting ? joinUrl(created.id) : "";
@@ -360,7 +438,7 @@ function keepKey(key) {
     return true;
   } catch (error) {
     showRefusal({ status: "storage", problem: { code: "storage_refused",
-      detail: "This browser refuses to keep the key (local storage is off)." } }, $("player-refusal"));
+      detail: t("player.storage_refused") } }, $("player-refusal"));
     return false;
   }
 }
@@ -434,21 +512,21 @@ function forgetKey() {
 function myGameRow(game) {
   const row = element("li", { class: "my-game", "data-game": game.id, "data-status": game.status,
     "data-my-turn": String(game.my_turn) });
-  row.append(element("strong", { text: titleName(game.title) }), ` · ${game.status}`);
-  if (game.my_turn) row.append(" · your turn");
+  row.append(element("strong", { text: titleName(game.title) }), ` · ${t(`status.${game.status}`)}`);
+  if (game.my_turn) row.append(` · ${t("my_games.your_turn")}`);
   if (game.my_deadline) {
-    row.append(" · until ", element("time", { datetime: game.my_deadline,
-      text: new Date(game.my_deadline).toLocaleTimeString() }));
+    row.append(` · ${t("my_games.until")} `, element("time", { datetime: game.my_deadline,
+      text: new Date(game.my_deadline).toLocaleTimeString(speech.language) }));
   }
   const open = (text, hash) => element("a", { class: "my-game-link", href: `/play${hash}`, text });
   const base = `#game=${encodeURIComponent(game.id)}&player`;
   if (game.my_seats.length > 1) {
-    for (const seat of game.my_seats) row.append(" ", open(`Play seat ${seat}`, `${base}&seat=${seat}`));
+    for (const seat of game.my_seats) row.append(" ", open(t("my_games.play_seat", { seat }), `${base}&seat=${seat}`));
   } else if (game.my_seats.length) {
-    row.append(" ", open("Open", base));
+    row.append(" ", open(t("my_games.open"), base));
   }
   // The join page sends the key: the seat taken is bound to the player.
-  if (game.invitation) row.append(" ", open("Take the invitation", `#join=${encodeURIComponent(game.id)}`));
+  if (game.invitation) row.append(" ", open(t("my_games.invitation"), `#join=${encodeURIComponent(game.id)}`));
   return row;
 }
 
@@ -465,7 +543,7 @@ async function loadMyGames() {
     const badge = $("my-turn-badge");
     badge.textContent = String(page.counts.my_turn);
     badge.dataset.count = String(page.counts.my_turn);
-    badge.title = `${page.counts.my_turn} game${page.counts.my_turn === 1 ? "" : "s"} where it is your turn`;
+    badge.title = t("player.my_turn_count", { count: page.counts.my_turn });
     showRefusal(null, $("player-refusal"));
   } catch (error) {
     if (ticket === myGamesRead.ticket) showRefusal(error, $("player-refusal"));
@@ -502,7 +580,7 @@ async function loadRatings(event) {
       element("td", { text: titleName(title) }), element("td", { text: number(rated.rating) }),
       element("td", { text: number(rated.mu) }), element("td", { text: number(rated.sigma) }),
       element("td", { text: String(rated.games) }),
-      element("td", { text: rated.provisional ? "provisional" : "" })));
+      element("td", { text: rated.provisional ? t("ratings.provisional") : "" })));
     $("ratings-rows").replaceChildren(...rows);
     $("ratings").hidden = rows.length === 0;
     $("ratings-empty").hidden = rows.length > 0;
@@ -525,13 +603,14 @@ function fillSeekSeats() {
 function seekRow(seek) {
   const row = element("li", { class: "seek", "data-seek": seek.id, "data-status": seek.status },
     element("strong", { text: titleName(seek.title) }),
-    ` · ${seek.seats} seats${seek.rated ? " · rated" : ""} · ${seek.status}`);
+    ` · ${t("lobby.seats", { count: seek.seats })}${seek.rated ? ` · ${t("seek.rated")}` : ""}`
+      + ` · ${t(`seek.status.${seek.status}`)}`);
   if (seek.game) {
     row.append(" ", element("a", { class: "seek-game", href: `/play#game=${encodeURIComponent(seek.game)}&player`,
-      text: "Open the game" }));
+      text: t("seek.open_game") }));
   }
   if (seek.status === "waiting") {
-    row.append(" ", element("button", { type: "button", class: "cancel-seek", "data-seek": seek.id, text: "Cancel" }));
+    row.append(" ", element("button", { type: "button", class: "cancel-seek", "data-seek": seek.id, text: t("seek.cancel") }));
   }
   return row;
 }
@@ -587,16 +666,17 @@ const lobby = { cursor: null, ticket: 0 };
 
 function lobbyRow(game) {
   const open = game.open_seats.length;
-  const options = Object.entries(game.options || {}).map(([name, value]) => `${name.replaceAll("_", " ")}: ${value}`);
+  const options = Object.entries(game.options || {}).map(([name, value]) => `${name}: ${value}`);
   const created = new Date(game.created);
   return element("li", { class: "lobby-game", "data-game": game.id, "data-title": game.title },
     element("strong", { text: titleName(game.title) }),
-    ` · ${game.seats.length} seats${game.rated ? " · rated (join with a player key)" : ""} · created `,
-    element("time", { datetime: game.created, text: created.toLocaleString() }),
+    ` · ${t("lobby.seats", { count: game.seats.length })}${game.rated ? ` · ${t("lobby.rated")}` : ""}`
+      + ` · ${t("lobby.created")} `,
+    element("time", { datetime: game.created, text: created.toLocaleString(speech.language) }),
     element("div", { class: "lobby-seats", text: game.seats.map(seatSummary).join(" · ") }),
     options.length ? element("div", { class: "hint", text: options.join(", ") }) : "",
-    element("div", { class: "lobby-open", text: `${open} open place${open === 1 ? "" : "s"}` }),
-    element("button", { type: "button", class: "join", "data-game": game.id, text: "Join" }));
+    element("div", { class: "lobby-open", text: t("lobby.open", { count: open }) }),
+    element("button", { type: "button", class: "join", "data-game": game.id, text: t("lobby.join") }));
 }
 
 // The first page again (more = false), or the next one after the cursor of the last page read;
@@ -652,26 +732,25 @@ async function openJoin(game) {
   try {
     await loadCatalog();
     const shown = await getJson(gamePath(game));
-    $("join-title").textContent = `Join ${titleName(shown.title)} · game ${shown.id}`;
+    $("join-title").textContent = t("join.title", { title: titleName(shown.title), id: shown.id });
     if (shown.status !== "waiting") {
       $("join-status").textContent = shown.status === "active"
-        ? "The game has started: every seat is taken. You can still watch it."
-        : `The game is ${shown.status}: no seat can be joined.`;
+        ? t("join.started") : t("join.ended", { status: t(`status.${shown.status}`) });
     } else {
       const open = shown.seats.filter((seat) => seat.kind === "open").length;
-      $("join-status").textContent = `Waiting for players: ${open} open place${open === 1 ? "" : "s"}.`;
+      $("join-status").textContent = t("join.waiting", { count: open });
     }
     for (const seat of shown.seats) {
       const row = element("li", { "data-seat": seat.seat, text: seatSummary(seat) });
       if (seat.kind === "open" && shown.status === "waiting") {
         row.append(" ", element("button", { type: "button", class: "take-seat", "data-seat": seat.seat,
-          text: `Take seat ${seat.seat}` }));
+          text: t("join.take", { seat: seat.seat }) }));
       }
       list.append(row);
     }
     document.body.dataset.status = shown.status;
   } catch (error) {
-    $("join-title").textContent = "Join a game";
+    $("join-title").textContent = t("join.heading");
     $("join-status").textContent = "";
     showRefusal(error, $("join-refusal"));
   }
@@ -681,13 +760,14 @@ async function openJoin(game) {
 // ---- the game page ------------------------------------------------------------------------
 
 function paintStatus(shown) {
-  $("game-title").textContent = `${titleName(shown.title)} · game ${shown.id}`;
-  const who = shown.you === null ? "You are watching as a spectator." : `You are ${seatName(shown, shown.you)}.`;
-  let state = `Version ${shown.version}, ${shown.status}.`;
-  if (shown.status === "waiting") state = "Waiting for players.";
-  else if (shown.status === "aborted") state = "The game was aborted: it has no result.";
-  else if (shown.status === "expired") state = "The game expired (left idle too long): it has no result.";
-  const acting = shown.to_act.length ? `To act: ${shown.to_act.map((s) => seatName(shown, s)).join(", ")}.` : "";
+  $("game-title").textContent = t("game.title", { title: titleName(shown.title), id: shown.id });
+  const who = shown.you === null ? t("game.spectator") : t("game.you_are", { seat: seatName(shown, shown.you) });
+  let state = t("game.version_status", { version: shown.version, status: t(`status.${shown.status}`) });
+  if (shown.status === "waiting") state = t("game.waiting");
+  else if (shown.status === "aborted") state = t("game.aborted");
+  else if (shown.status === "expired") state = t("game.expired");
+  const acting = shown.to_act.length
+    ? t("game.to_act", { seats: joined(shown.to_act.map((s) => seatName(shown, s))) }) : "";
   $("game-status").textContent = `${who} ${state} ${acting}`;
   document.body.dataset.version = String(shown.version);
   document.body.dataset.status = shown.status;
@@ -699,7 +779,7 @@ function paintWaiting(shown) {
   if (!waiting) return;
   $("waiting-seats").replaceChildren(...shown.seats.map((seat) => element("li", {
     class: seat.kind === "open" ? "open-seat" : "taken-seat", "data-seat": seat.seat,
-    text: seatSummary(seat) + (seat.seat === shown.you ? " (you)" : ""),
+    text: seat.seat === shown.you ? t("seat.you", { seat: seatSummary(seat) }) : seatSummary(seat),
   })));
   $("waiting-join-link").href = joinUrl(shown.id);
   $("waiting-join-link").textContent = joinUrl(shown.id);
@@ -713,18 +793,18 @@ function paintMoves(shown, listing) {
   const mine = ownSeat(shown);
   // A resigned seat is still listed the stand-in's moves; they are not its player's to send.
   const resigned = Boolean(mine) && mine.resigned && shown.status === "active";
-  if (shown.you === null) note.textContent = "Spectators have no moves.";
-  else if (shown.status === "finished") note.textContent = "The game is over.";
-  else if (resigned) note.textContent = "You resigned: a bot plays your seat to the end.";
-  else if (shown.status === "aborted") note.textContent = "The game was aborted.";
-  else if (shown.status === "expired") note.textContent = "The game expired: it was left idle too long.";
-  else if (shown.status === "waiting") note.textContent = "The game has not started yet.";
-  else if (!listing.moves.length) note.textContent = "Waiting for the other seats…";
-  else note.textContent = `${listing.moves.length} legal move${listing.moves.length === 1 ? "" : "s"}; choose one.`;
+  if (shown.you === null) note.textContent = t("moves.spectator");
+  else if (shown.status === "finished") note.textContent = t("moves.over");
+  else if (resigned) note.textContent = t("moves.resigned");
+  else if (shown.status === "aborted") note.textContent = t("moves.aborted");
+  else if (shown.status === "expired") note.textContent = t("moves.expired");
+  else if (shown.status === "waiting") note.textContent = t("moves.not_started");
+  else if (!listing.moves.length) note.textContent = t("moves.others");
+  else note.textContent = t("moves.count", { count: listing.moves.length });
   const groups = new Map();
   (resigned ? [] : listing.moves).forEach((entry, index) => {
     const type = entry.move.type;
-    if (!groups.has(type)) groups.set(type, element("fieldset", {}, element("legend", { text: type.replaceAll("_", " ") })));
+    if (!groups.has(type)) groups.set(type, element("fieldset", {}, element("legend", { text: t(`move_type.${type}`) })));
     groups.get(type).append(element("button", {
       type: "button", class: "move", "data-index": index, "data-type": type, "data-version": listing.version,
       text: entry.label,
@@ -739,16 +819,16 @@ function paintResult(shown, record) {
   if (!result) return;
   $("result-reason").hidden = !result.reason;
   $("result-reason").dataset.reason = result.reason || "";
-  $("result-reason").textContent = result.reason === "resignation"
-    ? "Ended by resignation: the rules never reached their end, so there are no scores."
-    : result.reason ? `Ended by ${result.reason.replaceAll("_", " ")}.` : "";
+  // A title's reason is a code of its own (bankruptcy, last_shop...), said by its message.
+  $("result-reason").textContent = result.reason === "resignation" ? t("result.by_resignation")
+    : `result.reason.${result.reason}` in speech.words ? t(`result.reason.${result.reason}`) : result.reason || "";
   const body = $("result-table").querySelector("tbody");
   body.replaceChildren();
   const order = result.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank);
   for (const { rank, seat } of order) {
     body.append(element("tr", {}, element("td", { text: rank }), element("td", { text: seatName(shown, seat) }),
       // A resignation between two seats ends the game before the rules count any score.
-      element("td", { text: [(result.scores || [])[seat], (result.resigned || [])[seat] ? "resigned" : ""]
+      element("td", { text: [(result.scores || [])[seat], (result.resigned || [])[seat] ? t("result.resigned") : ""]
         .filter((part) => part !== undefined && part !== "").join(" ") })));
   }
   if (record) {
@@ -803,9 +883,9 @@ function paintSeatActions(shown) {
   // A resigned player may ask too: the rematch keeps every player's seat.
   $("rematch").hidden = !(mine && shown.status === "finished");
   const asked = Boolean(mine && shown.status === "finished" && shown.rematch);
-  $("rematch").textContent = asked ? "Join the rematch" : "Rematch";
+  $("rematch").textContent = asked ? t("actions.join_rematch") : t("actions.rematch");
   $("rematch-note").hidden = !asked;
-  $("rematch-note").textContent = asked ? "A rematch was asked for: it waits for you in your seat." : "";
+  $("rematch-note").textContent = asked ? t("actions.rematch_asked") : "";
 }
 
 // The event stream ends with the game: a finished game's page reads the game every few seconds
@@ -894,7 +974,7 @@ function paintClock(shown) {
   const entries = Object.entries(shown.status === "active" ? shown.deadlines : {});
   if (!entries.length) {
     list.append(element("li", { class: "hint", text: shown.status === "active"
-      ? "No player's time is running: bots are to act." : "No time is running." }));
+      ? t("clock.no_player_time") : t("clock.no_time") }));
   }
   for (const [seat, deadline] of entries) {
     list.append(element("li", { class: "deadline", "data-seat": seat, "data-deadline": deadline }));
@@ -905,10 +985,9 @@ function paintClock(shown) {
 // What happens when a seat's time runs out, as the game was created (GET /games/{id} `clock`).
 function clockRules(clock) {
   if (!clock) return "";
-  const per = `${minutes(clock.turn_seconds)} per turn.`;
-  if (resignsAtOnce(clock)) return `${per} A seat whose time runs out resigns.`;
-  return `${per} When a seat's time runs out, a stand-in bot plays that turn; ` +
-    `${clock.timeouts_to_resign} timeouts in a row resign the seat.`;
+  const per = t("clock.per_turn", { time: minutes(clock.turn_seconds) });
+  if (resignsAtOnce(clock)) return `${per} ${t("clock.resigns")}`;
+  return `${per} ${t("clock.stand_in", { count: clock.timeouts_to_resign })}`;
 }
 
 function resignsAtOnce(clock) {
@@ -919,8 +998,8 @@ function resignsAtOnce(clock) {
 // allowed in a row, a resignation: "acts" says both).
 function timeUpAction(you) {
   const clock = session.shown && session.shown.clock;
-  if (clock && resignsAtOnce(clock)) return you ? "you resign" : "the seat resigns";
-  return `the server acts for ${you ? "you" : "the seat"}`;
+  if (clock && resignsAtOnce(clock)) return you ? t("clock.you_resign") : t("clock.seat_resigns");
+  return you ? t("clock.acts_for_you") : t("clock.acts_for_seat");
 }
 
 function tickClock() {
@@ -929,15 +1008,16 @@ function tickClock() {
     const ms = Date.parse(item.dataset.deadline) - serverNow();
     // Whole seconds left, rounded down: a deadline is given rounded up to its second.
     const left = Math.max(0, Math.floor(ms / 1000));
-    const who = session.shown && session.shown.you === seat ? "You" : seatName(session.shown, seat);
+    const you = Boolean(session.shown) && session.shown.you === seat;
+    const who = you ? t("clock.you") : seatName(session.shown, seat);
     item.dataset.remaining = String(left);
     if (ms > 0) {
-      item.textContent = `${who}: ${minutes(left)} left`;
+      item.textContent = t("clock.left", { who, time: minutes(left) });
       item.classList.toggle("hurry", left <= 10);
     } else {
       item.dataset.expired = "true";
       item.classList.add("expired");
-      item.textContent = `${who}: time is up; ${timeUpAction(who === "You")}…`;
+      item.textContent = t("clock.up", { who, action: timeUpAction(you) });
     }
   }
 }
@@ -946,10 +1026,10 @@ function noteTimeout(entry) {
   const timedOut = (entry.events || []).find((event) => event.type === "turn_timed_out");
   if (!timedOut) return;
   const resigned = entry.events.some((event) => event.type === "seat_resigned");
-  const when = new Date(timedOut.deadline).toLocaleTimeString();
+  const when = new Date(timedOut.deadline).toLocaleTimeString(speech.language);
   const note = $("timeout-note");
-  note.textContent = `${seatName(session.shown, timedOut.seat)} ran out of time at ${when}: ${resigned
-    ? "it resigned." : "a stand-in bot played its turn."}`;
+  note.textContent = t(resigned ? "clock.timed_out_resigned" : "clock.timed_out_stand_in",
+    { seat: seatName(session.shown, timedOut.seat), when });
   note.dataset.seat = String(timedOut.seat);
   note.dataset.version = String(entry.version);
   note.hidden = false;
@@ -1030,9 +1110,9 @@ async function readAndPaint() {
     paintReplay();
     document.body.dataset.painted = String(listing.version);
     session.seen = Math.max(session.seen, listing.version);
-    if (shown.status === "finished") closeStream("the game is over");
-    if (shown.status === "aborted") closeStream("the game was aborted");
-    if (shown.status === "expired") closeStream("the game expired");
+    if (shown.status === "finished") closeStream(t("live.why.over"));
+    if (shown.status === "aborted") closeStream(t("live.why.aborted"));
+    if (shown.status === "expired") closeStream(t("live.why.expired"));
   } catch (error) {
     if (opened === session.opened) showRefusal(error);
   }
@@ -1073,12 +1153,12 @@ function paintReplay(then = null) {
   $("replay-forward").disabled = at >= last;
   $("replay-latest").disabled = session.replay === null;
   if (session.replay === null) {
-    $("replay-status").textContent = `Version ${last}: the game now.`;
+    $("replay-status").textContent = t("replay.now", { version: last });
     delete document.body.dataset.replay;
   } else if (then) {
-    const made = then.entry ? describeEntry(then.entry) : "the game as created";
-    const waiting = then.status === "waiting" ? " (waiting for players)" : "";
-    $("replay-status").textContent = `Version ${then.version} of ${last}${waiting} — ${made}`;
+    const made = then.entry ? describeEntry(then.entry) : t("replay.as_created");
+    $("replay-status").textContent = t(then.status === "waiting" ? "replay.then_waiting" : "replay.then",
+      { version: then.version, last, made });
     document.body.dataset.replay = String(then.version);
   }
 }
@@ -1122,9 +1202,13 @@ function stepVersion(by) {
   return showVersion(at + by);
 }
 
+// An entry of the log: its seat events by name, and "moved" for a move (whose events are the
+// title's own codes; its label was the listing's).
 function describeEntry(entry) {
-  const kinds = (entry.events || []).map((e) => e.type.replaceAll("_", " "));
-  return `v${entry.version}: ${seatName(session.shown, entry.seat)} — ${kinds.join(", ") || "moved"}`;
+  const seatEvents = (entry.events || []).filter((e) => SEAT_EVENTS.has(e.type)).map((e) => `event.${e.type}`);
+  const kinds = [...new Set([...(isMove(entry) ? ["event.moved"] : []), ...seatEvents])];
+  const what = kinds.map((id) => t(id)).join(", ");
+  return t("live.entry", { version: entry.version, seat: seatName(session.shown, entry.seat), what });
 }
 
 function closeStream(why) {
@@ -1132,7 +1216,7 @@ function closeStream(why) {
     session.stream.close();
     session.stream = null;
     $("live-status").dataset.state = "closed";
-    $("live-status").textContent = `stream closed: ${why}`;
+    $("live-status").textContent = t("live.closed", { why });
   }
 }
 
@@ -1141,7 +1225,7 @@ function closeStream(why) {
 // drop and sends Last-Event-ID, so the stream resumes after the last version it delivered.
 // Seats joining, the start, resignations and timeouts come as entries of the same log.
 function openStream() {
-  closeStream("reopened");
+  closeStream(t("live.why.reopened"));
   const stream = new EventSource(gamePath(session.game, "/events"));
   session.stream = stream;
   const live = $("live");
@@ -1149,11 +1233,11 @@ function openStream() {
     $("live-status").dataset.state = state;
     $("live-status").textContent = text;
   };
-  stream.onopen = () => status("live", "live");
+  stream.onopen = () => status("live", t("live.live"));
   stream.onerror = () => {
     if (session.stream !== stream) return;
     $("live-status").dataset.drops = String(Number($("live-status").dataset.drops || 0) + 1);
-    status("reconnecting", "reconnecting (resumes from the last version seen)…");
+    status("reconnecting", t("live.reconnecting"));
   };
   stream.addEventListener("snapshot", () => refresh());
   stream.addEventListener("move", (message) => {
@@ -1171,18 +1255,18 @@ function openStream() {
     }
   });
   stream.addEventListener("finished", () => {
-    closeStream("the game is over");
+    closeStream(t("live.why.over"));
     refresh();
   });
   stream.addEventListener("expired", () => {
-    closeStream("the game expired: it was left idle too long");
+    closeStream(t("live.why.idle"));
     refresh();
   });
   stream.addEventListener("aborted", () => {
-    closeStream("the game was aborted");
+    closeStream(t("live.why.aborted"));
     refresh();
   });
-  stream.addEventListener("gone", () => closeStream("the game expired"));
+  stream.addEventListener("gone", () => closeStream(t("live.why.expired")));
 }
 
 async function openGame(game, token, seat = null) {
@@ -1212,7 +1296,7 @@ async function openGame(game, token, seat = null) {
 function route() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   const game = fragment.get("game");
-  closeStream("left the game");
+  closeStream(t("live.why.left"));
   document.body.dataset.ready = "loading";
   delete document.body.dataset.game;
   session.seat = null;
@@ -1224,15 +1308,21 @@ function route() {
   else openSetup();
 }
 
-document.addEventListener("DOMContentLoaded", () => {
+document.addEventListener("DOMContentLoaded", async () => {
+  // The words first: everything the page writes after is in them. Without them (the server
+  // away) the markup's English stays, and the console says why.
+  try {
+    await loadWords();
+  } catch (error) {
+    console.error(`the page's words could not be read: ${error}`);
+  }
+  $("language").addEventListener("change", switchLanguage);
   $("moves").addEventListener("click", (event) => {
     const button = event.target.closest("button.move");
     if (button && !button.disabled) play(button);
   });
-  $("resign").addEventListener("click", () => seatAction($("resign"), "resign",
-    "Resign this game? With two seats the other player wins at once; with more, a bot plays your seat to the end."));
-  $("abort").addEventListener("click", () => seatAction($("abort"), "abort",
-    "Abort this game? It ends for everyone, with no result."));
+  $("resign").addEventListener("click", () => seatAction($("resign"), "resign", t("actions.confirm_resign")));
+  $("abort").addEventListener("click", () => seatAction($("abort"), "abort", t("actions.confirm_abort")));
   $("rematch").addEventListener("click", () => seatAction($("rematch"), "rematch"));
   $("leave").addEventListener("click", () => seatAction($("leave"), "leave"));
   $("replay-first").addEventListener("click", () => showVersion(0));

@@ -26,14 +26,13 @@ from .api import (
     AUTH_HEADER,
     GAME_ID,
     LANGUAGE_HEADER,
-    LANGUAGE_QUERY,
     NOT_MODIFIED,
     caller_token,
     query_parameters,
 )
 from .pictures import BY_CALLER_AND_LANGUAGE, PICTURE_HEADERS
 from .problems import Problem
-from .schemas import MAX_VERSION
+from .schemas import MAX_VERSION, LanguageQuerySchema
 from .services import services
 
 blp = Blueprint("versions", __name__, description="Any version of a game, as it stood then.")
@@ -146,9 +145,14 @@ def _responses(
     }
 
 
+class VersionPictureQuerySchema(VersionQuerySchema, LanguageQuerySchema):
+    """A past version's picture also takes ``?lang=`` (an ``<img>`` sends no Accept-Language)."""
+
+
 VERSION_QUERY = VersionQuerySchema()
+PICTURE_QUERY = VersionPictureQuerySchema()
 PARAMETERS = [GAME_ID, VERSION, AUTH_HEADER, query_parameters(VERSION_QUERY)]
-PICTURE_PARAMETERS = [*PARAMETERS, LANGUAGE_HEADER, LANGUAGE_QUERY]
+PICTURE_PARAMETERS = [GAME_ID, VERSION, AUTH_HEADER, query_parameters(PICTURE_QUERY), LANGUAGE_HEADER]
 
 
 @blp.route("/games/<gameid:game_id>/versions/<n>")
@@ -182,7 +186,7 @@ def _picture(
 
 @blp.route("/games/<gameid:game_id>/versions/<n>/board.svg")
 class VersionBoardSvg(MethodView):
-    @blp.arguments(VERSION_QUERY, location="query")
+    @blp.arguments(PICTURE_QUERY, location="query")
     @blp.doc(
         operationId="getGameVersionBoardSvg",
         parameters=PICTURE_PARAMETERS,
@@ -201,7 +205,7 @@ class VersionBoardSvg(MethodView):
 
 @blp.route("/games/<gameid:game_id>/versions/<n>/board.txt")
 class VersionBoardText(MethodView):
-    @blp.arguments(VERSION_QUERY, location="query")
+    @blp.arguments(PICTURE_QUERY, location="query")
     @blp.doc(
         operationId="getGameVersionBoardText",
         parameters=PICTURE_PARAMETERS,

@@ -449,7 +449,10 @@ def test_payloads_hold_public_facts_only(hooked):
                 and got
             )
         )
-        allowed = {"game_id", "title", "version", "to_act", "seat", "by", "deadline", "replaced_by", "result"}
+        allowed = {
+            *("game_id", "title", "version", "to_act", "seat", "by", "deadline", "replaced_by", "result"),
+            "text",  # the sentence a person reads: the title's name and a seat number, nothing more
+        }
         raw = b"".join(body for _, body in receiver.received).decode()
         assert created["human_seats"][0]["token"] not in raw and created["webhook_secret"] not in raw
         hidden = json.dumps(final["view"])  # the seat's view: none of it is in a notice
@@ -458,6 +461,7 @@ def test_payloads_hold_public_facts_only(hooked):
             assert set(notice["data"]) <= allowed, set(notice["data"]) - allowed
             if "result" in notice["data"]:
                 assert set(notice["data"]["result"]) <= {"ranks", "winners", "reason", "resigned"}
+            assert "Fresh Fish" in notice["data"]["text"], notice["data"]["text"]
         assert '"view"' not in raw and len(hidden) > 50
     finally:
         receiver.close()

@@ -56,9 +56,10 @@ import redis  # noqa: E402
 
 from bench.measure import percentile  # noqa: E402
 from engines import registry  # noqa: E402
-from harness.old_archive import write_first_compact_form  # noqa: E402
-from service.archive.records import ArchivedGame  # noqa: E402
-from service.archive.schema import MIGRATIONS, migrate  # noqa: E402
+from harness.old_archive import OLD_TABLES, old_migrations, write_first_compact_form  # noqa: E402
+from harness.old_archive import write_old_form as write_old_archive  # noqa: E402
+from service.archive.records import ArchivedGame, Snapshot  # noqa: E402
+from service.archive.schema import migrate  # noqa: E402
 from service.config import Settings  # noqa: E402
 from service.http.services import services  # noqa: E402
 from service.play.archiving import archived_game, with_whole_log  # noqa: E402
@@ -82,7 +83,6 @@ GRACE_SECONDS = 20
 # The compact archive (issue 62, migration 0003), partitioned: its partitions are summed.
 ARCHIVE_TABLES = ("ended_games", "ended_seats")
 # The form of the release before it (migrations 0001-0002), written in a scratch database.
-OLD_TABLES = ("archived_games", "archived_log", "archived_snapshots", "archived_seats")
 
 
 def game_bytes(client: redis.Redis, game_id: str) -> int:
@@ -226,44 +226,21 @@ FROM archived_games g WHERE g.id = ANY(%s)
 
 
 def write_old_form(url: str, games: list[ArchivedGame]) -> None:
-    """``games`` as the release before the compact archive wrote them (0001-0002: a row per
-    version, each entry whole as JSON, the state every 64 versions from the setup's)."""
-    with psycopg.connect(url) as connection:
-        for game in games:
-            meta = orjson.loads(game.meta)
-            states = {0: orjson.dumps(initial_state(meta).to_dict())}
-            states.update({s.version: s.state for s in game.all_snapshots()})
-            connection.execute(
-                "INSERT INTO archived_games (id, status, version, meta, result, created_at, started_at, "
-                "ended_at, rematch, position) VALUES (%s, %s, %s, %s::json, %s::json, %s, %s, %s, %s, "
-                "nextval('archived_positions'))",
-                (
-                    game.id,
-                    game.status,
-                    game.version,
-                    game.meta.decode(),
-                    None if game.result is None else game.result.decode(),
-                    game.created_at,
-                    game.started_at,
-                    game.ended_at,
-                    game.rematch,
+    """``games`` as the release before the compact archive wrote them (harness.old_archive), with
+    the state every 64 versions from the setup's: the setup's state is snapshot 0."""
+    write_old_archive(
+        url,
+        [
+            replace(
+                game,
+                snapshots=(
+                    Snapshot(0, orjson.dumps(initial_state(orjson.loads(game.meta)).to_dict())),
+                    *(s for s in game.snapshots if s.version != 0),
                 ),
             )
-            with connection.cursor() as cursor:
-                with cursor.copy("COPY archived_log (game_id, version, entry, at) FROM STDIN") as copy:
-                    for entry in game.log:
-                        copy.write_row((game.id, entry.version, entry.entry.decode(), entry.at))
-                with cursor.copy("COPY archived_snapshots (game_id, version, state) FROM STDIN") as copy:
-                    for version in sorted(states):
-                        copy.write_row((game.id, version, states[version].decode()))
-                with cursor.copy(
-                    "COPY archived_seats (game_id, seat, kind, player_id, rank, ended_at) FROM STDIN"
-                ) as copy:
-                    for seat in game.seats:
-                        copy.write_row(
-                            (game.id, seat.seat, seat.kind, seat.player_id, seat.rank, game.ended_at)
-                        )
-            connection.commit()
+            for game in games
+        ],
+    )
 
 
 def scratch_database(server: EmbeddedPostgres, name: str) -> str:
@@ -279,10 +256,7 @@ def old_form_database(server: EmbeddedPostgres, folder: Path) -> str:
     """A scratch database with the schema of the release before (migrations 0001-0002 only)."""
     with psycopg.connect(server.url, autocommit=True) as connection:
         connection.execute("CREATE DATABASE before_compact")
-    old = folder / "old-migrations"
-    old.mkdir()
-    for path in sorted(MIGRATIONS.glob("000[12]_*.sql")):
-        shutil.copy(path, old / path.name)
+    old = old_migrations(folder / "old-migrations")
     url = server.url_of("before_compact")
     migrate(url, old)
     return url

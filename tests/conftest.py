@@ -72,6 +72,34 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.live)
 
 
+_UNGROUPED = pytest.StashKey[str]()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Refuse a run whose xdist groups would not hold. `--dist loadgroup` learns a test's group
+    from the `@group` that pytest-xdist appends to its node id in each test process; pytest 9.2
+    ignores that rewrite (pytest-dev/pytest-xdist#1386), and every group was then spread over the
+    processes without a word: the `supervisor` group's serves ran side by side, and each process
+    started its own cluster and service for tests/cluster/test_live_cluster.py."""
+    if not session.config.getoption("loadgroup", default=False):
+        return
+    for item in session.items:
+        if item.get_closest_marker("xdist_group") and "@" not in item.nodeid.rpartition("]")[2]:
+            session.config.stash[_UNGROUPED] = (
+                f"{item.nodeid} is marked xdist_group but its id carries no group: this pytest and "
+                "pytest-xdist do not group tests (pytest-dev/pytest-xdist#1386); install the "
+                "versions of constraints.txt"
+            )
+            return
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _xdist_groups_hold(request: pytest.FixtureRequest) -> None:
+    """Every test of a run whose groups do not hold fails, saying why (pytest_collection_finish)."""
+    if _UNGROUPED in request.config.stash:
+        pytest.fail(request.config.stash[_UNGROUPED], pytrace=False)
+
+
 @pytest.fixture(scope="session")
 def redis_server(tmp_path_factory):
     server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendonly=False).start()

@@ -22,7 +22,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_http(url: str, timeout: float = 20.0) -> None:
+def wait_http(url: str, timeout: float = 60.0) -> None:
+    """Until ``url`` answers 200. The wait costs nothing when the server is up sooner; a start on a
+    saturated machine (a whole suite beside other work) took over 20 s."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:

@@ -231,7 +231,7 @@ class Serve:
                 stderr=subprocess.STDOUT,
             )
         if wait:
-            wait_http(self.url + "/readyz", timeout=30)
+            wait_http(self.url + "/readyz")
         return self
 
     def descendants(self) -> list[psutil.Process]:

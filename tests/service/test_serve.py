@@ -43,7 +43,7 @@ def test_serve_runs_everything_and_ctrl_c_stops_it_all(tmp_path):
         stderr=subprocess.STDOUT,
     )
     try:
-        wait_http(f"http://127.0.0.1:{port}/readyz", timeout=30)
+        wait_http(f"http://127.0.0.1:{port}/readyz")
         children = psutil.Process(serve.pid).children(recursive=True)
         names = " ".join(" ".join(c.cmdline()) for c in children)
         assert "redis-server" in names and "gunicorn" in names and "skyline.cli worker" in names

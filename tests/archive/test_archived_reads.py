@@ -35,7 +35,7 @@ from worker.sweeper import Sweeper
 
 from ..service.test_api import _play_to_the_end, bearer, create, tokens
 from .conftest import new_database
-from .test_export import skyline
+from .test_export import skyline_here
 
 READS = ("", "/events", "/record", "/board.svg", "/board.txt", "/moves")
 
@@ -104,9 +104,9 @@ def test_every_read_of_an_archived_game_answers_the_same_bytes_as_before_it_left
     assert fresh.get("/games/never-was").status_code == 404
 
     export = tmp_path / "games.ndjson"
-    assert skyline("export", "-o", str(export), url=database_url).returncode == 0
+    assert skyline_here("export", "-o", str(export), url=database_url).returncode == 0
     elsewhere = new_database(postgres)
-    done = skyline("import", str(export), url=elsewhere)
+    done = skyline_here("import", str(export), url=elsewhere)
     assert done.returncode == 0 and f"{len(games)} games written".encode() in done.stderr, done.stderr
     imported = api_app(replace(settings, database_url=elsewhere), redis_client=redis_client)
     try:

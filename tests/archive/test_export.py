@@ -1,4 +1,6 @@
-"""`skyline export` and `skyline import` on real processes and a real PostgreSQL.
+"""`skyline export` and `skyline import` on a real PostgreSQL: as real processes where the process
+is the point (the round trip, the kills, the memory, the data folder's own server), run by the
+command's ``main`` in the test's process elsewhere (``skyline_here``: the same exit code and output).
 
 The games are played by the real engines (tests/archive/played.py) wherever an import replays
 them; the export-only tests (resuming, memory, filters) use tests/archive/games.py's, whose states
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import io
 import os
 import signal
 import subprocess
@@ -17,6 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import orjson
 import psycopg
@@ -48,6 +52,42 @@ def skyline(
         input=stdin,
         capture_output=True,
         timeout=300,
+    )
+
+
+def skyline_here(
+    *args: str, url: str | None = None, stdin: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """`skyline <args>` run by the command's own ``main`` in this process, answered as ``skyline``
+    answers (exit code, standard output and error): each process's start (0.6 CPU-s, its imports)
+    is paid only where the process is the point (a kill, its memory, the data folder's server).
+    An exception escapes, failing the test, where the process would have printed a traceback."""
+    from skyline.cli import main
+
+    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+    if url is not None:
+        env["DATABASE_URL"] = url
+    out, err = io.BytesIO(), io.BytesIO()
+    streams = (
+        io.TextIOWrapper(io.BytesIO(stdin or b""), encoding="utf-8"),
+        io.TextIOWrapper(out, encoding="utf-8", write_through=True),
+        io.TextIOWrapper(err, encoding="utf-8", write_through=True),
+    )
+    with (
+        mock.patch.dict(os.environ, env, clear=True),
+        mock.patch.multiple(sys, stdin=streams[0], stdout=streams[1], stderr=streams[2]),
+    ):
+        try:
+            code: object = main(list(args))
+        except SystemExit as stop:  # as the interpreter ends on it: a message is printed, exit 1
+            code = stop.code
+            if isinstance(code, str):
+                print(code, file=sys.stderr)
+                code = 1
+        streams[1].flush()
+        streams[2].flush()
+    return subprocess.CompletedProcess(
+        ["skyline", *args], 0 if code is None else int(code), out.getvalue(), err.getvalue()
     )
 
 
@@ -160,18 +200,19 @@ def test_an_archive_with_games_is_refused_unless_merging_and_a_rerun_writes_noth
 ) -> None:
     export = tmp_path / "games.ndjson"
     assert (
-        skyline("export", "-o", str(export), url=archived(new_database(postgres), played[:3])).returncode == 0
+        skyline_here("export", "-o", str(export), url=archived(new_database(postgres), played[:3])).returncode
+        == 0
     )
     target = archived(new_database(postgres), played[:1])  # as if an import stopped after one game
 
-    refused = skyline("import", str(export), url=target)
+    refused = skyline_here("import", str(export), url=target)
     assert refused.returncode != 0 and b"not empty" in refused.stderr and b"--merge" in refused.stderr
     assert rows_of(target, played[1].id)["ended_games"] == 0
 
-    merged = skyline("import", "--merge", str(export), url=target)
+    merged = skyline_here("import", "--merge", str(export), url=target)
     assert merged.returncode == 0, merged.stderr
     assert b"2 games written, 1 already archived" in merged.stderr
-    assert skyline("import", "--merge", str(export), url=target).stderr.endswith(
+    assert skyline_here("import", "--merge", str(export), url=target).stderr.endswith(
         b"0 games written, 3 already archived\n"
     )
     for game in played[:3]:
@@ -215,14 +256,15 @@ def test_a_bad_line_stops_the_import_at_its_number_with_nothing_of_the_file_writ
     finished = [game for game in played if game.status == "finished"][:3]
     export = tmp_path / "games.ndjson"
     assert (
-        skyline("export", "-o", str(export), url=archived(new_database(postgres), finished)).returncode == 0
+        skyline_here("export", "-o", str(export), url=archived(new_database(postgres), finished)).returncode
+        == 0
     )
     lines = export.read_bytes().splitlines()
     lines[1] = lines[1][:-7] if change == "json" else tampered(lines[1], change)
     export.write_bytes(b"\n".join(lines) + b"\n")
 
     target = new_database(postgres)
-    done = skyline("import", str(export), url=target)
+    done = skyline_here("import", str(export), url=target)
     assert done.returncode == 1
     assert b"\nskyline import: line 2: " in done.stderr, done.stderr
     assert reason in done.stderr and b"Traceback" not in done.stderr
@@ -248,7 +290,7 @@ def test_a_killed_export_resumed_from_its_file_writes_every_game_once(
     with open(export, "ab") as file:  # and a line cut short, whatever the kill cut
         file.write(b'{"format":1,"position":')
 
-    done = skyline("export", "--output", str(export), "--resume", url=url)
+    done = skyline_here("export", "--output", str(export), "--resume", url=url)
     assert done.returncode == 0, done.stderr
     ids = [line["record"]["id"] for line in lines_of(export)]
     assert ids == [game.id for game in games]
@@ -256,7 +298,7 @@ def test_a_killed_export_resumed_from_its_file_writes_every_game_once(
     assert positions == sorted(positions) and len(set(positions)) == len(games)
 
     # A position given by hand: the games after it.
-    after = skyline("export", "--after", str(positions[-3]), url=url)
+    after = skyline_here("export", "--after", str(positions[-3]), url=url)
     assert [orjson.loads(line)["record"]["id"] for line in after.stdout.splitlines()] == ids[-2:]
 
 
@@ -304,7 +346,7 @@ def test_since_until_and_title_choose_the_games(postgres: EmbeddedPostgres) -> N
     url = archived(new_database(postgres), games)
 
     def exported(*options: str) -> list[str]:
-        done = skyline("export", *options, url=url)
+        done = skyline_here("export", *options, url=url)
         assert done.returncode == 0, done.stderr
         return [orjson.loads(line)["record"]["id"] for line in done.stdout.splitlines()]
 
@@ -314,7 +356,7 @@ def test_since_until_and_title_choose_the_games(postgres: EmbeddedPostgres) -> N
     assert exported("--since", since, "--until", until, "--title", "new-york") == ["w3", "w5"]
     assert exported("--since", "2026-11-30T16:00:00+02:00", "--title", "property") == ["w2", "w4", "w6"]
     assert exported("--title", "fresh-fish") == []
-    refused = skyline("export", "--since", "2026-11-30T14:00:00", url=url)
+    refused = skyline_here("export", "--since", "2026-11-30T14:00:00", url=url)
     assert refused.returncode == 2 and b"no time zone" in refused.stderr
 
 
@@ -325,7 +367,7 @@ def test_without_database_url_the_commands_use_the_data_folders_postgresql(
     the folder's lock meanwhile). A server on it (a `skyline serve`'s): the command uses its socket."""
     export = tmp_path / "games.ndjson"
     source = archived(new_database(postgres), played[:2])
-    assert skyline("export", "-o", str(export), url=source).returncode == 0
+    assert skyline_here("export", "-o", str(export), url=source).returncode == 0
 
     done = skyline("import", "--data-dir", str(data_folder), str(export))
     assert done.returncode == 0, done.stderr
@@ -387,11 +429,13 @@ def test_an_import_killed_midway_writes_nothing_and_a_rerun_writes_every_game_on
     finished = [game for game in played if game.status == "finished"]
     export = tmp_path / "games.ndjson"
     assert (
-        skyline("export", "-o", str(export), url=archived(new_database(postgres), finished)).returncode == 0
+        skyline_here("export", "-o", str(export), url=archived(new_database(postgres), finished)).returncode
+        == 0
     )
-    # 30 copies of each game under ids of their own: enough lines for the kill to land mid-way.
+    # Copies of each game under ids of their own: enough lines for the kill to land mid-way (the
+    # kill follows the first write; each line after it is a replay and a write to go).
     lines, games = [], []
-    for copy in range(30):
+    for copy in range(10):
         for line, game in zip(export.read_bytes().splitlines(), finished, strict=True):
             parsed = orjson.loads(line)
             parsed["record"]["id"] = f"{game.id}-{copy}"
@@ -408,7 +452,7 @@ def test_an_import_killed_midway_writes_nothing_and_a_rerun_writes_every_game_on
     )
     assert archived_count(target) == 0  # its one transaction died with it
 
-    done = skyline("import", str(export), url=target)  # not even --merge: the archive is empty
+    done = skyline_here("import", str(export), url=target)  # not even --merge: the archive is empty
     assert done.returncode == 0, done.stderr
     assert f"{len(games)} games written, 0 already archived".encode() in done.stderr
     assert archived_count(target) == len(games)
@@ -424,7 +468,7 @@ def test_a_line_of_the_wrong_shape_and_a_file_that_cannot_resume_are_refused(
 ) -> None:
     export = tmp_path / "games.ndjson"
     url = archived(new_database(postgres), played[:1])
-    assert skyline("export", "-o", str(export), url=url).returncode == 0
+    assert skyline_here("export", "-o", str(export), url=url).returncode == 0
     parsed = orjson.loads(export.read_bytes())
     for change, reason in (
         ({"meta": "[1, 2]"}, b"line 1: The meta is an object"),
@@ -435,14 +479,14 @@ def test_a_line_of_the_wrong_shape_and_a_file_that_cannot_resume_are_refused(
         ),
     ):
         bad = {**parsed, "archive": {**parsed["archive"], **change}}
-        done = skyline("import", "-", url=new_database(postgres), stdin=orjson.dumps(bad) + b"\n")
+        done = skyline_here("import", "-", url=new_database(postgres), stdin=orjson.dumps(bad) + b"\n")
         assert done.returncode == 1 and reason in done.stderr, done.stderr
     future = {**parsed, "format": 2}
-    done = skyline("import", "-", url=new_database(postgres), stdin=orjson.dumps(future))
+    done = skyline_here("import", "-", url=new_database(postgres), stdin=orjson.dumps(future))
     assert done.returncode == 1 and b"line 1: format 2 is not one this version reads (1)" in done.stderr
 
     cut = tmp_path / "cut.ndjson"
     cut.write_bytes(b"not a line\n")
-    refused = skyline("export", "-o", str(cut), "--resume", url=url)
+    refused = skyline_here("export", "-o", str(cut), "--resume", url=url)
     assert refused.returncode != 0 and b"does not end with a line of an export" in refused.stderr
     assert cut.read_bytes() == b"not a line\n"

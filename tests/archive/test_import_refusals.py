@@ -1,8 +1,10 @@
 """Issue 65: an import never overwrites a game and never writes one the service cannot serve.
 
-Real `skyline import` processes on a real PostgreSQL (and, for live games, a real Redis): every
-hostile file of the issue is refused with the line named, no traceback, and nothing of the file
-written; a game live in Redis under an imported id is left to be archived as it was played.
+`skyline import` on a real PostgreSQL (and, for live games, a real Redis): every hostile file of
+the issue is refused with the line named, no traceback, and nothing of the file written; a game live
+in Redis under an imported id is left to be archived as it was played. The command runs by its
+``main`` in the test's process (test_export.py's ``skyline_here``): what is proven is its reading of
+the file; a real process's refusal of a live id is tests/ops/test_archive_outage.py's.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from worker.archiver import Archiver
 from ..service.test_api import _play_to_the_end, create, tokens
 from .conftest import new_database, rows_of
 from .played import played_game
-from .test_export import archived, served_as_written, skyline
+from .test_export import archived, served_as_written, skyline_here
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +41,7 @@ def games() -> list[ArchivedGame]:
 def exported(postgres: EmbeddedPostgres, games: list[ArchivedGame], tmp_path_factory) -> list[dict[str, Any]]:
     """The games' export lines, parsed."""
     path = tmp_path_factory.mktemp("export") / "games.ndjson"
-    done = skyline("export", "-o", str(path), url=archived(new_database(postgres), games))
+    done = skyline_here("export", "-o", str(path), url=archived(new_database(postgres), games))
     assert done.returncode == 0, done.stderr
     return [orjson.loads(line) for line in path.read_bytes().splitlines()]
 
@@ -69,7 +71,7 @@ def entry_of(line: dict[str, Any], index: int) -> dict[str, Any]:
 
 
 def refused(url: str, data: bytes, line: int, *reasons: str, merge: bool = False) -> str:
-    done = skyline("import", *(["--merge"] if merge else []), "-", url=url, stdin=data)
+    done = skyline_here("import", *(["--merge"] if merge else []), "-", url=url, stdin=data)
     err = done.stderr.decode()
     assert done.returncode == 1, err
     assert "Traceback" not in err, err
@@ -150,7 +152,7 @@ def test_two_games_under_one_id_are_refused_with_both_lines_and_the_same_game_tw
     )
     assert set(rows_of(target, games[0].id).values()) == {0}
 
-    done = skyline("import", "-", url=target, stdin=file_of([exported[0], exported[1], exported[0]]))
+    done = skyline_here("import", "-", url=target, stdin=file_of([exported[0], exported[1], exported[0]]))
     assert done.returncode == 0, done.stderr
     assert b"2 games written, 1 already archived" in done.stderr
     served_as_written(target, games[0])
@@ -166,7 +168,7 @@ def test_an_archived_id_is_refused_to_another_game_and_the_same_game_is_a_no_op(
     assert set(rows_of(target, games[1].id).values()) == {0}
     served_as_written(target, games[0])
 
-    done = skyline("import", "--merge", "-", url=target, stdin=file_of(exported))
+    done = skyline_here("import", "--merge", "-", url=target, stdin=file_of(exported))
     assert done.returncode == 0, done.stderr
     assert b"2 games written, 1 already archived" in done.stderr
     for game in games:
@@ -199,15 +201,15 @@ def test_an_import_under_a_live_id_is_refused_and_the_live_game_is_archived_as_p
         assert kept is not None and orjson.loads(kept.meta)["seed"] == 11
     # The archive's game is the one played: its export's record is the live game's record.
     out = tmp_path / "live.ndjson"
-    assert skyline("export", "-o", str(out), url=database_url).returncode == 0
+    assert skyline_here("export", "-o", str(out), url=database_url).returncode == 0
     (line,) = [orjson.loads(raw) for raw in out.read_bytes().splitlines()]
     assert line["record"] == played
 
     # The same game again, still in Redis (its grace) and in the archive: a no-op either way.
     elsewhere = new_database(postgres)
-    done = skyline("import", str(out), url=elsewhere)
+    done = skyline_here("import", str(out), url=elsewhere)
     assert done.returncode == 0 and b"0 games written, 1 already archived" in done.stderr, done.stderr
-    done = skyline("import", "--merge", str(out), url=database_url)
+    done = skyline_here("import", "--merge", str(out), url=database_url)
     assert done.returncode == 0 and b"0 games written, 1 already archived" in done.stderr, done.stderr
 
 

@@ -32,7 +32,7 @@ from service.archive.schema import migrate
 from service.run.postgres import EmbeddedPostgres
 from service.store.keys import ARCHIVED_IDS_THROUGH, game_key
 
-from .conftest import create_game, play_first_moves
+from .conftest import create_game, end_by_resigning, play_first_moves
 
 ARCHIVED_READS = ("", "/events", "/record", "/board.svg", "/board.txt", "/moves", "/versions/1")
 # Every way of naming a game the service never could: a NUL, a slash, 65 characters, others.
@@ -109,7 +109,7 @@ def test_without_postgres_reads_fail_fast_live_games_play_on_and_archiving_resum
 
     # An archived game, gone from Redis, and the archive's ids copied to Redis.
     archived = create_game(api, seed=3)
-    play_first_moves(api, archived)
+    end_by_resigning(api, archived)
     wait_for(lambda: not store.exists(game_key(archived["id"])), 60, "the game archived and let go")
     wait_for(lambda: store.get(ARCHIVED_IDS_THROUGH) is not None, 30, "the archive's ids in Redis")
     before = {
@@ -151,7 +151,7 @@ def test_without_postgres_reads_fail_fast_live_games_play_on_and_archiving_resum
     assert {reply.status_code for reply, _ in answers} == {503}
     assert max(seconds for _, seconds in answers) < 2.0, "no read waited for PostgreSQL"
 
-    play_first_moves(api, running)  # it ends while the archive is away: it stays due, in Redis
+    end_by_resigning(api, running, moves=0)  # it ends while the archive is away: it stays due, in Redis
     assert requests.get(f"{api}/games/{running['id']}", timeout=10).json()["status"] == "finished"
     assert store.exists(game_key(running["id"]))
 
@@ -174,7 +174,7 @@ def test_an_import_beside_skyline_serve_finds_its_live_games_in_the_embedded_red
     games of the `skyline serve` running on the folder (its lock file names its Redis)."""
     serve = serves(SKYLINE_FINISHED_GAME_TTL_SECONDS="1", SKYLINE_ARCHIVE_SECONDS="0.2").start()
     ended = create_game(serve.url, seed=4)
-    play_first_moves(serve.url, ended)
+    end_by_resigning(serve.url, ended)
     wait_for(lambda: ended["id"] in archived_ids(serve.database_url()), 30, "the game archived")
     live = create_game(serve.url)
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}

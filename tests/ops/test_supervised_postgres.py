@@ -19,9 +19,12 @@ import requests
 from service.archive.schema import load_migrations
 from service.run.postgres import EmbeddedPostgres
 
-from .conftest import Serve, alive, create_game, play_first_moves, wait_gone
+from .conftest import Serve, alive, create_game, end_by_resigning, wait_gone
 
 pytestmark = pytest.mark.xdist_group("supervisor")
+
+# Ended games archived within a fraction of a second and let go of a second later.
+ARCHIVING = {"SKYLINE_FINISHED_GAME_TTL_SECONDS": "1", "SKYLINE_ARCHIVE_SECONDS": "0.2"}
 
 
 def query(url: str, sql: str) -> list[tuple[object, ...]]:
@@ -77,7 +80,10 @@ def test_serve_starts_a_migrated_embedded_postgres_prints_its_url_and_stops_it_l
 
 
 def test_postgres_killed_is_restarted_on_the_same_url_and_keeps_what_was_committed(serves):
-    serve = serves().start()
+    """And, killed again under the archivers while games end, it loses none and writes none twice
+    (this test holds test_postgres_killed_while_games_end_loses_none_and_writes_none_twice, which
+    started a serve of its own for it)."""
+    serve = serves(**ARCHIVING).start()
     url = serve.database_url()
     query(url, "CREATE TABLE kept (n int)")
     query(url, "INSERT INTO kept VALUES (54)")
@@ -90,21 +96,16 @@ def test_postgres_killed_is_restarted_on_the_same_url_and_keeps_what_was_committ
     assert "the PostgreSQL (pid" in serve.log() and "restarting the PostgreSQL" in serve.log()
     assert all(p.is_running() for p in others), "nothing else was restarted"
     assert requests.get(serve.url + "/readyz", timeout=5).status_code == 200
-    # A second kill: the backoff doubles, it comes back again.
+    # A second kill, under the archivers (their pools' connections break) while games are played
+    # and end: the backoff doubles, it comes back again; a PostgreSQL held down for long is
+    # tests/archive/test_archiving.py's.
+    games = [create_game(serve.url) for _ in range(3)]
     second.kill()
+    for game in games:
+        end_by_resigning(serve.url, game)
     assert wait_for_query(url, "SELECT n FROM kept", timeout=20) == [(54,)]
-
-
-def test_serve_stopped_and_started_again_keeps_the_archive(serves):
-    serve = serves().start()
-    query(serve.database_url(), "CREATE TABLE kept (n int)")
-    query(serve.database_url(), "INSERT INTO kept VALUES (7)")
-    serve.process.send_signal(signal.SIGINT)
-    assert serve.process.wait(timeout=60) == 0
-    serve.start()
-    urls = [line.split()[4] for line in serve.log().splitlines() if "embedded PostgreSQL on" in line]
-    assert len(urls) == 2
-    assert query(urls[-1], "SELECT n FROM kept") == [(7,)]
+    ids = [game["id"] for game in games]
+    assert wait_archived_and_gone(serve, ids, timeout=60) == dict.fromkeys(ids, 1)
 
 
 def test_a_database_url_is_used_and_migrated_and_no_postgres_is_started(serves, outside_postgres):
@@ -124,14 +125,6 @@ def test_a_database_url_that_refuses_stops_serve_before_the_api_starts(serves, t
 
 
 # ---- the archive in the game flow (issue 54, point 2) --------------------------------------------
-ARCHIVING = {"SKYLINE_FINISHED_GAME_TTL_SECONDS": "1", "SKYLINE_ARCHIVE_SECONDS": "0.2"}
-
-
-def play_to_the_end(url: str, game: dict) -> int:
-    """Play a two-human game's first listed move until it is over; its last version."""
-    last = play_first_moves(url, game)[-1]
-    assert requests.get(f"{url}/games/{game['id']}", timeout=10).json()["status"] == "finished"
-    return last
 
 
 def archived_rows(url: str, game_ids: list[str]) -> dict[str, int]:
@@ -170,7 +163,7 @@ def test_ended_games_are_archived_once_by_the_workers_then_leave_redis(serves):
     finished = create_game(serve.url)
     idle_active = create_game(serve.url)
     idle_waiting = create_game(serve.url, [{"kind": "human"}, {"kind": "open"}])
-    last = play_to_the_end(serve.url, finished)
+    last = end_by_resigning(serve.url, finished)
     waiting = create_game(serve.url, [{"kind": "human"}, {"kind": "open"}])
     token = waiting["human_seats"][0]["token"]
     aborted = requests.post(
@@ -194,20 +187,6 @@ def test_ended_games_are_archived_once_by_the_workers_then_leave_redis(serves):
     assert logged == [(last,)]
 
 
-def test_postgres_killed_while_games_end_loses_none_and_writes_none_twice(serves):
-    serve = serves(**ARCHIVING).start()
-    games = [create_game(serve.url) for _ in range(3)]
-    server = postmaster(serve)
-    # Killed under the archivers (their pools' connections break), restarted by the supervisor
-    # while the games are played; a PostgreSQL held down for long is tests/archive/test_archiving.py's.
-    server.kill()
-    for game in games:
-        play_to_the_end(serve.url, game)
-    ids = [game["id"] for game in games]
-    assert wait_archived_and_gone(serve, ids, timeout=60) == dict.fromkeys(ids, 1)
-    assert "restarting the PostgreSQL" in serve.log()
-
-
 def test_the_archiving_worker_killed_mid_write_leaves_nothing_half_done_and_the_game_is_archived_once(serves):
     serve = serves(**ARCHIVING, SKYLINE_ARCHIVE_LEASE_SECONDS="2").start()
     url = serve.database_url()
@@ -215,7 +194,7 @@ def test_the_archiving_worker_killed_mid_write_leaves_nothing_half_done_and_the_
     with psycopg.connect(url) as holder:
         # The worker's transaction begins and waits on its INSERT: it is killed in the middle.
         holder.execute("LOCK TABLE ended_games IN EXCLUSIVE MODE")
-        play_to_the_end(serve.url, game)
+        end_by_resigning(serve.url, game)
         deadline = time.monotonic() + 20
         waiting = []
         while not waiting and time.monotonic() < deadline:
@@ -240,10 +219,12 @@ def redis_child(serve: Serve) -> psutil.Process:
 def test_an_archived_game_outlives_a_kill_9_of_redis_and_a_restart_of_serve(serves):
     """Redis killed -9 just after a game was archived (its AOF may have lost the release): the game
     is served, archived once and let go; then skyline serve stopped and started on the same data
-    folder serves it from the archive, with no Redis key of it left."""
+    folder serves it from the archive, with no Redis key of it left: the archive kept across a stop
+    and a start (this test holds what test_serve_stopped_and_started_again_keeps_the_archive proved
+    on a serve of its own, with a table made by hand)."""
     serve = serves(**ARCHIVING).start()
     game = create_game(serve.url)
-    last = play_to_the_end(serve.url, game)
+    last = end_by_resigning(serve.url, game)
     deadline = time.monotonic() + 30
     while archived_rows(serve.database_url(), [game["id"]]) != {game["id"]: 1}:
         assert time.monotonic() < deadline, "not archived"
@@ -255,6 +236,8 @@ def test_an_archived_game_outlives_a_kill_9_of_redis_and_a_restart_of_serve(serv
     serve.process.send_signal(signal.SIGINT)
     assert serve.process.wait(timeout=60) == 0
     serve.start()
+    urls = [line.split()[4] for line in serve.log().splitlines() if "embedded PostgreSQL on" in line]
+    assert len(urls) == 2, "each start prints its PostgreSQL's URL"
     shown = requests.get(f"{serve.url}/games/{game['id']}", timeout=10)
     assert shown.status_code == 200 and shown.content == shown_before
     assert shown.json()["status"] == "finished" and shown.json()["version"] == last

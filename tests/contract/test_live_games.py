@@ -5,7 +5,9 @@ its strict variant, tests/contract/conformance.py), plays the moves the server l
 never sees a server error. After each game it replays the record and checks that every view
 the server sent a seat is exactly that seat's view of the true state — nothing hidden was
 ever sent. A game with an open seat is read by every seat token while it waits, and each
-must have been shown the spectator's view then (X-WAIT in docs/rules/<game>.md).
+must have been shown the spectator's view then (X-WAIT in docs/rules/<game>.md); its people
+then play its opening and resign, and its stand-in bots end it (the other two games of each title
+are played to their end).
 """
 
 from __future__ import annotations
@@ -153,6 +155,8 @@ def check_views(record, seen, joins: int = 0, until: int | None = None):
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot", "bot": "random"}
 OPEN = {"kind": "open"}
+# The moves the people of the open seats' game play before they resign (see below).
+JOINED_GAME_MOVES = 12
 
 
 @pytest.mark.parametrize("title", sorted(registry.GAMES))
@@ -170,12 +174,23 @@ def test_complete_games_against_bots_and_between_humans(live, title):
     for index, lineup in enumerate(lineups):
         options = rng.choice(game.option_combinations(len(lineup)))
         client = french if index == 1 else english  # the humans' game read and played in French
-        record, events, seen = play(client, title, lineup, options, seed=100 + index, rng=rng)
         joins = lineup.count(OPEN)
-        check_views(record, seen, joins)
+        # The open seats' game proves the waits and the joins; once started it is played as the
+        # other two lineups' whole games are, so it stops after JOINED_GAME_MOVES of its people.
+        resign_after = JOINED_GAME_MOVES if joins else None
+        record, events, seen = play(
+            client, title, lineup, options, seed=100 + index, rng=rng, resign_after=resign_after
+        )
+        entries = events["events"]
+        resigned = [e["version"] for e in entries if "seat_resigned" in [x["type"] for x in e["events"]]]
+        if resign_after is None:
+            check_views(record, seen, joins)
+        else:
+            assert resigned and record["result"] is not None, "the people resigned and the game ended"
+            check_views(record, seen, joins, until=resigned[0] - 1)
         if BOT in lineup:
             assert {entry["seat"] for entry in record["moves"]} - {0}, "bots moved through the worker"
-        assert len(events["events"]) == len(record["moves"]) + joins
+        assert len(entries) == len(record["moves"]) + joins + len(resigned)
 
 
 def test_live_event_stream_snapshot_moves_and_resume(own_live):

@@ -25,6 +25,8 @@ from .conformance import Replies
 
 # Every reply is checked against openapi.yaml, strictly (no field it does not describe).
 REPLIES = Replies()
+# How long the client waits before it reads a game again while only bots are to act.
+MIN_PAUSE, MAX_PAUSE = 0.02, 0.25
 
 
 class Client:
@@ -73,6 +75,7 @@ def play(
         tokens[seat] = joined.json()["token"]
     movers = dict(tokens)  # the seats a person still plays
     played = 0
+    pause = MIN_PAUSE
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
         watcher = rng.choice(sorted(tokens))  # one seat's view per round, checked after the game
@@ -90,8 +93,12 @@ def play(
             continue
         humans = [seat for seat in shown["to_act"] if seat in movers]
         if not humans:
-            time.sleep(0.02)  # a bot is thinking, in the worker
+            # A bot is thinking, in the worker: read again soon, then less often (a worker slowed
+            # by a loaded machine was read 50 times a second, each read a view to make and check).
+            time.sleep(pause)
+            pause = min(2 * pause, MAX_PAUSE)
             continue
+        pause = MIN_PAUSE
         acting = rng.choice(humans)
         listing = client.call("GET", f"/games/{game['id']}/moves", "Moves", tokens[acting]).json()
         listed = listing["moves"]

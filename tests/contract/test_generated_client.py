@@ -48,8 +48,6 @@ from service.http.contract import SERVICE_EVENTS, pascal
 
 from .conformance import SPEC, Replies, covering_plays
 
-# How long the player waits before it reads a game again while only bots are to act.
-MIN_PAUSE, MAX_PAUSE = 0.02, 0.25
 _DATE_TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$")
 
 
@@ -299,21 +297,16 @@ class TypedPlayer:
         # Only a stop for a hung game.
         deadline = time.monotonic() + 600
         played = 0
-        pause = MIN_PAUSE
         while status != "finished" and (moves is None or played < moves):
             assert time.monotonic() < deadline, f"{title} did not finish in time"
             humans = [seat for seat in to_act if seat in tokens]
             if not humans:
-                # A bot is thinking, in the worker: read again soon, then less often (as
-                # test_live_games.py's client; 50 reads a second cost the server and this client).
-                time.sleep(pause)
-                pause = min(2 * pause, MAX_PAUSE)
+                time.sleep(0.02)  # a bot is thinking, in the worker
                 shown = self.call(
                     self.api.get_game, title, "Game", game_id=created.id, authorization=tokens[min(tokens)]
                 )
                 to_act, status = shown.to_act, shown.status
                 continue
-            pause = MIN_PAUSE
             seat = rng.choice(humans)
             listing = self.call(
                 self.api.get_moves, title, "Moves", game_id=created.id, authorization=tokens[seat]

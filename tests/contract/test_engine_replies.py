@@ -46,9 +46,16 @@ def test_random_games_conform_to_the_strict_contract_for_every_viewer(game_id):
     title = pascal(game_id)
     parts = {part: title + part for part in ("Event", "View", "Move", "Result")}
     replies = Replies(components=parts.values())
+    # The same JSON checked against the same component has the same answer: most events are
+    # public, so each viewer gets the same one, and games repeat the same small events.
+    checked: set[tuple[str, bytes]] = set()
 
     def check(part: str, value) -> None:
-        found = replies.errors(parts[part], orjson.loads(orjson.dumps(value)))
+        written = orjson.dumps(value)
+        if (part, written) in checked:
+            return
+        checked.add((part, written))
+        found = replies.errors(parts[part], orjson.loads(written))
         assert not found, f"{game_id} {setup}: {found[:5]}"
 
     played = 0
@@ -75,7 +82,7 @@ def test_random_games_conform_to_the_strict_contract_for_every_viewer(game_id):
             check("View", state.view(viewer))
         check("Result", state.result().to_dict())
         played += 1
-    print(f"{game_id}: {played} games, {replies.checked} values checked against the strict contract")
+    print(f"{game_id}: {played} games, {replies.checked} distinct values checked against the strict contract")
     assert played >= GAMES_PER_SEAT_COUNT * len(game.seat_counts())
 
 

@@ -5,7 +5,9 @@ its strict variant, tests/contract/conformance.py), plays the moves the server l
 never sees a server error. After each game it replays the record and checks that every view
 the server sent a seat is exactly that seat's view of the true state — nothing hidden was
 ever sent. A game with an open seat is read by every seat token while it waits, and each
-must have been shown the spectator's view then (X-WAIT in docs/rules/<game>.md).
+must have been shown the spectator's view then (X-WAIT in docs/rules/<game>.md); its people
+then play its opening and resign, and its stand-in bots end it (the other two games of each title
+are played to their end).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from .conformance import Replies
 
 # Every reply is checked against openapi.yaml, strictly (no field it does not describe).
 REPLIES = Replies()
+# How long the client waits before it reads a game again while only bots are to act.
+MIN_PAUSE, MAX_PAUSE = 0.02, 0.25
 
 
 class Client:
@@ -71,6 +75,7 @@ def play(
         tokens[seat] = joined.json()["token"]
     movers = dict(tokens)  # the seats a person still plays
     played = 0
+    pause = MIN_PAUSE
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
         watcher = rng.choice(sorted(tokens))  # one seat's view per round, checked after the game
@@ -88,8 +93,12 @@ def play(
             continue
         humans = [seat for seat in shown["to_act"] if seat in movers]
         if not humans:
-            time.sleep(0.02)  # a bot is thinking, in the worker
+            # A bot is thinking, in the worker: read again soon, then less often (a worker slowed
+            # by a loaded machine was read 50 times a second, each read a view to make and check).
+            time.sleep(pause)
+            pause = min(2 * pause, MAX_PAUSE)
             continue
+        pause = MIN_PAUSE
         acting = rng.choice(humans)
         listing = client.call("GET", f"/games/{game['id']}/moves", "Moves", tokens[acting]).json()
         listed = listing["moves"]
@@ -153,6 +162,8 @@ def check_views(record, seen, joins: int = 0, until: int | None = None):
 HUMAN = {"kind": "human"}
 BOT = {"kind": "bot", "bot": "random"}
 OPEN = {"kind": "open"}
+# The moves the people of the open seats' game play before they resign (see below).
+JOINED_GAME_MOVES = 12
 
 
 @pytest.mark.parametrize("title", sorted(registry.GAMES))
@@ -170,12 +181,23 @@ def test_complete_games_against_bots_and_between_humans(live, title):
     for index, lineup in enumerate(lineups):
         options = rng.choice(game.option_combinations(len(lineup)))
         client = french if index == 1 else english  # the humans' game read and played in French
-        record, events, seen = play(client, title, lineup, options, seed=100 + index, rng=rng)
         joins = lineup.count(OPEN)
-        check_views(record, seen, joins)
+        # The open seats' game proves the waits and the joins; once started it is played as the
+        # other two lineups' whole games are, so it stops after JOINED_GAME_MOVES of its people.
+        resign_after = JOINED_GAME_MOVES if joins else None
+        record, events, seen = play(
+            client, title, lineup, options, seed=100 + index, rng=rng, resign_after=resign_after
+        )
+        entries = events["events"]
+        resigned = [e["version"] for e in entries if "seat_resigned" in [x["type"] for x in e["events"]]]
+        if resign_after is None:
+            check_views(record, seen, joins)
+        else:
+            assert resigned and record["result"] is not None, "the people resigned and the game ended"
+            check_views(record, seen, joins, until=resigned[0] - 1)
         if BOT in lineup:
             assert {entry["seat"] for entry in record["moves"]} - {0}, "bots moved through the worker"
-        assert len(events["events"]) == len(record["moves"]) + joins
+        assert len(entries) == len(record["moves"]) + joins + len(resigned)
 
 
 def test_live_event_stream_snapshot_moves_and_resume(own_live):

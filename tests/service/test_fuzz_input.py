@@ -235,6 +235,9 @@ def fuzz(redis_server):
         max_body_bytes=16 * 1024,
         rate_limit_per_address=None,
         rate_limit_per_token=None,
+        # A hostile Last-Event-ID may name the game's own version: the stream then sends nothing
+        # before its first heartbeat, which the test client waits for (15 s by default, twice a run).
+        sse_heartbeat_seconds=1,
     )
     app = api_app(app_settings, redis_client=client, enqueue_bots=False)
     http = app.test_client()

@@ -44,10 +44,6 @@ STALL_SECONDS = 90
 # posted), and every title's games are played to the end over HTTP by
 # tests/contract/test_live_games.py and, through the typed client, test_generated_client.py.
 BROWSER_CLICKS = 25
-# How long a player waits, when no seat of theirs was offered a move, before asking again: bots
-# take a moment to move, and asking every 20 ms (six tabs, a browser round trip each; or the
-# server's /moves for six games) kept Chromium, the driver and gunicorn busy answering "not yet".
-IDLE_SECONDS = 0.05
 VIEWPORT = {"width": 1400, "height": 1000}
 
 
@@ -143,19 +139,16 @@ def play_side_by_side(live: str, seat_links: list[str]) -> None:
         seats.append((fragment["game"], {"Authorization": f"Bearer {fragment['token']}"}))
     last_progress = time.monotonic()
     while seats:
-        moved = False
         for game_id, bearer in list(seats):
             listing = session.get(f"{live}/games/{game_id}/moves", headers=bearer, timeout=10).json()
             if listing["moves"]:
                 move = {"move": listing["moves"][0]["move"], "version": listing["version"]}
                 session.post(f"{live}/games/{game_id}/actions", json=move, headers=bearer, timeout=30)
                 last_progress = time.monotonic()
-                moved = True
             elif session.get(f"{live}/games/{game_id}", timeout=10).json()["status"] == "finished":
                 seats.remove((game_id, bearer))
         assert time.monotonic() - last_progress < STALL_SECONDS, f"no move offered: {seats}"
-        if not moved:
-            time.sleep(IDLE_SECONDS)
+        time.sleep(0.02)
 
 
 def test_a_person_plays_every_title_to_the_end_against_bots(live, browser, artifacts):
@@ -198,7 +191,7 @@ def test_a_person_plays_every_title_to_the_end_against_bots(live, browser, artif
                 assert stalled < STALL_SECONDS, (
                     f"no move offered for {STALL_SECONDS} s: {sorted(playing)} (clicks {clicks})"
                 )
-                time.sleep(IDLE_SECONDS)
+                time.sleep(0.02)
         # The rest of each game with the seat's token, its page away meanwhile, then opened again
         # on the finished game. Six pages redrawing each of some thousand moves were most of the
         # test's CPU; a page following a game to its end (its stream, its redraws, the stream

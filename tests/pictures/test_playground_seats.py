@@ -14,7 +14,7 @@ import time
 
 import requests
 
-from .test_playground import BROWSER_CLICKS, IDLE_SECONDS, Page, play_side_by_side
+from .test_playground import BROWSER_CLICKS, Page, play_side_by_side
 
 # Fresh Fish with two seats is the shortest game to play to the end (about 80 moves): its first
 # BROWSER_CLICKS by clicks, the rest over HTTP while the pages follow (test_playground.py).
@@ -133,7 +133,7 @@ def play_to_the_end(players: list[Player], seed: int, live: str) -> int:
         else:
             stalled = time.monotonic() - last_progress
             assert stalled < STALL_SECONDS, f"no move offered for {STALL_SECONDS} s ({clicks} clicks)"
-            time.sleep(IDLE_SECONDS)
+            time.sleep(0.02)
     return clicks
 
 

@@ -128,6 +128,17 @@ class Page:
         return self.page.locator("body[data-status=finished]").count() == 1
 
 
+class OnePersonsBrowser:
+    """One person's six tabs: pages of one browser context (one storage), as tabs of one window
+    are. A context per tab cost Chromium a window of its own each (its UI's renderer among them)."""
+
+    def __init__(self, browser) -> None:
+        self.context = browser.new_context(viewport=VIEWPORT)
+
+    def new_page(self, **_options):
+        return self.context.new_page()
+
+
 def play_side_by_side(live: str, seat_links: list[str]) -> None:
     """The games of these seat links played to their end over HTTP, each seat with its token (the
     first listed move), a move to each in turn, so that one game's bots think while another's
@@ -154,7 +165,8 @@ def play_side_by_side(live: str, seat_links: list[str]) -> None:
 def test_a_person_plays_every_title_to_the_end_against_bots(live, browser, artifacts):
     """One tab per title, played side by side (while one waits for its bots, another moves),
     so that the six games take the time of the longest rather than the sum."""
-    tabs = {title: Page(browser, live) for title in sorted(SETTINGS)}
+    person = OnePersonsBrowser(browser)
+    tabs = {title: Page(person, live) for title in sorted(SETTINGS)}
     hrefs: dict[str, str] = {}
     try:
         for title, tab in tabs.items():
@@ -216,8 +228,7 @@ def test_a_person_plays_every_title_to_the_end_against_bots(live, browser, artif
         errors = {title: tab.errors + tab.refused for title, tab in tabs.items() if tab.errors}
         assert not errors, errors
     finally:
-        for tab in tabs.values():
-            tab.page.close()
+        person.context.close()
 
 
 def _move_and_watch(tabs: list[Page], version: int, rng: random.Random) -> None:

@@ -205,10 +205,10 @@ def test_a_person_plays_every_title_to_the_end_against_bots(live, browser, artif
                 )
                 time.sleep(0.02)
         # The rest of each game with the seat's token, its page away meanwhile, then opened again
-        # on the finished game. Six pages redrawing each of some thousand moves were most of the
-        # test's CPU; a page following a game to its end (its stream, its redraws, the stream
-        # closed at the end) is title-independent, and proven by test_playground_seats.py's
-        # lobby game and test_playground_french.py.
+        # on the finished game. Six pages redrawing every move of six whole games cost about a
+        # quarter of the module's CPU; a page following a game to its end (its stream, its redraws,
+        # the stream closed at the end) is title-independent, and proven by
+        # test_playground_seats.py's lobby game and test_playground_french.py.
         unfinished = [title for title, tab in tabs.items() if not tab.finished()]
         for title in unfinished:
             tabs[title].page.goto("about:blank")

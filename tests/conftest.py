@@ -27,7 +27,7 @@ from service.run.embedded import EmbeddedRedis, worker_command
 from skyline.compose import BOT_WORKER, build_services
 from skyline.web import api_app
 
-# The longest modules first, so that `make test`'s two processes end together: what is left when
+# The longest modules first, so that `make test`'s processes end together: what is left when
 # one of them is done should be short. `--dist loadgroup --no-loadscope-reorder` (the Makefile)
 # hands the tests out in this order; a group (xdist_group) goes where its first test is. Measured
 # with --durations (docs/testing.md); a module not named keeps its place after these.

@@ -68,6 +68,11 @@ def test_what_the_dockerfile_copies_exists_and_is_in_the_build_context():
                 )
 
 
+# One process builds the wheel for the module's tests: `pip wheel` builds in the repository's own
+# build/ folder, and two processes building at once removed each other's files (seen at -n 4).
+pytestmark = pytest.mark.xdist_group("wheel")
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")

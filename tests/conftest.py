@@ -12,6 +12,8 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -224,15 +226,12 @@ def live(redis_server):
     processes.stop(grace=QUICK_STOP_SECONDS)
 
 
-@pytest.fixture
-def own_live(tmp_path):
-    """An API and a bot worker on a Redis of their own; yields (base URL, the Redis's URL).
-
-    For games of bots only that must end within a test's time: the shared ``live`` worker, like
-    production's, plays games with a human first, and the suite's other tests keep it busy with
-    theirs (such a game waited there past three minutes under the full suite's load)."""
-    server = EmbeddedRedis(tmp_path / "own-redis", appendonly=False).start()
-    processes = Processes({**os.environ, **LIVE_ENV, **QUICK_STOP, "REDIS_URL": server.url})
+@contextmanager
+def own_stack(folder: Path, **env: str) -> Iterator[tuple[str, str]]:
+    """An API and a bot worker on a Redis of their own in ``folder``, with LIVE_ENV and QUICK_STOP
+    (and ``env`` over them); yields (base URL, the Redis's URL) and stops them all after."""
+    server = EmbeddedRedis(folder, appendonly=False).start()
+    processes = Processes({**os.environ, **LIVE_ENV, **QUICK_STOP, **env, "REDIS_URL": server.url})
     port = free_port()
     processes.start(api_command(port))
     processes.start(worker_command())
@@ -243,6 +242,17 @@ def own_live(tmp_path):
     finally:
         processes.stop(grace=QUICK_STOP_SECONDS)
         server.stop()
+
+
+@pytest.fixture
+def own_live(tmp_path):
+    """An API and a bot worker on a Redis of their own; yields (base URL, the Redis's URL).
+
+    For games of bots only that must end within a test's time: the shared ``live`` worker, like
+    production's, plays games with a human first, and the suite's other tests keep it busy with
+    theirs (such a game waited there past three minutes under the full suite's load)."""
+    with own_stack(tmp_path / "own-redis") as stack:
+        yield stack
 
 
 def play_until_over(live: str, game_id: str, tokens: dict[int, str], limit: float = 240) -> dict:

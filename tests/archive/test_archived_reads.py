@@ -33,30 +33,11 @@ from skyline.web import api_app
 from worker.archiver import Archiver
 from worker.sweeper import Sweeper
 
-from ..service.test_api import bearer, create, first_move, tokens
+from ..service.test_api import _play_to_the_end, bearer, create, tokens
 from .conftest import new_database
 from .test_export import skyline_here
 
 READS = ("", "/events", "/record", "/board.svg", "/board.txt", "/moves")
-
-
-def play_to_the_end(client, game_id: str, seat_tokens: dict[int, str]) -> None:
-    """tests/service/test_api.py's ``_play_to_the_end`` in two requests a move, not three: the
-    move's reply names the seats to act next (the game's read a move asked nothing of it)."""
-    to_act = client.get(f"/games/{game_id}").get_json()["to_act"]
-    for _ in range(5000):
-        move, version = first_move(client, game_id, seat_tokens[to_act[0]])
-        reply = client.post(
-            f"/games/{game_id}/actions",
-            json={"move": move, "version": version},
-            headers=bearer(seat_tokens[to_act[0]]),
-        )
-        assert reply.status_code == 200, reply.get_json()
-        played = reply.get_json()
-        if played["status"] == "finished":
-            return
-        to_act = played["to_act"]
-    raise AssertionError("the game did not end")
 
 
 @pytest.fixture
@@ -91,7 +72,7 @@ def test_every_read_of_an_archived_game_answers_the_same_bytes_as_before_it_left
     for title in sorted(registry.GAMES):
         seats = [{"kind": "human"}] * registry.get(title).min_seats
         created = create(client, title=title, seats=seats, seed=5)
-        play_to_the_end(client, created["id"], tokens(created))
+        _play_to_the_end(client, created["id"], tokens(created))
         games[created["id"]] = tokens(created)
     waiting = create(client, seats=[{"kind": "human"}, {"kind": "open"}])
     assert client.post(f"/games/{waiting['id']}/abort", headers=bearer(tokens(waiting)[0])).status_code == 200
@@ -163,7 +144,7 @@ def test_a_rematch_made_before_the_archive_while_in_its_grace_or_after_redis_let
     played = {}
     for moment in ("before", "grace", "gone"):
         created = create(client, seed=21)
-        play_to_the_end(client, created["id"], tokens(created))
+        _play_to_the_end(client, created["id"], tokens(created))
         played[moment] = (created["id"], tokens(created))
 
     game_id, seat_tokens = played["before"]
@@ -201,7 +182,7 @@ def test_a_game_gone_from_redis_while_the_archive_is_down_is_a_503_not_a_404(
         client = app.test_client()
         redis_client.delete(*index_keys(ARCHIVE_DUE))
         created = create(client, seed=8)
-        play_to_the_end(client, created["id"], tokens(created))
+        _play_to_the_end(client, created["id"], tokens(created))
         assert _archive_all(redis_client, server.url) == 1
         _gone_from_redis(redis_client, created["id"])
         assert client.get(f"/games/{created['id']}").status_code == 200
@@ -241,7 +222,7 @@ def test_an_archived_games_event_stream_ends_and_resumes_as_the_live_games_did(
     redis_client.delete(*index_keys(ARCHIVE_DUE))
     created = create(client, seed=13)
     game_id, seat_tokens = created["id"], tokens(created)
-    play_to_the_end(client, game_id, seat_tokens)
+    _play_to_the_end(client, game_id, seat_tokens)
 
     def streams(reader) -> dict[tuple[str | None, int | None], bytes]:
         found = {}

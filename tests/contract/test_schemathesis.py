@@ -18,9 +18,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from harness.live import Processes, api_command, free_port, wait_http
-from service.run.embedded import EmbeddedRedis, worker_command
-from tests.conftest import LIVE_ENV, QUICK_STOP, QUICK_STOP_SECONDS
+from tests.conftest import own_stack
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -61,21 +59,11 @@ def stack(tmp_path):
     """An API and a bot worker on a Redis of their own, stopped with the test. The games of bots
     only that schemathesis creates (the default bot: ISMCTS, medium) are played by the worker
     (49 CPU-s of it during a run); on the session's shared ``live`` worker they went on being
-    played after the test, beside the other tests' games."""
-    server = EmbeddedRedis(tmp_path / "redis", appendonly=False).start()
-    # The live fixture's short streams: a generated request may open the event stream.
+    played after the test, beside the other tests' games. The live fixture's short streams: a
+    generated request may open the event stream."""
     short_streams = {"SKYLINE_SSE_MAX_SECONDS": "5", "SKYLINE_SSE_HEARTBEAT_SECONDS": "1"}
-    processes = Processes({**os.environ, **LIVE_ENV, **QUICK_STOP, **short_streams, "REDIS_URL": server.url})
-    port = free_port()
-    processes.start(api_command(port))
-    processes.start(worker_command())
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_http(url + "/readyz")
+    with own_stack(tmp_path / "redis", **short_streams) as (url, _):
         yield url
-    finally:
-        processes.stop(grace=QUICK_STOP_SECONDS)
-        server.stop()
 
 
 @pytest.mark.live  # its servers are its own fixture's, not one of tests/conftest.py's LIVE_FIXTURES

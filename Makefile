@@ -48,7 +48,7 @@ run: $(STAMP)
 test: $(STAMP) $(TOOLS_STAMP) $(TS_STAMP)
 	tools/system-packages.sh
 	$(BIN)/ruff check .
-	SKYLINE_REQUIRE_TOOLS=1 $(BIN)/python -m pytest -n 4 --dist loadgroup --no-loadscope-reorder --durations=40
+	SKYLINE_REQUIRE_TOOLS=1 $(BIN)/python -m pytest -n 3 --dist loadgroup --no-loadscope-reorder --durations=40
 
 # The fast loop: no browser, no cluster, no schemathesis, no server started in a process of its own
 # (the tests marked `live`); `make test` runs those too.
